@@ -1,0 +1,228 @@
+/*
+ * bytes.c - the buffered byte stream every decoder reads, and the stacking
+ * of decompressors found by magic bytes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend.h"
+
+static ct_bytes *bytes_alloc(const char *name)
+{
+    ct_bytes *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->cap = CT_BYTES_BUF;
+    b->buf = malloc(b->cap);
+    if (!b->buf) {
+        free(b);
+        return NULL;
+    }
+    snprintf(b->name, sizeof b->name, "%s", name);
+    return b;
+}
+
+void ct_bytes_close(ct_bytes *b)
+{
+    while (b) {
+        ct_bytes *inner = b->inner;
+        if (b->ops && b->ops->close)
+            b->ops->close(b->st);
+        free(b->buf);
+        free(b);
+        b = inner;
+    }
+}
+
+ssize_t ct_bytes_fill(ct_bytes *b, size_t want, ct_error *err)
+{
+    if (want > b->cap)
+        want = b->cap;
+    if (b->end - b->pos >= want || b->eof)
+        return (ssize_t)(b->end - b->pos);
+    if (b->pos > 0) { /* compact */
+        memmove(b->buf, b->buf + b->pos, b->end - b->pos);
+        b->base += b->pos;
+        b->end -= b->pos;
+        b->pos = 0;
+    }
+    while (b->end - b->pos < want && !b->eof) {
+        ssize_t n = b->ops->read(b->st, b->buf + b->end, b->cap - b->end, err);
+        if (n < 0)
+            return n;
+        if (n == 0)
+            b->eof = 1;
+        b->end += (size_t)n;
+    }
+    return (ssize_t)(b->end - b->pos);
+}
+
+ssize_t ct_bytes_read(ct_bytes *b, void *dst, size_t n, ct_error *err)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t avail = ct_bytes_fill(b, n - got, err);
+        size_t take;
+        if (avail < 0)
+            return avail;
+        if (avail == 0)
+            break;
+        take = (size_t)avail < n - got ? (size_t)avail : n - got;
+        memcpy((uint8_t *)dst + got, b->buf + b->pos, take);
+        b->pos += take;
+        got += take;
+    }
+    return (ssize_t)got;
+}
+
+int ct_bytes_push(ct_bytes **out, ct_bytes *inner, const ct_source_ops *ops, ct_error *err)
+{
+    ct_bytes *b = bytes_alloc(inner->name);
+    int rc;
+
+    *out = NULL;
+    if (!b) {
+        ct_bytes_close(inner);
+        return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", inner->name);
+    }
+    b->ops = ops;
+    b->inner = inner;
+    snprintf(b->chain, sizeof b->chain, "%.15s+%.40s", ops->name, inner->chain);
+    rc = ops->open(&b->st, inner, err);
+    if (rc) {
+        b->ops = NULL;
+        ct_bytes_close(b);
+        return rc;
+    }
+    *out = b;
+    return CT_OK;
+}
+
+/* Stack decompressors while the head of the stream matches one. */
+static int autodetect(ct_bytes **io, ct_error *err)
+{
+    for (int depth = 0; depth < 4; depth++) {
+        ct_bytes *b = *io;
+        const ct_source_ops *hit = NULL;
+        ssize_t n = ct_bytes_fill(b, 16, err);
+        if (n < 0)
+            return (int)n;
+        for (size_t i = 0; ct_source_decoder_at(i); i++)
+            if (ct_source_decoder_at(i)->probe(ct_bytes_ptr(b), (size_t)n)) {
+                hit = ct_source_decoder_at(i);
+                break;
+            }
+        if (!hit)
+            return CT_OK;
+        {
+            int rc = ct_bytes_push(io, b, hit, err);
+            if (rc)
+                return rc;
+        }
+    }
+    return CT_OK;
+}
+
+int ct_bytes_open(ct_bytes **out, const char *path, ct_error *err)
+{
+    ct_bytes *b = bytes_alloc(path);
+    int rc;
+
+    *out = NULL;
+    if (!b)
+        return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+    b->ops = &ct_source_file;
+    snprintf(b->chain, sizeof b->chain, "%s", strcmp(path, "-") == 0 ? "stdin" : "file");
+    rc = ct_source_file.open(&b->st, b, err);
+    if (rc) {
+        b->ops = NULL;
+        ct_bytes_close(b);
+        return rc;
+    }
+    rc = autodetect(&b, err);
+    if (rc) {
+        ct_bytes_close(b);
+        return rc;
+    }
+    *out = b;
+    return CT_OK;
+}
+
+int ct_bytes_open_mem(ct_bytes **out, const char *name, const void *data, size_t n,
+                      ct_error *err)
+{
+    ct_bytes *b = bytes_alloc(name);
+    int rc;
+
+    *out = NULL;
+    if (!b)
+        return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", name);
+    b->ops = &ct_source_mem;
+    snprintf(b->chain, sizeof b->chain, "memory");
+    b->st = ct_source_mem_state(data, n);
+    if (!b->st) {
+        b->ops = NULL;
+        ct_bytes_close(b);
+        return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", name);
+    }
+    rc = autodetect(&b, err);
+    if (rc) {
+        ct_bytes_close(b);
+        return rc;
+    }
+    *out = b;
+    return CT_OK;
+}
+
+const unsigned char ct_hex1[256] = {
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,
+    ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14,
+    ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
+    ['F'] = 16,
+};
+
+/* ---- lines ---- */
+
+int ct_lines_next(ct_lines *l, const char **line, size_t *len, ct_error *err)
+{
+    ct_bytes *b = l->in;
+    size_t scanned = 0;
+
+    for (;;) {
+        const uint8_t *p = b->buf + b->pos;
+        size_t avail = b->end - b->pos;
+        const uint8_t *nl = memchr(p + scanned, '\n', avail - scanned);
+        if (nl) {
+            size_t n = (size_t)(nl - p);
+            b->pos += n + 1;
+            if (n && p[n - 1] == '\r')
+                n--;
+            *line = (const char *)p;
+            *len = n;
+            l->lineno++;
+            return 1;
+        }
+        if (b->eof) {
+            if (avail == 0)
+                return 0;
+            b->pos += avail;
+            if (p[avail - 1] == '\r')
+                avail--;
+            *line = (const char *)p;
+            *len = avail;
+            l->lineno++;
+            return 1;
+        }
+        if (avail == b->cap)
+            return ct_error_set(err, CT_E_FORMAT, "%s:%llu: line longer than %zu bytes",
+                                b->name, (unsigned long long)l->lineno + 1, b->cap);
+        scanned = avail;
+        {
+            ssize_t n = ct_bytes_fill(b, avail + 1, err);
+            if (n < 0)
+                return (int)n;
+        }
+    }
+}

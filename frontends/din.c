@@ -1,0 +1,254 @@
+/*
+ * din.c - DineroIV "din" text traces.
+ *
+ * One record per line: `label address [anything]`, fields separated by
+ * blanks. label 0 = data read, 1 = data write, 2 = instruction fetch,
+ * 3 = unknown access type (an escape: counted as a warning, no access),
+ * 4 = copy back every dirty line of every cache (DineroIV's D4XCOPYB),
+ * 5 = invalidate every cache (D4XINVAL). The address is hex, with or
+ * without 0x, at most 16 digits. As in DineroIV (dinfmt.c) every reference
+ * is one aligned 4-byte word: the address is rounded down to a multiple of
+ * 4. Blank lines are skipped. Data accesses carry the address of the last
+ * instruction fetch as their pc; `time` is the line number.
+ *
+ * Malformed lines (label not 0..5, missing or non-hex address, address
+ * wider than 64 bits) stop the decoder with "FILE:LINE:COL: reason", or are
+ * skipped and counted in lenient mode.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/compiler.h"
+#include "../sim/config_internal.h"
+#include "frontend.h"
+
+#define DIN_REF_SIZE 4
+#define DIN_WORD_MASK (~(uint64_t)3)
+#define TAIL_MAX 4096
+
+typedef struct din {
+    ct_stream *s;
+    uint64_t lineno;       /* lines fully consumed */
+    uint64_t pc;           /* last instruction fetch */
+    uint8_t tail[TAIL_MAX + 1];
+} din;
+
+static int din_probe(const uint8_t *h, size_t n)
+{
+    /* up to 8 lines: digit 0-4, blank, hex digits, then blank or newline */
+    size_t i = 0;
+    int lines = 0;
+
+    while (i < n && lines < 8) {
+        while (i < n && (h[i] == '\n' || h[i] == '\r'))
+            i++;
+        if (i >= n)
+            break;
+        if (h[i] < '0' || h[i] > '5')
+            return 0;
+        i++;
+        if (i >= n || (h[i] != ' ' && h[i] != '\t'))
+            return 0;
+        while (i < n && (h[i] == ' ' || h[i] == '\t'))
+            i++;
+        if (i + 1 < n && h[i] == '0' && (h[i + 1] == 'x' || h[i + 1] == 'X'))
+            i += 2;
+        if (i >= n || ct_hexval(h[i]) < 0)
+            return 0;
+        while (i < n && ct_hexval(h[i]) >= 0)
+            i++;
+        if (i < n && h[i] != ' ' && h[i] != '\t' && h[i] != '\n' && h[i] != '\r')
+            return 0;
+        while (i < n && h[i] != '\n')
+            i++;
+        lines++;
+    }
+    return lines ? 60 : 0;
+}
+
+static int din_open(void **st, ct_stream *s, ct_error *err)
+{
+    din *d = calloc(1, sizeof *d);
+    if (!d)
+        return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", s->path);
+    d->s = s;
+    *st = d;
+    return CT_OK;
+}
+
+static void din_close(void *st) { free(st); }
+
+/* Report a bad line; returns 0 to skip it (lenient) or a negative code. */
+static int bad_line(din *d, const uint8_t *line, const uint8_t *at, const char *reason,
+                    ct_error *err)
+{
+    ct_error_set(err, CT_E_FORMAT, "%s:%llu:%u: %s", d->s->path,
+                 (unsigned long long)d->lineno + 1, (unsigned)(at - line) + 1, reason);
+    return ct_stream_malformed(d->s, err, reason);
+}
+
+/*
+ * Parse lines in [p, lim); lim[-1] is '\n'. Stops when the batch is full.
+ * Returns the position reached, or NULL with *rc set on error.
+ */
+static const uint8_t *parse(din *d, const uint8_t *p, const uint8_t *lim, ct_batch *b,
+                            int *rc, ct_error *err)
+{
+    ct_access *acc = b->acc;
+    uint32_t n = b->n;
+    const uint32_t cap = b->cap;
+    uint64_t records = 0;
+
+    *rc = CT_OK;
+    while (p < lim && n < cap) {
+        const uint8_t *line = p;
+        unsigned label;
+        uint64_t addr = 0;
+        int digits = 0;
+        unsigned h;
+
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            p++;
+        if (*p == '\n') { /* blank line */
+            p++;
+            d->lineno++;
+            continue;
+        }
+        label = (unsigned)(*p - '0');
+        if (UNLIKELY(label > 5)) {
+            *rc = bad_line(d, line, p, "label is not 0..5", err);
+            goto skip;
+        }
+        p++;
+        if (UNLIKELY(*p != ' ' && *p != '\t')) {
+            *rc = bad_line(d, line, p, "expected a blank after the label", err);
+            goto skip;
+        }
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+            p += 2;
+        while ((h = ct_hex1[*p]) != 0) {
+            addr = (addr << 4) | (uint64_t)(h - 1);
+            p++;
+            digits++;
+        }
+        if (UNLIKELY(digits == 0 || digits > 16 ||
+                     (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n'))) {
+            *rc = bad_line(d, line, p,
+                           digits == 0   ? "expected a hex address"
+                           : digits > 16 ? "address wider than 64 bits"
+                                         : "bad character in hex address", err);
+            goto skip;
+        }
+        if (*p != '\n')
+            p = memchr(p, '\n', (size_t)(lim - p));
+        p++;
+        d->lineno++;
+        records++;
+        if (UNLIKELY(label >= 3)) {
+            if (label == 3) {
+                char where[64];
+                snprintf(where, sizeof where, "line %llu", (unsigned long long)d->lineno);
+                ct_stream_warn(d->s, "din label 3 (unknown access type): counted, not simulated",
+                               where);
+                continue;
+            }
+            acc[n] = (ct_access){.vaddr = 0, .size = 0, .time = d->lineno,
+                                 .kind = CT_CACHEOP,
+                                 .op = (label == 4 ? CT_OP_CLEAN : CT_OP_INVAL) | CT_OP_ALL,
+                                 .pc = d->pc};
+            n++;
+            continue;
+        }
+        {
+            ct_access *a = &acc[n++];
+            a->vaddr = addr & DIN_WORD_MASK;
+            a->paddr = 0;
+            a->time = d->lineno;
+            a->size = DIN_REF_SIZE;
+            a->thread = 0;
+            a->cpu = 0;
+            a->core = 0;
+            a->op = 0;
+            a->flags = 0;
+            if (label == 2) {
+                a->kind = CT_IFETCH;
+                d->pc = addr;
+            } else {
+                a->kind = label == 0 ? CT_LOAD : CT_STORE;
+            }
+            a->pc = d->pc;
+        }
+        continue;
+    skip:
+        if (*rc < 0)
+            break;
+        p = memchr(p, '\n', (size_t)(lim - p)) + 1;
+        d->lineno++;
+    }
+    b->n = n;
+    d->s->info->records += records;
+    return *rc < 0 ? NULL : p;
+}
+
+static int din_next(void *st, ct_batch *b, ct_error *err)
+{
+    din *d = st;
+    ct_bytes *in = d->s->in;
+
+    while (b->n < b->cap) {
+        ssize_t avail = ct_bytes_fill(in, 1u << 16, err);
+        const uint8_t *p, *lim, *q;
+        int rc;
+
+        if (avail < 0)
+            return (int)avail;
+        if (avail == 0)
+            return 0;
+        p = ct_bytes_ptr(in);
+        lim = p + avail;
+        /* whole lines only */
+        while (lim > p && lim[-1] != '\n')
+            lim--;
+        if (lim == p) {
+            if (!in->eof) {
+                if ((size_t)avail >= in->cap)
+                    return ct_error_set(err, CT_E_FORMAT, "%s:%llu: line longer than %zu bytes",
+                                        d->s->path, (unsigned long long)d->lineno + 1, in->cap);
+                if (ct_bytes_fill(in, (size_t)avail + 1, err) < 0)
+                    return err->code;
+                continue;
+            }
+            /* the last line has no newline: parse a terminated copy */
+            if ((size_t)avail > TAIL_MAX)
+                return ct_error_set(err, CT_E_FORMAT, "%s:%llu: line longer than %d bytes",
+                                    d->s->path, (unsigned long long)d->lineno + 1, TAIL_MAX);
+            memcpy(d->tail, p, (size_t)avail);
+            d->tail[avail] = '\n';
+            q = parse(d, d->tail, d->tail + avail + 1, b, &rc, err);
+            if (!q)
+                return rc;
+            if (q == d->tail + avail + 1)
+                ct_bytes_skip(in, (size_t)avail);
+            else
+                ct_bytes_skip(in, (size_t)(q - d->tail));
+            continue;
+        }
+        q = parse(d, p, lim, b, &rc, err);
+        if (!q)
+            return rc;
+        ct_bytes_skip(in, (size_t)(q - p));
+    }
+    return 1;
+}
+
+const ct_format_ops ct_format_din = {
+    .name = "din",
+    .desc = "DineroIV din text: label (0 read, 1 write, 2 fetch, 3 escape, 4 copy back, 5 invalidate) and hex address",
+    .max_per_record = 1,
+    .default_schedule = CT_SCHED_THREADS,
+    .probe = din_probe,
+    .open = din_open, .next = din_next, .close = din_close,
+};

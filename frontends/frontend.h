@@ -1,0 +1,198 @@
+/*
+ * frontend.h - byte sources and format decoders as plug-ins (internal).
+ *
+ * Two layers emit one record type (cachet/access.h):
+ *
+ *  1. Byte sources (ct_source_ops, files source_*.c, registry in
+ *     source_registry.c). The first layer reads a file or stdin; every
+ *     further layer is a decoder of compressed data chosen by the magic
+ *     bytes at the head of the layer below (gzip, zstd, ...). Each layer
+ *     owns one fixed buffer: memory does not grow with the input.
+ *
+ *  2. Formats (ct_format_ops, one file each, registry in
+ *     format_registry.c). A format probes the first bytes of a stream (or a
+ *     path, for directories and synthetic inputs), then fills caller-owned
+ *     batches. Errors name the file, the position and the reason; in
+ *     lenient mode a decoder reports a malformed record to
+ *     ct_stream_malformed, which counts it by reason and lets the decoder
+ *     skip it (or stops once max_errors is reached).
+ */
+#ifndef CT_FRONTEND_H
+#define CT_FRONTEND_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cachet/access.h"
+#include "cachet/error.h"
+#include "cachet/trace.h"
+#include "cachet/writer.h"
+
+struct ct_config;
+
+/* ---- byte sources -------------------------------------------------------- */
+
+typedef struct ct_bytes ct_bytes;
+
+typedef struct ct_source_ops {
+    const char *name;
+    /* Decompressors: 1 when the stream below starts with this format's
+     * magic (n is at least 16 unless the stream is shorter). */
+    int (*probe)(const uint8_t *head, size_t n);
+    int (*open)(void **st, ct_bytes *inner, ct_error *err);
+    /* Read up to n bytes into dst: bytes read, 0 at the end, or a negative
+     * code with err naming the input and the reason. */
+    ssize_t (*read)(void *st, uint8_t *dst, size_t n, ct_error *err);
+    void (*close)(void *st);
+} ct_source_ops;
+
+#define CT_BYTES_BUF (1u << 20)
+
+struct ct_bytes {
+    const ct_source_ops *ops;
+    void *st;
+    ct_bytes *inner;          /* the layer below (owned), NULL for the file layer */
+    uint8_t *buf;
+    size_t cap, pos, end;     /* unread bytes are buf[pos..end) */
+    uint64_t base;            /* stream offset of buf[0] */
+    int eof;
+    char name[PATH_MAX];      /* the input as the user named it */
+    char chain[64];           /* layers, outermost first: "gzip+file" */
+};
+
+/* Open a path ("-" for stdin) and stack decompressors found by magic bytes. */
+int ct_bytes_open(ct_bytes **out, const char *path, ct_error *err);
+
+/* Open raw memory as a stream (tests; the memory must outlive the stream). */
+int ct_bytes_open_mem(ct_bytes **out, const char *name, const void *data, size_t n,
+                      ct_error *err);
+
+/* Stack one decoder on top of inner (taking ownership of inner). */
+int ct_bytes_push(ct_bytes **out, ct_bytes *inner, const ct_source_ops *ops, ct_error *err);
+
+/* Make at least `want` unread bytes available (fewer only at the end of
+ * the stream; want is capped at the buffer size). Returns the number of
+ * unread bytes, or a negative code. */
+ssize_t ct_bytes_fill(ct_bytes *b, size_t want, ct_error *err);
+
+/* Copy up to n bytes out (reads through as needed); returns bytes copied
+ * (< n only at the end) or a negative code. */
+ssize_t ct_bytes_read(ct_bytes *b, void *dst, size_t n, ct_error *err);
+
+static inline uint64_t ct_bytes_offset(const ct_bytes *b) { return b->base + b->pos; }
+static inline size_t ct_bytes_avail(const ct_bytes *b) { return b->end - b->pos; }
+static inline const uint8_t *ct_bytes_ptr(const ct_bytes *b) { return b->buf + b->pos; }
+static inline void ct_bytes_skip(ct_bytes *b, size_t n) { b->pos += n; }
+
+void ct_bytes_close(ct_bytes *b);
+
+extern const ct_source_ops ct_source_file, ct_source_mem, ct_source_gzip, ct_source_zstd,
+    ct_source_compress;
+
+/* State for ct_source_mem reading n bytes at data (NULL: no memory). */
+void *ct_source_mem_state(const void *data, size_t n);
+
+/* Decompressor i (NULL past the end), tried in order on every new layer. */
+const ct_source_ops *ct_source_decoder_at(size_t i);
+
+/* ---- streams and formats --------------------------------------------------- */
+
+typedef struct ct_stream ct_stream;
+
+typedef struct ct_format_ops {
+    const char *name;
+    const char *desc;
+    /* Most batch slots (of each kind) one input record can use. */
+    uint32_t max_per_record;
+    /* enum ct_schedule to use when [trace] schedule = auto. */
+    int default_schedule;
+    /* Confidence 0..100 that a stream starting with head is this format. */
+    int (*probe)(const uint8_t *head, size_t n);
+    /* Optional: confidence 0..100 for a path that is not a plain byte stream
+     * (a directory, or a synthetic "gen:" input). */
+    int (*probe_path)(const char *path);
+    /* Optional: the per-stream files of a directory, in stream order. fn is
+     * called once per file; a non-zero return stops. */
+    int (*list_dir)(const char *dir, int (*fn)(void *ctx, const char *path), void *ctx,
+                    ct_error *err);
+    /* 1 when the format reads no bytes (s->in is NULL). */
+    int no_bytes;
+    int (*open)(void **st, ct_stream *s, ct_error *err);
+    /* Add records to b (without clearing it) until b has fewer than
+     * max_per_record free slots or the input ends. Returns 1 when more may
+     * follow, 0 at the end, or a negative code. */
+    int (*next)(void *st, ct_batch *b, ct_error *err);
+    void (*close)(void *st);
+} ct_format_ops;
+
+const ct_format_ops *ct_format_at(size_t i);
+const ct_format_ops *ct_format_find(const char *name);
+
+extern const ct_format_ops ct_format_din, ct_format_gen;
+
+/* What a decoder sees of its stream. */
+struct ct_stream {
+    const char *path;              /* the input as named by the user */
+    ct_bytes *in;                  /* NULL for no_bytes formats */
+    const struct ct_config *cfg;   /* never NULL */
+    int lenient;
+    uint64_t max_errors;
+    uint32_t index;                /* stream number, 0-based */
+    ct_trace_info *info;           /* shared counters: decoders add to records */
+    struct ct_trace *trace;        /* private to trace.c */
+};
+
+/* A decoder found a malformed record and filled err. Strict mode: returns
+ * err->code (the decoder returns it). Lenient mode: counts it under
+ * `reason` (a short fixed text) with err's message as the first position,
+ * and returns CT_OK so that the decoder skips the record, unless max_errors
+ * is reached (then CT_E_LIMIT with a summary in err). */
+int ct_stream_malformed(ct_stream *s, ct_error *err, const char *reason);
+
+/* A well-formed record of a kind cachet ignores: counted per `what`, with
+ * `where` remembered the first time. */
+void ct_stream_warn(ct_stream *s, const char *what, const char *where);
+
+/* The number of a structure name (Tarmac CACHE/TLB ids) for ct_event;
+ * names are interned per trace. Returns UINT16_MAX when out of room. */
+uint16_t ct_stream_structure(ct_stream *s, const char *name, size_t len);
+
+/* ---- trace writers ---------------------------------------------------------------- */
+
+typedef struct ct_writer_ops {
+    const char *name;
+    const char *desc;
+    int (*open)(void **st, ct_writer *w, ct_error *err);
+    /* Write a batch; add accesses the format cannot express to *dropped. */
+    int (*put)(void *st, const ct_batch *b, uint64_t *dropped, ct_error *err);
+    int (*finish)(void *st, ct_error *err);   /* trailer; also frees st */
+} ct_writer_ops;
+
+extern const ct_writer_ops ct_writer_din;
+
+/* ---- text helpers ------------------------------------------------------------ */
+
+/* Line reader over a byte stream: lines without their "\n" (and "\r"). */
+typedef struct ct_lines {
+    ct_bytes *in;
+    uint64_t lineno;       /* number of the line last returned, 1-based */
+} ct_lines;
+
+/* Next line into *line and *len (valid until the next call). Returns 1, 0 at the
+ * end, or a negative code (a line longer than the buffer is an error). */
+int ct_lines_next(ct_lines *l, const char **line, size_t *len, ct_error *err);
+
+/* Hex digit value + 1 for every byte ('0' -> 1, 'f' -> 16), 0 for non-hex. */
+extern const unsigned char ct_hex1[256];
+
+static inline int ct_hexval(unsigned char ch)
+{
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    ch |= 0x20;
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    return -1;
+}
+
+#endif

@@ -1,0 +1,667 @@
+/*
+ * trace.c - opening inputs, choosing formats, and scheduling streams onto
+ * cores.
+ *
+ * Inputs and streams
+ *   Every input path becomes one or more streams: a file or "-" is one
+ *   stream; a directory is listed by the format that claims it (drmemtrace
+ *   per-thread files); "gen:..." inputs are synthetic. All streams of one
+ *   trace must have the same format.
+ *
+ * Format detection
+ *   Forced by name ([trace] format or -f), else every format probes the
+ *   first 4 KiB of the (decompressed) stream and the most confident wins;
+ *   ties go to the format registered first. Nobody above 0 is an error.
+ *
+ * Scheduling (which simulated core runs each access)
+ *   threads: each distinct thread id gets the next core in order of first
+ *            appearance, modulo the number of cores;
+ *   cpus:    each distinct traced cpu id gets the next core in order of
+ *            first appearance, modulo the number of cores;
+ *   single:  everything runs on core 0;
+ *   auto:    the format's choice.
+ *   Several streams take turns: with interleave = timestamp (or auto when a
+ *   stream carries timestamp markers) the stream with the oldest pending
+ *   timestamp runs until its next timestamp marker; with quantum, streams
+ *   run in input order for `quantum` accesses each. A stream's thread id,
+ *   when its records carry none, is its stream number + 1.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../sim/config_internal.h"
+#include "frontend.h"
+
+#define PROBE_BYTES 4096
+#define STREAM_BATCH 8192
+#define MAP_SLOTS 4096
+
+typedef struct stream_rt {
+    ct_stream s;
+    void *st;              /* decoder state */
+    ct_batch b;            /* decoded, not yet scheduled (multi-stream only) */
+    uint32_t ai, mi, ei;   /* read cursors into b */
+    int done;
+    int has_ts;            /* a timestamp marker is waiting at the cursor */
+    uint64_t ts;
+} stream_rt;
+
+/* Small open-addressing map from id (thread or cpu) to core. */
+typedef struct id_map {
+    uint64_t key[MAP_SLOTS];
+    uint32_t val[MAP_SLOTS];
+    uint32_t used;
+    uint32_t next_core;
+} id_map;
+
+struct ct_trace {
+    const ct_format_ops *fmt;
+    stream_rt *sv;
+    uint32_t nstreams, cap;
+    uint32_t cur;          /* stream running now (multi-stream) */
+    uint64_t left;         /* accesses left in its quantum */
+    int interleave;        /* enum ct_interleave, resolved */
+    int schedule;          /* enum ct_schedule, resolved */
+    uint32_t cores;
+    uint64_t quantum;
+    struct ct_config *own_cfg;
+    const struct ct_config *cfg;
+    ct_trace_info info;
+    int lenient;
+    uint64_t max_errors;
+    id_map map;            /* id -> core */
+    id_map threads;        /* distinct threads seen (for info.threads) */
+    uint64_t last_thread, last_thread_core;
+    uint16_t last_cpu, last_cpu_core;
+    int have_last_thread, have_last_cpu;
+    char **structures;     /* shared by all streams */
+    uint32_t nstructures, capstructures;
+};
+
+/* ---- diagnostics ---------------------------------------------------------- */
+
+static ct_reason *reason_slot(ct_reason *v, uint32_t *n, const char *what)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (strcmp(v[i].what, what) == 0)
+            return &v[i];
+    if (*n >= CT_MAX_REASONS)
+        return &v[CT_MAX_REASONS - 1]; /* the last slot collects the rest */
+    snprintf(v[*n].what, sizeof v[*n].what, "%s", what);
+    v[*n].first[0] = '\0';
+    v[*n].count = 0;
+    return &v[(*n)++];
+}
+
+int ct_stream_malformed(ct_stream *s, ct_error *err, const char *reason)
+{
+    ct_reason *r;
+
+    if (!s->lenient)
+        return err->code ? err->code : CT_E_FORMAT;
+    s->info->malformed++;
+    r = reason_slot(s->info->reasons, &s->info->nreasons, reason);
+    if (r->count++ == 0)
+        snprintf(r->first, sizeof r->first, "%.*s", (int)sizeof r->first - 1, err->msg);
+    if (s->info->malformed >= s->max_errors)
+        return ct_error_set(err, CT_E_LIMIT,
+                            "%s: %llu malformed records, giving up (the limit is [trace] "
+                            "max_errors); the last: %s", s->path,
+                            (unsigned long long)s->info->malformed, err->msg);
+    err->code = CT_OK;
+    err->msg[0] = '\0';
+    return CT_OK;
+}
+
+void ct_stream_warn(ct_stream *s, const char *what, const char *where)
+{
+    ct_reason *r = reason_slot(s->info->warnings, &s->info->nwarnings, what);
+    if (r->count++ == 0)
+        snprintf(r->first, sizeof r->first, "%s", where);
+}
+
+uint16_t ct_stream_structure(ct_stream *s, const char *name, size_t len)
+{
+    ct_trace *t = s->trace;  /* the trace keeps one table for all streams */
+    char **v;
+
+    for (uint32_t i = 0; i < t->nstructures; i++)
+        if (strlen(t->structures[i]) == len && memcmp(t->structures[i], name, len) == 0)
+            return (uint16_t)i;
+    if (t->nstructures >= UINT16_MAX - 1)
+        return UINT16_MAX;
+    if (t->nstructures == t->capstructures) {
+        uint32_t cap = t->capstructures ? t->capstructures * 2 : 16;
+        v = realloc(t->structures, cap * sizeof *v);
+        if (!v)
+            return UINT16_MAX;
+        t->structures = v;
+        t->capstructures = cap;
+    }
+    t->structures[t->nstructures] = malloc(len + 1);
+    if (!t->structures[t->nstructures])
+        return UINT16_MAX;
+    memcpy(t->structures[t->nstructures], name, len);
+    t->structures[t->nstructures][len] = '\0';
+    t->info.structures = (const char *const *)t->structures;
+    t->info.nstructures = t->nstructures + 1;
+    return (uint16_t)t->nstructures++;
+}
+
+/* ---- formats ----------------------------------------------------------------- */
+
+const char *ct_format_name(size_t i, const char **desc)
+{
+    const ct_format_ops *f = ct_format_at(i);
+    if (!f)
+        return NULL;
+    if (desc)
+        *desc = f->desc;
+    return f->name;
+}
+
+static int is_dir(const char *path)
+{
+    struct stat sb;
+    return strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* Pick the format of one input (path and, for byte inputs, its head). */
+static const ct_format_ops *detect(const char *path, ct_bytes *in, int *best_score)
+{
+    const ct_format_ops *best = NULL;
+    *best_score = 0;
+    for (size_t i = 0; ct_format_at(i); i++) {
+        const ct_format_ops *f = ct_format_at(i);
+        int sc = 0;
+        if (in && f->probe)
+            sc = f->probe(ct_bytes_ptr(in), ct_bytes_avail(in));
+        else if (!in && f->probe_path)
+            sc = f->probe_path(path);
+        if (sc > *best_score) {
+            *best_score = sc;
+            best = f;
+        }
+    }
+    return best;
+}
+
+static int add_stream(ct_trace *t, const char *path, ct_error *err)
+{
+    stream_rt *r;
+    ct_bytes *in = NULL;
+    const ct_format_ops *f = t->fmt;
+    int rc, score;
+    int synthetic = strncmp(path, "gen:", 4) == 0;
+
+    if (t->nstreams == t->cap) {
+        uint32_t cap = t->cap ? t->cap * 2 : 4;
+        stream_rt *v = realloc(t->sv, cap * sizeof *v);
+        if (!v)
+            return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+        t->sv = v;
+        t->cap = cap;
+    }
+    if (!synthetic && (!f || !f->no_bytes)) {
+        rc = ct_bytes_open(&in, path, err);
+        if (rc)
+            return rc;
+        if (ct_bytes_fill(in, PROBE_BYTES, err) < 0) {
+            ct_bytes_close(in);
+            return err->code;
+        }
+    }
+    if (!f) {
+        f = detect(path, in, &score);
+        if (!f) {
+            int empty = in && ct_bytes_avail(in) == 0;
+            ct_bytes_close(in);
+            return ct_error_set(err, CT_E_FORMAT, "%s: %s", path,
+                                empty ? "empty file: no trace records"
+                                      : "unknown trace format (no format recognises the "
+                                        "first bytes; force one with -f)");
+        }
+        t->fmt = f;
+    } else if (synthetic != (f == &ct_format_gen)) {
+        ct_bytes_close(in);
+        return ct_error_set(err, CT_E_USAGE, "%s: cannot mix %s with %s inputs", path,
+                            synthetic ? "synthetic" : t->fmt->name, t->fmt->name);
+    }
+    r = &t->sv[t->nstreams];
+    memset(r, 0, sizeof *r);
+    r->s.path = path;
+    r->s.in = in;
+    r->s.cfg = t->cfg;
+    r->s.lenient = t->lenient;
+    r->s.max_errors = t->max_errors;
+    r->s.index = t->nstreams;
+    r->s.info = &t->info;
+    r->s.trace = t;
+    rc = f->open(&r->st, &r->s, err);
+    if (rc) {
+        ct_bytes_close(in);
+        return rc;
+    }
+    t->nstreams++;
+    return CT_OK;
+}
+
+typedef struct dir_ctx {
+    ct_trace *t;
+    ct_error *err;
+    char **paths;
+    size_t n, cap;
+} dir_ctx;
+
+static int collect_path(void *ctx, const char *path)
+{
+    dir_ctx *d = ctx;
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 16;
+        char **v = realloc(d->paths, cap * sizeof *v);
+        if (!v)
+            return ct_error_set(d->err, CT_E_NOMEM, "out of memory");
+        d->paths = v;
+        d->cap = cap;
+    }
+    d->paths[d->n] = strdup(path);
+    if (!d->paths[d->n])
+        return ct_error_set(d->err, CT_E_NOMEM, "out of memory");
+    d->n++;
+    return 0;
+}
+
+/* Streams keep pointers to their path strings: the trace owns copies. */
+typedef struct path_store {
+    char **v;
+    size_t n, cap;
+} path_store;
+
+static path_store *paths_of(ct_trace *t);
+
+static int open_dir(ct_trace *t, const char *dir, ct_error *err)
+{
+    const ct_format_ops *f = t->fmt;
+    dir_ctx d = {t, err, NULL, 0, 0};
+    int rc, score;
+
+    if (!f) {
+        f = detect(dir, NULL, &score);
+        if (!f || !f->list_dir)
+            return ct_error_set(err, CT_E_FORMAT,
+                                "%s: is a directory, and no format reads directories of "
+                                "this kind", dir);
+        t->fmt = f;
+    } else if (!f->list_dir) {
+        return ct_error_set(err, CT_E_USAGE, "%s: is a directory; the %s format reads files",
+                            dir, f->name);
+    }
+    rc = f->list_dir(dir, collect_path, &d, err);
+    if (!rc && d.n == 0)
+        rc = ct_error_set(err, CT_E_FORMAT, "%s: directory holds no %s trace files", dir,
+                          f->name);
+    for (size_t i = 0; i < d.n; i++) {
+        path_store *ps = paths_of(t);
+        if (!rc && ps->n == ps->cap) {
+            size_t cap = ps->cap ? ps->cap * 2 : 16;
+            char **v = realloc(ps->v, cap * sizeof *v);
+            if (!v)
+                rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+            else {
+                ps->v = v;
+                ps->cap = cap;
+            }
+        }
+        if (!rc) {
+            ps->v[ps->n++] = d.paths[i];
+            rc = add_stream(t, d.paths[i], err);
+        } else {
+            free(d.paths[i]);
+        }
+    }
+    free(d.paths);
+    return rc;
+}
+
+/* ---- open / close ------------------------------------------------------------ */
+
+typedef struct trace_block {
+    ct_trace t;
+    path_store ps;
+} trace_block;
+
+static path_store *paths_of(ct_trace *t) { return &((trace_block *)(void *)t)->ps; }
+
+int ct_trace_open(ct_trace **out, const char *const *paths, size_t npaths,
+                  const ct_trace_opts *opts, ct_error *err)
+{
+    trace_block *tb = calloc(1, sizeof *tb);
+    ct_trace *t = &tb->t;
+    const char *force;
+    int rc = CT_OK;
+
+    *out = NULL;
+    if (!tb)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    if (npaths == 0) {
+        free(tb);
+        return ct_error_set(err, CT_E_USAGE, "no trace given");
+    }
+    if (opts && opts->cfg) {
+        t->cfg = opts->cfg;
+    } else {
+        rc = ct_config_new_default(&t->own_cfg, err);
+        if (rc) {
+            free(tb);
+            return rc;
+        }
+        t->cfg = t->own_cfg;
+    }
+    t->lenient = (opts && opts->strictness == CT_LENIENT) || t->cfg->lenient;
+    t->max_errors = opts && opts->max_errors ? opts->max_errors : t->cfg->max_errors;
+    t->cores = t->cfg->cores;
+    t->quantum = t->cfg->quantum;
+    force = opts && opts->format ? opts->format : (t->cfg->format[0] ? t->cfg->format : NULL);
+    if (force) {
+        t->fmt = ct_format_find(force);
+        if (!t->fmt) {
+            char list[512] = "";
+            for (size_t i = 0; ct_format_at(i); i++) {
+                size_t used = strlen(list);
+                snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                         ct_format_at(i)->name);
+            }
+            ct_trace_close(t);
+            return ct_error_set(err, CT_E_USAGE, "unknown format \"%s\" (known: %s)", force,
+                                list);
+        }
+    }
+    for (size_t i = 0; i < npaths && rc == CT_OK; i++)
+        rc = is_dir(paths[i]) ? open_dir(t, paths[i], err) : add_stream(t, paths[i], err);
+    if (rc) {
+        ct_trace_close(t);
+        return rc;
+    }
+    t->info.format = t->fmt->name;
+    t->info.streams = t->nstreams;
+    t->schedule = t->cfg->schedule == CT_SCHED_AUTO ? t->fmt->default_schedule
+                                                    : t->cfg->schedule;
+    t->interleave = t->cfg->interleave;
+    if (t->nstreams > 1) {
+        for (uint32_t i = 0; i < t->nstreams; i++)
+            if (ct_batch_init(&t->sv[i].b, STREAM_BATCH) != CT_OK) {
+                ct_trace_close(t);
+                return ct_error_set(err, CT_E_NOMEM, "out of memory");
+            }
+    }
+    t->left = t->quantum;
+    *out = t;
+    return CT_OK;
+}
+
+void ct_trace_close(ct_trace *t)
+{
+    path_store *ps;
+    if (!t)
+        return;
+    for (uint32_t i = 0; i < t->nstreams; i++) {
+        if (t->fmt && t->sv[i].st)
+            t->fmt->close(t->sv[i].st);
+        ct_bytes_close(t->sv[i].s.in);
+        ct_batch_free(&t->sv[i].b);
+    }
+    free(t->sv);
+    for (uint32_t i = 0; i < t->nstructures; i++)
+        free(t->structures[i]);
+    free(t->structures);
+    ct_config_free(t->own_cfg);
+    ps = paths_of(t);
+    for (size_t i = 0; i < ps->n; i++)
+        free(ps->v[i]);
+    free(ps->v);
+    free((trace_block *)(void *)t);
+}
+
+const ct_trace_info *ct_trace_get_info(const ct_trace *t) { return &t->info; }
+
+/* ---- core assignment ------------------------------------------------------------ */
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 31;
+    x *= 0x9e3779b97f4a7c15ull;
+    return x ^ (x >> 29);
+}
+
+/* Value for key, inserting `fresh` when absent (*added = 1). A full map
+ * keeps answering with fresh values: ids past 4096 distinct ones wrap. */
+static uint32_t map_get(id_map *m, uint64_t key, uint32_t fresh, int *added)
+{
+    uint32_t h = (uint32_t)(mix64(key) & (MAP_SLOTS - 1));
+    *added = 0;
+    for (uint32_t probes = 0; probes < MAP_SLOTS; probes++, h = (h + 1) & (MAP_SLOTS - 1)) {
+        if (m->used && m->key[h] == key + 1)
+            return m->val[h];
+        if (m->key[h] == 0) {
+            if (m->used >= MAP_SLOTS - 1)
+                break;
+            m->key[h] = key + 1;
+            m->val[h] = fresh;
+            m->used++;
+            *added = 1;
+            return fresh;
+        }
+    }
+    *added = 1;
+    return fresh;
+}
+
+static uint16_t core_for(ct_trace *t, const ct_access *a)
+{
+    int added;
+    uint32_t core;
+
+    switch (t->schedule) {
+    case CT_SCHED_SINGLE:
+        return 0;
+    case CT_SCHED_CPUS:
+        if (t->have_last_cpu && a->cpu == t->last_cpu)
+            return t->last_cpu_core;
+        core = map_get(&t->map, a->cpu, t->map.next_core % t->cores, &added);
+        if (added)
+            t->map.next_core++;
+        t->last_cpu = a->cpu;
+        t->last_cpu_core = (uint16_t)core;
+        t->have_last_cpu = 1;
+        return (uint16_t)core;
+    default:
+        if (t->have_last_thread && a->thread == t->last_thread)
+            return (uint16_t)t->last_thread_core;
+        core = map_get(&t->map, a->thread, t->map.next_core % t->cores, &added);
+        if (added)
+            t->map.next_core++;
+        t->last_thread = a->thread;
+        t->last_thread_core = core;
+        t->have_last_thread = 1;
+        return (uint16_t)core;
+    }
+}
+
+static void count_thread(ct_trace *t, uint32_t thread)
+{
+    int added;
+    (void)map_get(&t->threads, thread, 0, &added);
+    if (added)
+        t->info.threads++;
+}
+
+static void assign_cores(ct_trace *t, ct_batch *b, uint32_t from)
+{
+    uint32_t last = UINT32_MAX;
+    for (uint32_t i = from; i < b->n; i++) {
+        ct_access *a = &b->acc[i];
+        if (a->thread != last) {
+            count_thread(t, a->thread);
+            last = a->thread;
+        }
+        a->core = core_for(t, a);
+    }
+}
+
+/* ---- reading ------------------------------------------------------------------- */
+
+static int fill_stream(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
+{
+    int rc;
+    while (!r->done && ct_batch_room(b, t->fmt->max_per_record)) {
+        rc = t->fmt->next(r->st, b, err);
+        if (rc < 0)
+            return rc;
+        if (rc == 0)
+            r->done = 1;
+    }
+    return CT_OK;
+}
+
+static void default_thread(ct_batch *b, uint32_t from, uint32_t stream_index)
+{
+    for (uint32_t i = from; i < b->n; i++)
+        if (b->acc[i].thread == 0)
+            b->acc[i].thread = stream_index + 1;
+}
+
+/* Choose the next stream to run (multi-stream). Returns -1 when all are done. */
+static int pick_stream(ct_trace *t)
+{
+    int best = -1;
+    if (t->interleave == CT_IL_TIMESTAMP) {
+        for (uint32_t i = 0; i < t->nstreams; i++) {
+            stream_rt *r = &t->sv[i];
+            if (r->done && r->ai >= r->b.n && r->mi >= r->b.nmk && r->ei >= r->b.nev)
+                continue;
+            if (best < 0 || (r->has_ts && (!t->sv[best].has_ts || r->ts < t->sv[best].ts)))
+                best = (int)i;
+        }
+        return best;
+    }
+    for (uint32_t k = 1; k <= t->nstreams; k++) {
+        uint32_t i = (t->cur + k) % t->nstreams;
+        stream_rt *r = &t->sv[i];
+        if (!(r->done && r->ai >= r->b.n && r->mi >= r->b.nmk && r->ei >= r->b.nev))
+            return (int)i;
+    }
+    return -1;
+}
+
+static int next_multi(ct_trace *t, ct_batch *out, ct_error *err)
+{
+    int started = 0;
+
+    if (t->interleave == CT_IL_AUTO) /* decided on first use: timestamps seen? */
+        t->interleave = CT_IL_QUANTUM;
+    while (ct_batch_room(out, 1)) {
+        stream_rt *r = &t->sv[t->cur];
+        int switch_now = 0;
+
+        if (!started) {
+            started = 1;
+            if (r->done && r->ai >= r->b.n && r->mi >= r->b.nmk && r->ei >= r->b.nev) {
+                int nx = pick_stream(t);
+                if (nx < 0)
+                    break;
+                t->cur = (uint32_t)nx;
+                continue;
+            }
+        }
+        /* refill an exhausted stream buffer */
+        if (r->ai >= r->b.n && r->mi >= r->b.nmk && r->ei >= r->b.nev) {
+            if (r->done) {
+                int nx = pick_stream(t);
+                if (nx < 0)
+                    break;
+                t->cur = (uint32_t)nx;
+                t->left = t->quantum;
+                continue;
+            }
+            ct_batch_clear(&r->b);
+            r->ai = r->mi = r->ei = 0;
+            if (fill_stream(t, r, &r->b, err) < 0)
+                return err->code;
+            default_thread(&r->b, 0, r->s.index);
+            continue;
+        }
+        /* next record of the running stream, in stream order */
+        if (r->mi < r->b.nmk && r->b.mk[r->mi].index <= r->ai) {
+            ct_marker m = r->b.mk[r->mi];
+            if (m.type == CT_MK_TIMESTAMP && t->interleave == CT_IL_TIMESTAMP && !r->has_ts) {
+                r->has_ts = 1;
+                r->ts = m.time;
+                int nx = pick_stream(t);
+                if (nx >= 0 && (uint32_t)nx != t->cur) {
+                    t->cur = (uint32_t)nx;
+                    continue;
+                }
+            }
+            r->has_ts = 0;
+            r->mi++;
+            m.index = out->n;
+            out->mk[out->nmk++] = m;
+            continue;
+        }
+        if (r->ei < r->b.nev && r->b.ev[r->ei].index <= r->ai) {
+            ct_event e = r->b.ev[r->ei++];
+            e.index = out->n;
+            out->ev[out->nev++] = e;
+            continue;
+        }
+        if (r->ai < r->b.n) {
+            out->acc[out->n++] = r->b.acc[r->ai++];
+            if (t->interleave == CT_IL_QUANTUM && --t->left == 0)
+                switch_now = 1;
+        }
+        if (switch_now) {
+            int nx = pick_stream(t);
+            t->left = t->quantum;
+            if (nx >= 0)
+                t->cur = (uint32_t)nx;
+        }
+    }
+    return out->n + out->nmk + out->nev > 0 ? 1 : 0;
+}
+
+int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
+{
+    int rc;
+
+    ct_batch_clear(b);
+    if (t->nstreams == 1) {
+        stream_rt *r = &t->sv[0];
+        if (fill_stream(t, r, b, err) < 0)
+            return err->code;
+        default_thread(b, 0, 0);
+        rc = b->n + b->nmk + b->nev > 0 ? 1 : 0;
+    } else {
+        if (t->cfg->interleave == CT_IL_AUTO && t->interleave == CT_IL_AUTO) {
+            /* timestamps if the first stream has any in its first batch */
+            stream_rt *r = &t->sv[0];
+            if (fill_stream(t, r, &r->b, err) < 0)
+                return err->code;
+            default_thread(&r->b, 0, 0);
+            t->interleave = CT_IL_QUANTUM;
+            for (uint32_t i = 0; i < r->b.nmk; i++)
+                if (r->b.mk[i].type == CT_MK_TIMESTAMP) {
+                    t->interleave = CT_IL_TIMESTAMP;
+                    break;
+                }
+        }
+        rc = next_multi(t, b, err);
+        if (rc < 0)
+            return rc;
+    }
+    assign_cores(t, b, 0);
+    return rc;
+}

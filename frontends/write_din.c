@@ -1,0 +1,99 @@
+/*
+ * write_din.c - DineroIV din output: "label address" per access, label 0
+ * load, 1 store, 2 ifetch, 4 flush (a whole-cache clean+invalidate).
+ * din has no sizes: every access becomes one 4-byte reference at its
+ * address. An atomic becomes a read then a write. Prefetches, other cache
+ * operations and instructions without a fetch are dropped (counted).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "frontend.h"
+
+typedef struct din_w {
+    ct_writer *w;
+    char buf[1 << 16];
+    size_t n;
+} din_w;
+
+static int dw_open(void **st, ct_writer *w, ct_error *err)
+{
+    din_w *d = calloc(1, sizeof *d);
+    if (!d)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    d->w = w;
+    *st = d;
+    return CT_OK;
+}
+
+static int flush(din_w *d, ct_error *err)
+{
+    if (d->n && !d->w->failed && d->w->write(d->w->ctx, d->buf, d->n) != 0)
+        d->w->failed = -1;
+    d->n = 0;
+    return d->w->failed ? ct_error_set(err, CT_E_IO, "write error") : CT_OK;
+}
+
+static void line(din_w *d, int label, uint64_t addr)
+{
+    static const char hex[] = "0123456789abcdef";
+    char tmp[16];
+    int k = 0;
+
+    d->buf[d->n++] = (char)('0' + label);
+    d->buf[d->n++] = ' ';
+    do {
+        tmp[k++] = hex[addr & 15];
+        addr >>= 4;
+    } while (addr);
+    while (k)
+        d->buf[d->n++] = tmp[--k];
+    d->buf[d->n++] = '\n';
+}
+
+static int dw_put(void *st, const ct_batch *b, uint64_t *dropped, ct_error *err)
+{
+    din_w *d = st;
+    for (uint32_t i = 0; i < b->n; i++) {
+        const ct_access *a = &b->acc[i];
+        if (d->n > sizeof d->buf - 64 && flush(d, err) != CT_OK)
+            return err->code;
+        switch (a->kind) {
+        case CT_LOAD: line(d, 0, a->vaddr); break;
+        case CT_STORE: line(d, 1, a->vaddr); break;
+        case CT_IFETCH: line(d, 2, a->vaddr); break;
+        case CT_ATOMIC:
+            line(d, 0, a->vaddr);
+            line(d, 1, a->vaddr);
+            break;
+        case CT_CACHEOP:
+            if ((a->op & CT_OP_ALL) && (a->op & CT_OP_MASK) == CT_OP_CLEAN)
+                line(d, 4, 0);
+            else if ((a->op & CT_OP_ALL) && (a->op & CT_OP_MASK) == CT_OP_INVAL)
+                line(d, 5, 0);
+            else if ((a->op & CT_OP_ALL) && (a->op & CT_OP_MASK) == CT_OP_CLEAN_INVAL) {
+                line(d, 4, 0);
+                line(d, 5, 0);
+            } else
+                (*dropped)++;
+            break;
+        default:
+            (*dropped)++;
+        }
+    }
+    return CT_OK;
+}
+
+static int dw_finish(void *st, ct_error *err)
+{
+    din_w *d = st;
+    int rc = flush(d, err);
+    free(d);
+    return rc;
+}
+
+const ct_writer_ops ct_writer_din = {
+    .name = "din",
+    .desc = "DineroIV din text (4-byte references; sizes are lost)",
+    .open = dw_open, .put = dw_put, .finish = dw_finish,
+};

@@ -1,0 +1,205 @@
+/*
+ * cachet/access.h - the unified access stream.
+ *
+ * Every frontend turns its format into the same three plain records:
+ *
+ *   ct_access  one memory access (fetch, load, store, prefetch, cache
+ *              operation, atomic read-modify-write) or one instruction that
+ *              retired without a fetch;
+ *   ct_marker  a side record: thread switch, cpu change, timestamp, sync;
+ *   ct_event   a reference event that the trace itself carries (Tarmac CACHE,
+ *              TLB, WALKCACHE and TTW lines), for validation.
+ *
+ * Frontends fill caller-owned ct_batch buffers. Markers and events carry the
+ * index of the access they precede, so the hot loop over accesses stays a
+ * plain array walk and consumers merge side records only where they occur.
+ *
+ * Sizes and line crossing: an access covers [addr, addr + size). Frontends
+ * never split accesses; the cache hierarchy splits an access that crosses a
+ * line boundary into one access per line touched (rule stated once, in
+ * sim/hier.c).
+ */
+#ifndef CACHET_ACCESS_H
+#define CACHET_ACCESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Access kinds. The first CT_KIND_STREAM kinds appear in traces; the others
+ * exist only inside the hierarchy (traffic between levels) and in statistics. */
+enum ct_kind {
+    CT_IFETCH = 0,   /* instruction fetch of `size` bytes at vaddr */
+    CT_LOAD,         /* data read */
+    CT_STORE,        /* data write */
+    CT_PREFETCH,     /* software prefetch; `op` holds CT_PF_* hints */
+    CT_CACHEOP,      /* cache maintenance; `op` holds CT_OP_* */
+    CT_ATOMIC,       /* read-modify-write (one access that reads and writes) */
+    CT_NOFETCH,      /* an instruction that retired without a fetch (counted,
+                        never simulated: e.g. drmemtrace INSTR_NO_FETCH) */
+    CT_KIND_STREAM,  /* number of kinds a trace can contain */
+    CT_WRITEBACK = CT_KIND_STREAM, /* dirty line written to the next level */
+    CT_HWPREFETCH,   /* request made by a hardware prefetcher */
+    CT_WALK,         /* page-table walk descriptor read */
+    CT_KIND_COUNT
+};
+
+/* Cache operations (CT_CACHEOP): the operation in the low nibble, modifiers
+ * above it. An operation applies to the line(s) covering [vaddr, vaddr+size)
+ * unless CT_OP_ALL is set. */
+enum ct_cacheop {
+    CT_OP_CLEAN = 1,       /* write back if dirty; the line stays, clean */
+    CT_OP_INVAL = 2,       /* drop the line; dirty data is lost */
+    CT_OP_CLEAN_INVAL = 3, /* write back if dirty, then drop */
+    CT_OP_ZERO = 4,        /* allocate without fetching, whole line written (dirty) */
+    CT_OP_ALLOC = 5,       /* allocate without fetching, line stays clean */
+    CT_OP_MASK = 0x0f,
+    CT_OP_ISIDE = 0x10,    /* instruction-side operation (starts at L1I) */
+    CT_OP_ALL = 0x20       /* the whole cache(s), no address (din label 4) */
+};
+
+/* Software prefetch hints (CT_PREFETCH): bits of `op`. */
+enum ct_prefetch_hint {
+    CT_PF_WRITE = 0x01,    /* prefetch for store */
+    CT_PF_INSTR = 0x02,    /* prefetch into the instruction side */
+    CT_PF_NT = 0x04,       /* non-temporal */
+    CT_PF_LEVEL_SHIFT = 4, /* bits 4-5: target level 1-3, 0 = unspecified */
+    CT_PF_LEVEL_MASK = 0x30
+};
+
+/* Access flags. */
+enum ct_access_flag {
+    CT_F_PADDR = 0x0001,   /* paddr is valid */
+    CT_F_NS = 0x0002,      /* non-secure */
+    CT_F_EXCL = 0x0004,    /* exclusive (load/store-exclusive) */
+    CT_F_PRIV = 0x0008,    /* privileged */
+    CT_F_UNPRIV = 0x0010,  /* unprivileged (Tarmac 'T' attribute) */
+    CT_F_NOADDR = 0x0020,  /* address unknown (masked in the trace): never simulate */
+    CT_F_NOPC = 0x0040     /* pc unknown */
+};
+
+/* One access. 48 bytes, plain data, no pointers. */
+typedef struct ct_access {
+    uint64_t vaddr;   /* virtual (effective) address */
+    uint64_t paddr;   /* physical address when flags & CT_F_PADDR */
+    uint64_t pc;      /* pc of the instruction that made it */
+    uint64_t time;    /* the trace's own timestamp or record index */
+    uint32_t size;    /* bytes (>= 1; cache ops: range size, 0 with CT_OP_ALL) */
+    uint32_t thread;  /* thread id from the trace (0 when unknown) */
+    uint16_t cpu;     /* cpu id as traced */
+    uint16_t core;    /* simulated core, set by the scheduler */
+    uint8_t kind;     /* enum ct_kind */
+    uint8_t op;       /* CT_OP_* for cache ops, CT_PF_* for prefetches */
+    uint16_t flags;   /* enum ct_access_flag */
+} ct_access;
+
+/* Side records. */
+enum ct_marker_type {
+    CT_MK_THREAD = 1,    /* the following accesses belong to `thread` */
+    CT_MK_THREAD_EXIT,   /* `thread` ended */
+    CT_MK_CPU,           /* the current thread now runs on traced cpu `cpu` */
+    CT_MK_TIMESTAMP,     /* trace timestamp `time` */
+    CT_MK_SYNC,          /* synchronisation point: value = address, value2 = count,
+                            aux = producer-specific code (TT6 escape 0x20-0x3f) */
+    CT_MK_KERNEL,        /* control-flow discontinuity (signal, syscall, exception) */
+    CT_MK_LINE_SIZE,     /* the tracer's cache line size (value) */
+    CT_MK_PAGE_SIZE,     /* the tracer's page size (value) */
+    CT_MK_IDLE           /* the core was idle (core-sharded traces) */
+};
+
+typedef struct ct_marker {
+    uint32_t index;   /* applies before accesses[index] of the same batch */
+    uint16_t type;    /* enum ct_marker_type */
+    uint16_t cpu;
+    uint32_t thread;
+    uint32_t aux;
+    uint64_t time;
+    uint64_t value;
+    uint64_t value2;
+} ct_marker;
+
+/* Reference events carried by a trace (Tarmac vocabulary). */
+enum ct_event_type {
+    CT_EV_CACHE = 1,  /* CACHE <id> LINE <n> <op> <paddr> */
+    CT_EV_TLB,        /* TLB FILL|EVICT <id> <size> <regime>[:<paddr>] */
+    CT_EV_WALKCACHE,  /* WALKCACHE FILL|EVICT ... */
+    CT_EV_TTW,        /* TTW <side> <format> <stage>:<level> <desc addr> <value> */
+    CT_EV_TTU         /* TTU (table update) */
+};
+
+enum ct_event_op {
+    CT_EVOP_ALLOC = 1, /* processor cache: line filled by a read */
+    CT_EVOP_DIRTY,     /* processor cache: line written */
+    CT_EVOP_CLEAN,     /* dirty data written back, the line stays */
+    CT_EVOP_INVAL,     /* line dropped */
+    CT_EVOP_FILL,      /* system cache / TLB / walk cache fill */
+    CT_EVOP_EVICT,     /* system cache / TLB / walk cache eviction */
+    CT_EVOP_WALK,      /* TTW: descriptor read */
+    CT_EVOP_UPDATE,    /* TTU: descriptor written */
+    CT_EVOP_COUNT
+};
+
+enum ct_event_flag {
+    CT_EVF_NS = 0x0001,     /* address is non-secure (_NS) */
+    CT_EVF_NG = 0x0002,     /* TLB: not-global entry (asid valid) */
+    CT_EVF_ABORT = 0x0004   /* TTW: ABORTED / FAULT result */
+};
+
+typedef struct ct_event {
+    uint32_t index;     /* position in the access stream (before accesses[index]) */
+    uint16_t cpu;
+    uint8_t type;       /* enum ct_event_type */
+    uint8_t op;         /* enum ct_event_op */
+    uint16_t structure; /* index into the trace's structure-name table */
+    uint16_t flags;     /* enum ct_event_flag */
+    uint32_t level;     /* TTW: stage << 8 | level; TLB: page size log2 */
+    uint64_t time;
+    uint64_t line;      /* CACHE: LINE id; TLB: asid << 16 | vmid */
+    uint64_t addr;      /* CACHE: physical line address; TLB: virtual base;
+                           TTW: descriptor physical address */
+    uint64_t value;     /* TLB: physical base; TTW: descriptor value */
+} ct_event;
+
+/*
+ * A caller-owned batch. ct_batch_init allocates the three arrays once; frontends
+ * append until one array is full (or the input ends), and consumers walk them.
+ * Nothing here grows: memory is bounded by the capacities chosen at init.
+ */
+typedef struct ct_batch {
+    ct_access *acc;  uint32_t n, cap;
+    ct_marker *mk;   uint32_t nmk, mkcap;
+    ct_event *ev;    uint32_t nev, evcap;
+} ct_batch;
+
+/* Allocate a batch with room for `cap` accesses and cap/4 (at least 64) side
+ * records of each type. Returns CT_OK or CT_E_NOMEM. */
+int ct_batch_init(ct_batch *b, uint32_t cap);
+
+/* Free the arrays (b may be NULL or never initialised with zeroes). */
+void ct_batch_free(ct_batch *b);
+
+/* Empty the batch without freeing. */
+static inline void ct_batch_clear(ct_batch *b) { b->n = b->nmk = b->nev = 0; }
+
+/* Room left: frontends stop filling when any array has fewer than `need`
+ * slots (the largest number one input record can produce). */
+static inline int ct_batch_room(const ct_batch *b, uint32_t need)
+{
+    return b->n + need <= b->cap && b->nmk + need <= b->mkcap &&
+           b->nev + need <= b->evcap;
+}
+
+/* Names for kinds, cache ops, markers and event ops ("load", "clean", ...).
+ * Unknown values give "?". */
+const char *ct_kind_name(int kind);
+const char *ct_cacheop_name(int op);
+const char *ct_marker_name(int type);
+const char *ct_event_op_name(int op);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

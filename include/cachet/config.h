@@ -1,0 +1,103 @@
+/*
+ * cachet/config.h - configurations: INI files checked against one schema.
+ *
+ * A configuration is read from an INI file (through iniparser) and checked
+ * strictly against a single schema table (sim/config_schema.c): an unknown
+ * section or key, a malformed value or an impossible geometry is an error
+ * of the form "FILE: [section] key: reason". Values are parsed by cachet,
+ * never by iniparser's typed getters: sizes take K, M and G suffixes
+ * (powers of 1024), integers are decimal or 0x-hex, booleans are yes/no,
+ * true/false, on/off or 1/0.
+ *
+ * A top-level `include = other.ini` (path relative to the including file)
+ * reads that file first; the including file's values win. A cache section
+ * that is absent means the level does not exist: with no [l1i], instruction
+ * fetches go straight to the next level.
+ *
+ * The key reference, with units, ranges and defaults, is configs/README.md,
+ * generated from the same table by `cachet config --keys`.
+ */
+#ifndef CACHET_CONFIG_H
+#define CACHET_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cachet/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ct_config ct_config;
+
+/* A configuration with no file: every key at its default, cache sections
+ * [l1d] and [l2] present (the built-in default hierarchy). */
+int ct_config_new_default(ct_config **out, ct_error *err);
+
+/* An empty configuration: no cache level exists until a key or section is
+ * set. Used to build configurations from scratch (tests, sweeps). */
+int ct_config_new_empty(ct_config **out, ct_error *err);
+
+/* Read and check an INI file. On failure *out is NULL and err holds
+ * "FILE: [section] key: reason" (or "FILE:LINE: syntax error"). */
+int ct_config_load(ct_config **out, const char *path, ct_error *err);
+
+/* Set one key, "section.key=value" or section and key given apart, as the
+ * command-line option -s does; the whole configuration is checked again.
+ * Setting a key of an absent cache section creates that section. */
+int ct_config_set(ct_config *c, const char *assignment, ct_error *err);
+int ct_config_set_kv(ct_config *c, const char *section, const char *key,
+                     const char *value, ct_error *err);
+
+/* Remove a whole section (a cache level); no error if it is absent. */
+int ct_config_remove_section(ct_config *c, const char *section, ct_error *err);
+
+/* A deep copy (sweeps run many variants of one base). */
+int ct_config_clone(ct_config **out, const ct_config *c, ct_error *err);
+
+void ct_config_free(ct_config *c);
+
+/* The resolved value of a key as text ("32768", "lru", "yes"), written to buf
+ * when it needs formatting; NULL when the section is absent or the key
+ * unknown. */
+const char *ct_config_get(const ct_config *c, const char *section, const char *key,
+                          char *buf, size_t n);
+
+/* Whether a section (cache level) is present. */
+int ct_config_has_section(const ct_config *c, const char *section);
+
+/* The file the configuration came from ("" when built in). */
+const char *ct_config_path(const ct_config *c);
+
+/* 64-bit FNV-1a hash of the resolved configuration (every present section,
+ * every key, in schema order), printed as 16 hex digits in results. */
+uint64_t ct_config_hash(const ct_config *c);
+
+/* Walk the resolved configuration: fn is called for every present section
+ * and key in schema order with the resolved value; a non-zero return stops. */
+typedef int (*ct_config_visit_fn)(void *ctx, const char *section,
+                                  const char *key, const char *value);
+int ct_config_visit(const ct_config *c, ct_config_visit_fn fn, void *ctx);
+
+/* The schema, for documentation. */
+typedef struct ct_config_key_doc {
+    const char *section;  /* "system", "l1d", ... */
+    const char *key;
+    const char *type;     /* "size", "uint", "bool", "enum", "string", "ways" */
+    char range[256];      /* "1..1024", "lru|plru|...", "" */
+    const char *def;      /* default as text */
+    const char *help;     /* one line, with unit */
+} ct_config_key_doc;
+
+/* Fill doc with schema row i; returns 1, or 0 past the last row. */
+int ct_config_schema_row(size_t i, ct_config_key_doc *doc);
+
+/* Parse a size with an optional K/M/G suffix ("64K" -> 65536). Returns 0 on
+ * success, -1 when text is not a size. Used by the sweep parser too. */
+int ct_parse_size(const char *text, uint64_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,126 @@
+/*
+ * cachet/sim.h - the memory-hierarchy model and its statistics.
+ *
+ * ct_sim_create builds the hierarchy a configuration describes: per core an
+ * L1I and an L1D (each optional), an L2 and an L3 (optional, each shared by
+ * all cores or private per core), then memory. Every semantic rule (indexing,
+ * line crossing, write and allocate policy, inclusion, cache operations,
+ * prefetch, timing) is stated once at the top of sim/hier.c.
+ *
+ * The model owns all its memory from creation on; feeding it accesses
+ * allocates nothing. Several models can live in one process and in several
+ * threads (no globals).
+ */
+#ifndef CACHET_SIM_H
+#define CACHET_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cachet/access.h"
+#include "cachet/config.h"
+#include "cachet/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ct_sim ct_sim;
+
+/* Build the hierarchy. Returns CT_OK, or CT_E_CONFIG / CT_E_NOMEM with err. */
+int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err);
+
+void ct_sim_free(ct_sim *s);
+
+/* Feed every access of a batch (markers are applied at their positions).
+ * Accesses flagged CT_F_NOADDR are refused: returns CT_E_UNSUPPORTED with
+ * err filled and the batch not simulated. Otherwise CT_OK. */
+int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err);
+
+/* Feed one access (the batch path calls the same code). */
+void ct_sim_access(ct_sim *s, const ct_access *a);
+
+/* The trace has ended: apply the end-of-run rules of the configuration
+ * ([system] flush_at_end writes back every dirty line, top level first).
+ * Call once, before reading the statistics. */
+void ct_sim_finish(ct_sim *s);
+
+/* Zero every counter; cache contents stay (warm-up). */
+void ct_sim_reset_stats(ct_sim *s);
+
+/* Per-kind counters of one level. `cycles` is the latency charged to demand
+ * accesses of this kind that this level serviced (hit here). */
+typedef struct ct_kind_stats {
+    uint64_t accesses;
+    uint64_t hits;
+    uint64_t misses;
+    uint64_t compulsory;  /* misses on the first touch of the line (3C) */
+    uint64_t capacity;    /* other misses that also miss in a fully-associative
+                             LRU cache of the same size (3C) */
+    uint64_t conflict;    /* the remaining misses (3C) */
+} ct_kind_stats;
+
+typedef struct ct_level_stats {
+    ct_kind_stats kind[CT_KIND_COUNT];
+    uint64_t writebacks;         /* dirty lines written to the next level */
+    uint64_t evictions;          /* valid lines replaced to make room */
+    uint64_t invalidations;      /* lines dropped by cache operations */
+    uint64_t back_invalidations; /* lines dropped because an inclusive level
+                                    below evicted them */
+    uint64_t child_hits;         /* hits in the levels above that never reached
+                                    this one (drcachesim's "child hits") */
+    uint64_t prefetches_issued;  /* hardware prefetch requests made here */
+} ct_level_stats;
+
+/* Sum over kinds: total accesses, hits and misses of a level. */
+ct_kind_stats ct_level_total(const ct_level_stats *st);
+
+/* Static description of one level. */
+typedef struct ct_level_info {
+    const char *name;       /* the config section: "l1i", "l1d", "l2", "l3" */
+    int core;               /* owning core, or -1 for a shared level */
+    uint64_t size;          /* bytes */
+    uint32_t assoc;         /* ways */
+    uint32_t line;          /* bytes */
+    uint64_t sets;
+    uint32_t latency;       /* cycles charged when this level services an access */
+    const char *replacement;
+    int write_back, write_allocate;
+    const char *inclusion;  /* "non-inclusive", "inclusive", "exclusive" */
+    int next;               /* index of the next level, -1 for memory */
+} ct_level_info;
+
+/* Levels are numbered in creation order: for each core its l1i then l1d,
+ * then the l2 level(s), then the l3 level(s). */
+size_t ct_sim_nlevels(const ct_sim *s);
+const ct_level_info *ct_sim_level_info(const ct_sim *s, size_t i);
+const ct_level_stats *ct_sim_level_stats(const ct_sim *s, size_t i);
+
+/* Whole-run figures. */
+typedef struct ct_sim_totals {
+    uint64_t instructions;                /* ifetch + nofetch accesses */
+    uint64_t accesses[CT_KIND_STREAM];    /* stream accesses by kind */
+    uint64_t cycles;                      /* sum of demand latencies (timing rule) */
+    uint64_t kind_cycles[CT_KIND_STREAM]; /* cycles by kind, for AMAT */
+    uint64_t kind_pieces[CT_KIND_STREAM]; /* line pieces by kind (denominator of AMAT) */
+    uint64_t mem_reads;                   /* line reads that reached memory */
+    uint64_t mem_writes;                  /* line writes that reached memory */
+    uint64_t line_crossings;              /* accesses split because they crossed lines */
+} ct_sim_totals;
+
+const ct_sim_totals *ct_sim_get_totals(const ct_sim *s);
+
+/* Events the model emits in the Tarmac vocabulary (ct_event with type
+ * CT_EV_CACHE and op ALLOC/DIRTY/CLEAN/INVAL for processor caches, FILL/EVICT
+ * for system caches; line = set * assoc + way; addr = physical line address).
+ * `level` is the level index; time and cpu come from the causing access. */
+typedef void (*ct_event_fn)(void *ctx, const ct_event *ev, size_t level);
+
+/* Install (fn != NULL) or remove the event sink. With no sink the model does
+ * no event work at all. */
+void ct_sim_set_event_sink(ct_sim *s, ct_event_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,44 @@
+/*
+ * cache.c - creating and freeing one tag array (access code is in cache.h
+ * and hier.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+
+int ct_cache_init(ct_cache *c, uint64_t size, uint32_t assoc, uint32_t line,
+                  const ct_policy_ops *pol, uint64_t seed)
+{
+    uint64_t lines = size / line;
+
+    memset(c, 0, sizeof *c);
+    assert(line && (line & (line - 1)) == 0 && assoc && lines % assoc == 0);
+    c->ways = assoc;
+    c->sets = lines / assoc;
+    c->set_pow2 = (c->sets & (c->sets - 1)) == 0;
+    c->set_mask = c->sets - 1;
+    while ((1u << c->line_bits) < line)
+        c->line_bits++;
+    c->pol = pol;
+    c->memo_ok = pol->rehit_idempotent;
+    c->memo_block = CT_TAG_INVALID;
+    c->tag = malloc(lines * sizeof *c->tag);
+    c->flag = calloc(lines, 1);
+    c->pst = pol->create(c->sets, assoc, seed);
+    if (!c->tag || !c->flag || !c->pst) {
+        ct_cache_free(c);
+        return -1;
+    }
+    memset(c->tag, 0xff, lines * sizeof *c->tag);
+    return 0;
+}
+
+void ct_cache_free(ct_cache *c)
+{
+    free(c->tag);
+    free(c->flag);
+    if (c->pst)
+        c->pol->destroy(c->pst);
+    memset(c, 0, sizeof *c);
+}

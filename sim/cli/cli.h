@@ -1,0 +1,79 @@
+/*
+ * cli.h - what the cachet commands share: exit codes, option helpers,
+ * configuration loading, output files written atomically.
+ *
+ * The commands use the public API (cachet/cachet.h) only.
+ */
+#ifndef CT_CLI_H
+#define CT_CLI_H
+
+#include <stdio.h>
+
+#include "cachet/cachet.h"
+
+/* Exit statuses. */
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_MISMATCH = 3 };
+
+/* Map a library status to an exit status (usage errors 1, others 2). */
+int cli_exit_for(int code);
+
+/* Print "cachet: MESSAGE" to stderr. */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Report err (with its own message) and return the matching exit status. */
+int cli_fail(const ct_error *err);
+
+/* Options every simulating command takes: -c FILE, -s key=value, -f FORMAT,
+ * --lenient. */
+typedef struct cli_common {
+    const char *config_path;
+    const char *sets[64];
+    int nsets;
+    const char *format;
+    int lenient;
+} cli_common;
+
+/* Load the configuration: the file (or the built-in default) plus -s
+ * settings. Returns CT_OK or fills err. */
+int cli_load_config(const cli_common *o, ct_config **out, ct_error *err);
+
+/* An output written to a temporary name and renamed into place on commit,
+ * so that a failed or interrupted command never leaves a partial file.
+ * "-" means stdout. */
+typedef struct cli_out {
+    FILE *f;
+    char path[4096];
+    char tmp[4200];
+    int is_stdout;
+    ct_writer w;
+} cli_out;
+
+int cli_out_open(cli_out *o, const char *path, ct_error *err);
+int cli_out_commit(cli_out *o, ct_error *err);   /* close and rename */
+void cli_out_abort(cli_out *o);                  /* close and remove */
+
+/* A writer on stdout. */
+ct_writer cli_stdout_writer(void);
+
+/* 1 once SIGINT or SIGTERM arrived (after cli_catch_signals). */
+void cli_catch_signals(void);
+int cli_interrupted(void);
+
+/* Size of a file in bytes, 0 when unknown (stdin, generators). */
+uint64_t cli_file_size(const char *path);
+
+/* Monotonic seconds. */
+double cli_now(void);
+
+/* Commands. */
+int cmd_run(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+#endif

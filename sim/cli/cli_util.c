@@ -1,0 +1,163 @@
+/*
+ * cli_util.c - helpers shared by the commands.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_exit_for(int code)
+{
+    return code == CT_E_USAGE ? EXIT_USAGE : EXIT_INPUT;
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("cachet: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int cli_fail(const ct_error *err)
+{
+    cli_error("%s", err->msg[0] ? err->msg : ct_strerror(err->code));
+    return cli_exit_for(err->code);
+}
+
+int cli_load_config(const cli_common *o, ct_config **out, ct_error *err)
+{
+    int rc = o->config_path ? ct_config_load(out, o->config_path, err)
+                            : ct_config_new_default(out, err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < o->nsets; i++) {
+        rc = ct_config_set(*out, o->sets[i], err);
+        if (rc) {
+            ct_config_free(*out);
+            *out = NULL;
+            return rc;
+        }
+    }
+    if (o->format) {
+        rc = ct_config_set_kv(*out, "trace", "format", o->format, err);
+        if (rc) {
+            ct_config_free(*out);
+            *out = NULL;
+            return rc;
+        }
+    }
+    if (o->lenient && (rc = ct_config_set_kv(*out, "trace", "lenient", "yes", err)) != 0) {
+        ct_config_free(*out);
+        *out = NULL;
+        return rc;
+    }
+    return CT_OK;
+}
+
+static int file_write(void *ctx, const char *data, size_t len)
+{
+    return fwrite(data, 1, len, (FILE *)ctx) == len ? 0 : -1;
+}
+
+ct_writer cli_stdout_writer(void)
+{
+    ct_writer w = {file_write, stdout, 0};
+    return w;
+}
+
+int cli_out_open(cli_out *o, const char *path, ct_error *err)
+{
+    memset(o, 0, sizeof *o);
+    snprintf(o->path, sizeof o->path, "%s", path);
+    if (strcmp(path, "-") == 0) {
+        o->f = stdout;
+        o->is_stdout = 1;
+    } else {
+        snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
+        o->f = fopen(o->tmp, "w");
+        if (!o->f)
+            return ct_error_set(err, CT_E_IO, "%s: cannot create: %s", path, strerror(errno));
+    }
+    o->w.write = file_write;
+    o->w.ctx = o->f;
+    return CT_OK;
+}
+
+int cli_out_commit(cli_out *o, ct_error *err)
+{
+    int bad = o->w.failed || ferror(o->f);
+    if (o->is_stdout) {
+        if (fflush(stdout) != 0 || bad)
+            return ct_error_set(err, CT_E_IO, "stdout: write error");
+        return CT_OK;
+    }
+    if (fclose(o->f) != 0)
+        bad = 1;
+    o->f = NULL;
+    if (bad) {
+        unlink(o->tmp);
+        return ct_error_set(err, CT_E_IO, "%s: write error", o->path);
+    }
+    if (rename(o->tmp, o->path) != 0) {
+        int e = errno;
+        unlink(o->tmp);
+        return ct_error_set(err, CT_E_IO, "%s: cannot rename into place: %s", o->path,
+                            strerror(e));
+    }
+    return CT_OK;
+}
+
+void cli_out_abort(cli_out *o)
+{
+    if (!o->f || o->is_stdout)
+        return;
+    fclose(o->f);
+    o->f = NULL;
+    unlink(o->tmp);
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+void cli_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int cli_interrupted(void) { return interrupted != 0; }
+
+uint64_t cli_file_size(const char *path)
+{
+    struct stat sb;
+    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0)
+        return 0;
+    return (uint64_t)sb.st_size;
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

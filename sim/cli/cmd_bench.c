@@ -1,0 +1,211 @@
+/*
+ * cmd_bench.c - cachet bench: cachet's own speed, measured the same way
+ * every time (the figures in results/BENCHMARKS.md come from here).
+ *
+ * 1. The workload (default gen:random:n=10M,footprint=256K,writes=25: 10 M
+ *    data accesses, each after a 4-byte instruction fetch, so 20 M accesses)
+ *    is decoded into memory, then simulated from memory: "in-memory" speed.
+ * 2. The same workload is written as a din text file, then read, parsed and
+ *    simulated: "din text" speed (end to end, file to statistics).
+ * Both runs must give the same statistics; the command fails otherwise.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: cachet bench [-c FILE.ini] [-s K=V]... [-w WORKLOAD] [--dir DIR] [--keep]\n\n"
+            "Measures accesses per second from memory and from din text on one core.\n"
+            "  -w WORKLOAD   generator (default gen:random:n=10M,footprint=256K,writes=25)\n"
+            "  --dir DIR     where the din file is written (default /tmp)\n"
+            "  --keep        keep the din file\n");
+}
+
+typedef struct chunk {
+    ct_batch b;
+    struct chunk *next;
+} chunk;
+
+static int sim_from(ct_sim *s, const char *path, const ct_config *cfg, uint64_t *n,
+                    ct_error *err)
+{
+    ct_trace *t = NULL;
+    ct_trace_opts to = {0};
+    ct_batch b = {0};
+    const char *paths[1] = {path};
+    int rc;
+
+    to.cfg = cfg;
+    *n = 0;
+    if ((rc = ct_trace_open(&t, paths, 1, &to, err)) != CT_OK)
+        return rc;
+    if (ct_batch_init(&b, 1u << 14) != CT_OK) {
+        ct_trace_close(t);
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    }
+    while ((rc = ct_trace_next(t, &b, err)) > 0) {
+        *n += b.n;
+        if (s && (rc = ct_sim_run(s, &b, err)) != CT_OK)
+            break;
+    }
+    ct_batch_free(&b);
+    ct_trace_close(t);
+    return rc < 0 ? rc : CT_OK;
+}
+
+static int same_stats(const ct_sim *a, const ct_sim *b)
+{
+    if (ct_sim_nlevels(a) != ct_sim_nlevels(b))
+        return 0;
+    for (size_t i = 0; i < ct_sim_nlevels(a); i++)
+        if (memcmp(ct_sim_level_stats(a, i), ct_sim_level_stats(b, i), sizeof(ct_level_stats)))
+            return 0;
+    return ct_sim_get_totals(a)->cycles == ct_sim_get_totals(b)->cycles;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
+        {"workload", required_argument, NULL, 'w'}, {"dir", required_argument, NULL, 'd'},
+        {"keep", no_argument, NULL, 'k'},         {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    cli_common co = {0};
+    const char *workload = "gen:random:n=10M,footprint=256K,writes=25", *dir = "/tmp";
+    int keep = 0, c, rc, status = EXIT_OK;
+    ct_error err = {0};
+    ct_config *cfg = NULL;
+    ct_sim *s1 = NULL, *s2 = NULL;
+    chunk *head = NULL, **tail = &head;
+    char dinpath[4096];
+    uint64_t n_mem = 0, n_din = 0, n_parse = 0;
+    double t0, t_mem, t_din, t_parse;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "c:s:w:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': co.config_path = optarg; break;
+        case 's':
+            if (co.nsets == (int)(sizeof co.sets / sizeof co.sets[0]))
+                return EXIT_USAGE;
+            co.sets[co.nsets++] = optarg;
+            break;
+        case 'w': workload = optarg; break;
+        case 'd': dir = optarg; break;
+        case 'k': keep = 1; break;
+        case 'h': help(stdout); return EXIT_OK;
+        default: help(stderr); return EXIT_USAGE;
+        }
+    }
+    if (cli_load_config(&co, &cfg, &err) != CT_OK)
+        return cli_fail(&err);
+    snprintf(dinpath, sizeof dinpath, "%s/cachet-bench-%ld.din", dir, (long)getpid());
+
+    /* decode the workload into memory */
+    {
+        ct_trace *t = NULL;
+        ct_trace_opts to = {0};
+        const char *paths[1] = {workload};
+        to.cfg = cfg;
+        if ((rc = ct_trace_open(&t, paths, 1, &to, &err)) != CT_OK) {
+            status = cli_fail(&err);
+            goto out;
+        }
+        for (;;) {
+            chunk *ch = calloc(1, sizeof *ch);
+            if (!ch || ct_batch_init(&ch->b, 1u << 16) != CT_OK) {
+                free(ch);
+                ct_trace_close(t);
+                cli_error("out of memory");
+                status = EXIT_INPUT;
+                goto out;
+            }
+            *tail = ch;
+            tail = &ch->next;
+            rc = ct_trace_next(t, &ch->b, &err);
+            if (rc <= 0)
+                break;
+        }
+        ct_trace_close(t);
+        if (rc < 0) {
+            status = cli_fail(&err);
+            goto out;
+        }
+    }
+    /* write it as din */
+    {
+        cli_out o;
+        ct_trace_writer *tw = NULL;
+        if (cli_out_open(&o, dinpath, &err) != CT_OK ||
+            ct_trace_writer_open(&tw, "din", &o.w, &err) != CT_OK) {
+            status = cli_fail(&err);
+            goto out;
+        }
+        for (chunk *ch = head; ch; ch = ch->next)
+            if (ct_trace_writer_put(tw, &ch->b, &err) != CT_OK)
+                break;
+        if (ct_trace_writer_finish(tw, &err) != CT_OK || cli_out_commit(&o, &err) != CT_OK) {
+            status = cli_fail(&err);
+            goto out;
+        }
+    }
+
+    if (ct_sim_create(&s1, cfg, &err) != CT_OK || ct_sim_create(&s2, cfg, &err) != CT_OK) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    t0 = cli_now();
+    for (chunk *ch = head; ch; ch = ch->next) {
+        n_mem += ch->b.n;
+        ct_sim_run(s1, &ch->b, &err);
+    }
+    t_mem = cli_now() - t0;
+
+    t0 = cli_now();
+    if (sim_from(NULL, dinpath, cfg, &n_parse, &err) != CT_OK) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    t_parse = cli_now() - t0;
+
+    t0 = cli_now();
+    if (sim_from(s2, dinpath, cfg, &n_din, &err) != CT_OK) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    t_din = cli_now() - t0;
+
+    printf("cachet %s bench  config %s  workload %s\n", ct_version(),
+           co.config_path ? co.config_path : "(built-in)", workload);
+    printf("din file    %s (%llu bytes)\n", dinpath, (unsigned long long)cli_file_size(dinpath));
+    printf("in-memory   %llu accesses  %.3f s  %.1f M accesses/s\n", (unsigned long long)n_mem,
+           t_mem, n_mem / t_mem / 1e6);
+    printf("din parse   %llu accesses  %.3f s  %.1f M accesses/s (decode only)\n",
+           (unsigned long long)n_parse, t_parse, n_parse / t_parse / 1e6);
+    printf("din text    %llu accesses  %.3f s  %.1f M accesses/s (read, parse, simulate)\n",
+           (unsigned long long)n_din, t_din, n_din / t_din / 1e6);
+    if (n_mem != n_din || !same_stats(s1, s2)) {
+        cli_error("bench: the din run and the in-memory run disagree");
+        status = EXIT_INPUT;
+    }
+out:
+    if (!keep)
+        unlink(dinpath);
+    while (head) {
+        chunk *nx = head->next;
+        ct_batch_free(&head->b);
+        free(head);
+        head = nx;
+    }
+    ct_sim_free(s1);
+    ct_sim_free(s2);
+    ct_config_free(cfg);
+    return status;
+}

@@ -1,0 +1,129 @@
+/*
+ * cmd_convert.c - cachet convert: read a trace, write it in another format.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: cachet convert [-f FORMAT] [--lenient] [-c FILE.ini] [-s K=V]...\n"
+            "                      --to FORMAT -o OUT TRACE...\n\n"
+            "Decodes the traces and writes their access stream in another format. The output\n"
+            "is written to a temporary name and renamed when complete ('-' for stdout).\n\n"
+            "output formats:\n");
+    for (size_t i = 0;; i++) {
+        const char *desc, *name = ct_trace_writer_name(i, &desc);
+        if (!name)
+            break;
+        fprintf(f, "  %-10s %s\n", name, desc);
+    }
+}
+
+int cmd_convert(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
+        {"format", required_argument, NULL, 'f'}, {"lenient", no_argument, NULL, 'L'},
+        {"to", required_argument, NULL, 't'},     {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    cli_common co = {0};
+    const char *to = NULL, *outpath = NULL;
+    int c, rc, status = EXIT_OK;
+    ct_error err = {0};
+    ct_config *cfg = NULL;
+    ct_trace *t = NULL;
+    ct_trace_writer *tw = NULL;
+    ct_batch b = {0};
+    ct_trace_opts topts = {0};
+    cli_out o = {0};
+    int out_open = 0;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "c:s:f:t:o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': co.config_path = optarg; break;
+        case 's':
+            if (co.nsets == (int)(sizeof co.sets / sizeof co.sets[0])) {
+                cli_error("too many -s options");
+                return EXIT_USAGE;
+            }
+            co.sets[co.nsets++] = optarg;
+            break;
+        case 'f': co.format = optarg; break;
+        case 'L': co.lenient = 1; break;
+        case 't': to = optarg; break;
+        case 'o': outpath = optarg; break;
+        case 'h': help(stdout); return EXIT_OK;
+        default: help(stderr); return EXIT_USAGE;
+        }
+    }
+    if (!to || !outpath || optind >= argc) {
+        cli_error("convert: needs --to FORMAT, -o OUT and a trace");
+        help(stderr);
+        return EXIT_USAGE;
+    }
+    if (cli_load_config(&co, &cfg, &err) != CT_OK)
+        return cli_fail(&err);
+    topts.cfg = cfg;
+    if ((rc = ct_trace_open(&t, (const char *const *)argv + optind, (size_t)(argc - optind),
+                            &topts, &err)) != CT_OK) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    if (ct_batch_init(&b, 1u << 14) != CT_OK) {
+        cli_error("out of memory");
+        status = EXIT_INPUT;
+        goto out;
+    }
+    if (cli_out_open(&o, outpath, &err) != CT_OK) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    out_open = 1;
+    if (ct_trace_writer_open(&tw, to, &o.w, &err) != CT_OK) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    cli_catch_signals();
+    while ((rc = ct_trace_next(t, &b, &err)) > 0) {
+        if (ct_trace_writer_put(tw, &b, &err) != CT_OK) {
+            rc = err.code;
+            break;
+        }
+        if (cli_interrupted()) {
+            cli_error("interrupted: no output written");
+            status = 130;
+            goto out;
+        }
+    }
+    if (rc < 0) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    if (ct_trace_writer_dropped(tw))
+        cli_error("note: %llu accesses have no %s form and were left out",
+                  (unsigned long long)ct_trace_writer_dropped(tw), to);
+    rc = ct_trace_writer_finish(tw, &err);
+    tw = NULL;
+    if (rc != CT_OK) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    out_open = 0;
+    if (cli_out_commit(&o, &err) != CT_OK)
+        status = cli_fail(&err);
+out:
+    if (tw)
+        ct_trace_writer_finish(tw, NULL);
+    if (out_open)
+        cli_out_abort(&o);
+    ct_batch_free(&b);
+    ct_trace_close(t);
+    ct_config_free(cfg);
+    return status;
+}

@@ -1,0 +1,181 @@
+/*
+ * cmd_info.c - cachet info: decode traces and count what they hold.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: cachet info [-f FORMAT] [-c FILE.ini] [-s K=V]... [--lenient] [--json]\n"
+            "                   TRACE...\n\n"
+            "Decodes the traces without simulating and reports the detected format and the\n"
+            "counts: records (native: lines, entries, words), instructions (fetches plus\n"
+            "instructions retired without a fetch), accesses by kind, load and store bytes,\n"
+            "threads, markers, reference events, malformed records by reason.\n\n"
+            "  -f, --format NAME   force the trace format\n"
+            "      --lenient       skip and count malformed records instead of stopping\n"
+            "      --json          one JSON object on stdout\n"
+            "  -c, -s              configuration (format options, cores for scheduling)\n\n"
+            "formats:\n");
+    for (size_t i = 0;; i++) {
+        const char *desc, *name = ct_format_name(i, &desc);
+        if (!name)
+            break;
+        fprintf(f, "  %-10s %s\n", name, desc);
+    }
+}
+
+typedef struct counts {
+    uint64_t kind[CT_KIND_STREAM];
+    uint64_t load_bytes, store_bytes, atomic_bytes;
+    uint64_t markers, events, noaddr;
+} counts;
+
+static void reasons_json(ct_writer *w, const ct_reason *r, uint32_t n)
+{
+    ct_writef(w, "[");
+    for (uint32_t i = 0; i < n; i++) {
+        ct_writef(w, "%s{\"what\": ", i ? ", " : "");
+        ct_write_json_string(w, r[i].what);
+        ct_writef(w, ", \"count\": %llu, \"first\": ", (unsigned long long)r[i].count);
+        ct_write_json_string(w, r[i].first);
+        ct_writef(w, "}");
+    }
+    ct_writef(w, "]");
+}
+
+int cmd_info(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
+        {"format", required_argument, NULL, 'f'}, {"lenient", no_argument, NULL, 'L'},
+        {"json", no_argument, NULL, 'J'},         {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    cli_common co = {0};
+    int json = 0, c, rc, status = EXIT_OK;
+    ct_error err = {0};
+    ct_config *cfg = NULL;
+    ct_trace *t = NULL;
+    ct_batch b = {0};
+    ct_trace_opts to = {0};
+    counts n;
+    const ct_trace_info *ti;
+    ct_writer w = cli_stdout_writer();
+
+    memset(&n, 0, sizeof n);
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "c:s:f:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': co.config_path = optarg; break;
+        case 's':
+            if (co.nsets == (int)(sizeof co.sets / sizeof co.sets[0])) {
+                cli_error("too many -s options");
+                return EXIT_USAGE;
+            }
+            co.sets[co.nsets++] = optarg;
+            break;
+        case 'f': co.format = optarg; break;
+        case 'L': co.lenient = 1; break;
+        case 'J': json = 1; break;
+        case 'h': help(stdout); return EXIT_OK;
+        default: help(stderr); return EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        cli_error("info: no trace given");
+        help(stderr);
+        return EXIT_USAGE;
+    }
+    if ((rc = cli_load_config(&co, &cfg, &err)) != CT_OK)
+        return cli_fail(&err);
+    to.cfg = cfg;
+    if ((rc = ct_trace_open(&t, (const char *const *)argv + optind, (size_t)(argc - optind),
+                            &to, &err)) != CT_OK) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    if (ct_batch_init(&b, 1u << 14) != CT_OK) {
+        cli_error("out of memory");
+        status = EXIT_INPUT;
+        goto out;
+    }
+    while ((rc = ct_trace_next(t, &b, &err)) > 0) {
+        for (uint32_t i = 0; i < b.n; i++) {
+            const ct_access *a = &b.acc[i];
+            n.kind[a->kind]++;
+            if (a->kind == CT_LOAD) n.load_bytes += a->size;
+            else if (a->kind == CT_STORE) n.store_bytes += a->size;
+            else if (a->kind == CT_ATOMIC) n.atomic_bytes += a->size;
+            if (a->flags & CT_F_NOADDR) n.noaddr++;
+        }
+        n.markers += b.nmk;
+        n.events += b.nev;
+    }
+    if (rc < 0) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    ti = ct_trace_get_info(t);
+    if (json) {
+        ct_writef(&w, "{\n  \"traces\": [");
+        for (int i = optind; i < argc; i++) {
+            ct_writef(&w, "%s", i > optind ? ", " : "");
+            ct_write_json_string(&w, argv[i]);
+        }
+        ct_writef(&w, "],\n  \"format\": ");
+        ct_write_json_string(&w, ti->format);
+        ct_writef(&w, ",\n  \"streams\": %u,\n  \"records\": %llu,\n  \"bytes\": %llu,\n"
+                      "  \"instructions\": %llu,\n  \"accesses\": {",
+                  ti->streams, (unsigned long long)ti->records, (unsigned long long)ti->bytes,
+                  (unsigned long long)(n.kind[CT_IFETCH] + n.kind[CT_NOFETCH]));
+        for (int k = 0; k < CT_KIND_STREAM; k++)
+            ct_writef(&w, "%s\"%s\": %llu", k ? ", " : "", ct_kind_name(k),
+                      (unsigned long long)n.kind[k]);
+        ct_writef(&w, "},\n  \"load_bytes\": %llu,\n  \"store_bytes\": %llu,\n"
+                      "  \"atomic_bytes\": %llu,\n  \"threads\": %llu,\n  \"markers\": %llu,\n"
+                      "  \"events\": %llu,\n  \"masked_addresses\": %llu,\n  \"malformed\": %llu,\n"
+                      "  \"malformed_reasons\": ",
+                  (unsigned long long)n.load_bytes, (unsigned long long)n.store_bytes,
+                  (unsigned long long)n.atomic_bytes, (unsigned long long)ti->threads,
+                  (unsigned long long)n.markers, (unsigned long long)n.events,
+                  (unsigned long long)n.noaddr, (unsigned long long)ti->malformed);
+        reasons_json(&w, ti->reasons, ti->nreasons);
+        ct_writef(&w, ",\n  \"ignored\": ");
+        reasons_json(&w, ti->warnings, ti->nwarnings);
+        ct_writef(&w, "\n}\n");
+    } else {
+        ct_writef(&w, "format        %s (%u stream%s)\n", ti->format, ti->streams,
+                  ti->streams == 1 ? "" : "s");
+        ct_writef(&w, "records       %llu\n", (unsigned long long)ti->records);
+        ct_writef(&w, "instructions  %llu\n",
+                  (unsigned long long)(n.kind[CT_IFETCH] + n.kind[CT_NOFETCH]));
+        for (int k = 0; k < CT_KIND_STREAM; k++)
+            ct_writef(&w, "%-13s %llu\n", ct_kind_name(k), (unsigned long long)n.kind[k]);
+        ct_writef(&w, "load bytes    %llu\nstore bytes   %llu\nthreads       %llu\n"
+                      "markers       %llu\nevents        %llu\nmalformed     %llu\n",
+                  (unsigned long long)n.load_bytes, (unsigned long long)n.store_bytes,
+                  (unsigned long long)ti->threads, (unsigned long long)n.markers,
+                  (unsigned long long)n.events, (unsigned long long)ti->malformed);
+        if (n.noaddr)
+            ct_writef(&w, "masked        %llu accesses without an address (cannot be simulated)\n",
+                      (unsigned long long)n.noaddr);
+        for (uint32_t i = 0; i < ti->nreasons; i++)
+            ct_writef(&w, "  malformed: %llu x %s (first: %s)\n",
+                      (unsigned long long)ti->reasons[i].count, ti->reasons[i].what,
+                      ti->reasons[i].first);
+        for (uint32_t i = 0; i < ti->nwarnings; i++)
+            ct_writef(&w, "  ignored: %llu x %s (first at %s)\n",
+                      (unsigned long long)ti->warnings[i].count, ti->warnings[i].what,
+                      ti->warnings[i].first);
+    }
+out:
+    ct_batch_free(&b);
+    ct_trace_close(t);
+    ct_config_free(cfg);
+    return status;
+}

@@ -1,0 +1,52 @@
+/*
+ * main.c - the cachet command: a table of subcommands.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"run", cmd_run, "replay traces through a cache hierarchy and report the results"},
+    {"info", cmd_info, "decode traces without simulating and count what they hold"},
+    {"convert", cmd_convert, "rewrite a trace in another format"},
+    {"config", cmd_config, "print a resolved configuration, or the key reference"},
+    {"bench", cmd_bench, "measure cachet's own speed on a synthetic trace"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: cachet COMMAND [OPTIONS] ...\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n`cachet COMMAND --help` describes a command. Exit status: 0 success, "
+               "1 usage error,\n2 bad input or configuration.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("cachet %s\n", ct_version());
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    cli_error("unknown command \"%s\" (try cachet --help)", argv[1]);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,23 @@
+/*
+ * compiler.h - branch hints and inlining in one place (internal).
+ */
+#ifndef CT_COMPILER_H
+#define CT_COMPILER_H
+
+#if defined(__GNUC__)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define FORCE_INLINE static inline __attribute__((always_inline))
+#define NOINLINE __attribute__((noinline))
+#define PREFETCH_R(p) __builtin_prefetch((p), 0, 3)
+#else
+#define LIKELY(x) (x)
+#define UNLIKELY(x) (x)
+#define FORCE_INLINE static inline
+#define NOINLINE
+#define PREFETCH_R(p) ((void)(p))
+#endif
+
+#define CT_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

@@ -1,0 +1,823 @@
+/*
+ * config.c - reading, checking and editing configurations.
+ *
+ * Rules (the key reference itself is the schema in config_schema.c):
+ *  - Every section and key must be in the schema; anything else is an error.
+ *  - Values are parsed here from the text iniparser returns (never with its
+ *    typed getters: they accept "64k" as 64 and "042" as octal).
+ *  - A top-level `include = FILE` reads FILE first (relative to the including
+ *    file); keys of the including file win; include loops are errors.
+ *  - Optional sections (cache levels) exist only when named in the INI or set
+ *    with -s; a present section's missing keys take their defaults.
+ *  - Geometry is checked after every change: line a power of two, size a
+ *    multiple of line x assoc, assoc no larger than the number of lines, the
+ *    replacement policy able to handle the associativity, L1 levels private
+ *    and without an inclusion policy.
+ * Errors read "ORIGIN: [section] key: reason", ORIGIN being the file that
+ * set the value, or "-s section.key=value" for command-line settings.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <iniparser/iniparser.h>
+
+#include "config_internal.h"
+#include "policy.h"
+
+#define MAX_INCLUDE_DEPTH 16
+
+/* Per-configuration origin of each row's text (file or -s option). */
+typedef struct origins {
+    char *of[CT_CFG_MAX_ROWS];
+} origins;
+
+static origins *origins_of(const struct ct_config *c);
+
+/* ---- small text helpers ------------------------------------------------ */
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static int streq_nocase(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+int ct_parse_size(const char *text, uint64_t *out)
+{
+    const char *p = text;
+    uint64_t v = 0, mul = 1;
+    int digits = 0;
+
+    while (isspace((unsigned char)*p))
+        p++;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        p += 2;
+        while (isxdigit((unsigned char)*p)) {
+            int d = isdigit((unsigned char)*p) ? *p - '0' : tolower((unsigned char)*p) - 'a' + 10;
+            if (v > (UINT64_MAX >> 4))
+                return -1;
+            v = v * 16 + (uint64_t)d;
+            p++;
+            digits++;
+        }
+    } else {
+        while (isdigit((unsigned char)*p)) {
+            if (v > (UINT64_MAX - 9) / 10)
+                return -1;
+            v = v * 10 + (uint64_t)(*p - '0');
+            p++;
+            digits++;
+        }
+    }
+    if (!digits)
+        return -1;
+    switch (*p) {
+    case 'k': case 'K': mul = 1ull << 10; p++; break;
+    case 'm': case 'M': mul = 1ull << 20; p++; break;
+    case 'g': case 'G': mul = 1ull << 30; p++; break;
+    case 't': case 'T': mul = 1ull << 40; p++; break;
+    default: break;
+    }
+    if (mul > 1 && (*p == 'i' || *p == 'I') && (p[1] == 'B' || p[1] == 'b'))
+        p += 2;   /* "KiB" */
+    else if (mul > 1 && (*p == 'B' || *p == 'b'))
+        p += 1;   /* "KB" */
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p)
+        return -1;
+    if (v && mul > UINT64_MAX / v)
+        return -1;
+    *out = v * mul;
+    return 0;
+}
+
+static int parse_uint(const char *text, uint64_t *out)
+{
+    const char *p = text;
+    uint64_t v = 0;
+    int digits = 0;
+
+    while (isspace((unsigned char)*p))
+        p++;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        return ct_parse_size(text, out) == 0 && !strpbrk(text, "kKmMgGtT") ? 0 : -1;
+    while (isdigit((unsigned char)*p)) {
+        if (v > (UINT64_MAX - 9) / 10)
+            return -1;
+        v = v * 10 + (uint64_t)(*p - '0');
+        p++;
+        digits++;
+    }
+    while (isspace((unsigned char)*p))
+        p++;
+    if (!digits || *p)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_bool(const char *text, int *out)
+{
+    static const char *const yes[] = {"yes", "true", "on", "1"};
+    static const char *const no[] = {"no", "false", "off", "0"};
+
+    for (size_t i = 0; i < 4; i++) {
+        if (streq_nocase(text, yes[i])) { *out = 1; return 0; }
+        if (streq_nocase(text, no[i])) { *out = 0; return 0; }
+    }
+    return -1;
+}
+
+static const char *enum_name(const ct_schema_row *r, size_t i)
+{
+    return r->names ? r->names[i] : r->name_at(i);
+}
+
+static void enum_list(const ct_schema_row *r, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; enum_name(r, i); i++)
+        used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%s%s",
+                                 i ? "|" : "", enum_name(r, i));
+}
+
+/* ---- rows and sections -------------------------------------------------- */
+
+static int find_section(const char *name)
+{
+    for (size_t i = 0; i < ct_schema_nsections; i++)
+        if (streq_nocase(ct_schema_sections[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+static int find_row(int section, const char *key)
+{
+    for (size_t i = 0; i < ct_schema_nrows; i++)
+        if (ct_schema_rows[i].section == section && streq_nocase(ct_schema_rows[i].key, key))
+            return (int)i;
+    return -1;
+}
+
+static int section_present(const struct ct_config *c, int s)
+{
+    return !ct_schema_sections[s].optional || c->present[s];
+}
+
+/* Parse one value into its field. Returns 0, or -1 with a reason. */
+static int parse_row(struct ct_config *c, const ct_schema_row *r, const char *text,
+                     char *why, size_t whyn)
+{
+    char *field = (char *)c + r->offset;
+    uint64_t v;
+    int b;
+
+    switch (r->type) {
+    case CT_VT_UINT:
+    case CT_VT_SIZE:
+        if ((r->type == CT_VT_SIZE ? ct_parse_size(text, &v) : parse_uint(text, &v)) != 0) {
+            snprintf(why, whyn, "\"%s\" is not %s", text,
+                     r->type == CT_VT_SIZE ? "a size (e.g. 64K)" : "a whole number");
+            return -1;
+        }
+        if (v < r->min || v > r->max) {
+            snprintf(why, whyn, "%s is out of range %llu..%llu", text,
+                     (unsigned long long)r->min, (unsigned long long)r->max);
+            return -1;
+        }
+        if (r->field_size == 8)
+            *(uint64_t *)field = v;
+        else
+            *(uint32_t *)field = (uint32_t)v;
+        return 0;
+    case CT_VT_ASSOC:
+        if (streq_nocase(text, "full")) {
+            *(uint32_t *)field = 0;
+            return 0;
+        }
+        if (parse_uint(text, &v) != 0 || v < r->min || v > r->max) {
+            snprintf(why, whyn, "\"%s\" is not a number of ways (%llu..%llu) or \"full\"",
+                     text, (unsigned long long)r->min, (unsigned long long)r->max);
+            return -1;
+        }
+        *(uint32_t *)field = (uint32_t)v;
+        return 0;
+    case CT_VT_BOOL:
+        if (parse_bool(text, &b) != 0) {
+            snprintf(why, whyn, "\"%s\" is not yes or no", text);
+            return -1;
+        }
+        *(int *)field = b;
+        return 0;
+    case CT_VT_ENUM:
+        for (size_t i = 0; enum_name(r, i); i++)
+            if (streq_nocase(enum_name(r, i), text)) {
+                *(int *)field = (int)i;
+                return 0;
+            }
+        {
+            char list[256];
+            enum_list(r, list, sizeof list);
+            snprintf(why, whyn, "\"%s\" is not one of %s", text, list);
+        }
+        return -1;
+    case CT_VT_STRING:
+        if (strlen(text) >= r->field_size) {
+            snprintf(why, whyn, "value longer than %zu characters", r->field_size - 1);
+            return -1;
+        }
+        memcpy(field, text, strlen(text) + 1);
+        return 0;
+    }
+    snprintf(why, whyn, "internal: unknown type");
+    return -1;
+}
+
+static const char *row_origin(const struct ct_config *c, size_t i)
+{
+    const origins *o = origins_of(c);
+    if (o && o->of[i])
+        return o->of[i];
+    return c->path[0] ? c->path : "defaults";
+}
+
+static int row_error(const struct ct_config *c, size_t i, ct_error *err, const char *fmt, ...)
+{
+    char why[384];
+    va_list ap;
+    const ct_schema_row *r = &ct_schema_rows[i];
+
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return ct_error_set(err, CT_E_CONFIG, "%s: [%s] %s: %s", row_origin(c, i),
+                        ct_schema_sections[r->section].name, r->key, why);
+}
+
+static int row_of(int section, const char *key)
+{
+    int r = find_row(section, key);
+    return r < 0 ? 0 : r;
+}
+
+/* Geometry and cross-key rules of one present cache level. */
+static int check_level(struct ct_config *c, int lv, ct_error *err)
+{
+    int s = ct_config_section_of_level(lv);
+    ct_cache_cfg *k = &c->cache[lv];
+    uint64_t lines;
+    const ct_policy_ops *pol = ct_policy_at((size_t)k->replacement);
+    const char *why;
+
+    if (k->line & (k->line - 1))
+        return row_error(c, (size_t)row_of(s, "line"), err, "%u is not a power of two", k->line);
+    if (k->size % k->line)
+        return row_error(c, (size_t)row_of(s, "size"), err,
+                         "%llu is not a multiple of the %u-byte line",
+                         (unsigned long long)k->size, k->line);
+    lines = k->size / k->line;
+    if (k->assoc == 0)
+        k->assoc = lines > UINT32_MAX ? UINT32_MAX : (uint32_t)lines;
+    if (k->assoc > lines)
+        return row_error(c, (size_t)row_of(s, "assoc"), err,
+                         "%u ways exceed the %llu lines of the cache", k->assoc,
+                         (unsigned long long)lines);
+    if (lines % k->assoc)
+        return row_error(c, (size_t)row_of(s, "size"), err,
+                         "%llu bytes do not divide into %u-way sets of %u-byte lines",
+                         (unsigned long long)k->size, k->assoc, k->line);
+    if (pol->check && (why = pol->check(k->assoc)) != NULL)
+        return row_error(c, (size_t)row_of(s, "replacement"), err, "%s", why);
+    if (lv <= CT_LV_L1D && k->shared)
+        return row_error(c, (size_t)row_of(s, "shared"), err, "L1 caches are private to a core");
+    if (lv <= CT_LV_L1D && k->inclusion != CT_INCL_NONINCLUSIVE)
+        return row_error(c, (size_t)row_of(s, "inclusion"), err,
+                         "inclusion describes a level's relation to the levels above it; "
+                         "nothing is above an L1");
+    return CT_OK;
+}
+
+/* Re-derive every typed field from the texts, then check geometry. */
+static int resolve(struct ct_config *c, ct_error *err)
+{
+    char why[384];
+
+    for (size_t i = 0; i < ct_schema_nrows; i++) {
+        const ct_schema_row *r = &ct_schema_rows[i];
+        const char *text = c->text[i] ? c->text[i] : r->def;
+        if (parse_row(c, r, text, why, sizeof why) != 0)
+            return row_error(c, i, err, "%s", why);
+    }
+    for (int lv = 0; lv < CT_LV_COUNT; lv++)
+        if (ct_config_level_present(c, lv)) {
+            int rc = check_level(c, lv, err);
+            if (rc)
+                return rc;
+        }
+    return CT_OK;
+}
+
+/* ---- object lifetime ---------------------------------------------------- */
+
+/* The origins table lives right after struct ct_config in one allocation. */
+typedef struct config_block {
+    struct ct_config cfg;
+    origins org;
+} config_block;
+
+static origins *origins_of(const struct ct_config *c)
+{
+    return &((config_block *)(void *)c)->org;
+}
+
+static struct ct_config *config_alloc(void)
+{
+    config_block *b = calloc(1, sizeof *b);
+    return b ? &b->cfg : NULL;
+}
+
+void ct_config_free(ct_config *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < ct_schema_nrows; i++) {
+        free(c->text[i]);
+        free(origins_of(c)->of[i]);
+    }
+    free((config_block *)(void *)c);
+}
+
+int ct_config_new_empty(ct_config **out, ct_error *err)
+{
+    struct ct_config *c = config_alloc();
+    int rc;
+
+    *out = NULL;
+    if (!c)
+        return ct_error_set(err, CT_E_NOMEM, "configuration: out of memory");
+    rc = resolve(c, err);
+    if (rc) {
+        ct_config_free(c);
+        return rc;
+    }
+    *out = c;
+    return CT_OK;
+}
+
+int ct_config_new_default(ct_config **out, ct_error *err)
+{
+    int rc = ct_config_new_empty(out, err);
+    if (rc)
+        return rc;
+    (*out)->present[ct_config_section_of_level(CT_LV_L1D)] = 1;
+    (*out)->present[ct_config_section_of_level(CT_LV_L2)] = 1;
+    rc = resolve(*out, err);
+    if (rc) {
+        ct_config_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+static int store_text(struct ct_config *c, size_t row, const char *value, const char *origin)
+{
+    char *t = dup_str(value), *o = dup_str(origin);
+    if (!t || !o) {
+        free(t);
+        free(o);
+        return CT_E_NOMEM;
+    }
+    free(c->text[row]);
+    free(origins_of(c)->of[row]);
+    c->text[row] = t;
+    origins_of(c)->of[row] = o;
+    return CT_OK;
+}
+
+int ct_config_clone(ct_config **out, const ct_config *src, ct_error *err)
+{
+    struct ct_config *c = config_alloc();
+
+    *out = NULL;
+    if (!c)
+        return ct_error_set(err, CT_E_NOMEM, "configuration: out of memory");
+    memcpy(c, src, sizeof *c);
+    for (size_t i = 0; i < ct_schema_nrows; i++) {
+        c->text[i] = NULL;
+        if (src->text[i] && store_text(c, i, src->text[i], row_origin(src, i)) != CT_OK) {
+            ct_config_free(c);
+            return ct_error_set(err, CT_E_NOMEM, "configuration: out of memory");
+        }
+    }
+    *out = c;
+    return CT_OK;
+}
+
+/* ---- loading files ------------------------------------------------------ */
+
+/* iniparser reports syntax errors through a process-wide callback; cachet
+ * finds them itself (with line numbers) before calling iniparser, so the
+ * callback only has to stay quiet. */
+static int quiet_errback(const char *fmt, ...)
+{
+    (void)fmt;
+    return 0;
+}
+
+/* Check INI syntax line by line: blank, comment, [section], key = value. */
+static int check_syntax(const char *path, ct_error *err)
+{
+    FILE *f = fopen(path, "r");
+    char line[4096];
+    unsigned lineno = 0;
+
+    if (!f)
+        return ct_error_set(err, CT_E_IO, "%s: cannot open: %s", path, strerror(errno));
+    while (fgets(line, sizeof line, f)) {
+        char *p = line, *end;
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            fclose(f);
+            return ct_error_set(err, CT_E_CONFIG, "%s:%u: line longer than %zu characters",
+                                path, lineno, sizeof line - 2);
+        }
+        while (isspace((unsigned char)*p))
+            p++;
+        end = p + strlen(p);
+        while (end > p && isspace((unsigned char)end[-1]))
+            *--end = '\0';
+        if (!*p || *p == ';' || *p == '#')
+            continue;
+        if (*p == '[') {
+            char *close = strchr(p, ']');
+            char *rest = close ? close + 1 : NULL;
+            while (rest && isspace((unsigned char)*rest))
+                rest++;
+            if (!close || close == p + 1 || (rest && *rest && *rest != ';' && *rest != '#')) {
+                fclose(f);
+                return ct_error_set(err, CT_E_CONFIG, "%s:%u: syntax error: expected [section]",
+                                    path, lineno);
+            }
+            continue;
+        }
+        if (!strchr(p, '=') || *p == '=') {
+            fclose(f);
+            return ct_error_set(err, CT_E_CONFIG, "%s:%u: syntax error: expected key = value",
+                                path, lineno);
+        }
+    }
+    if (ferror(f)) {
+        fclose(f);
+        return ct_error_set(err, CT_E_IO, "%s: read error", path);
+    }
+    fclose(f);
+    return CT_OK;
+}
+
+static void dir_of(const char *path, char *out, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(out, n, ".");
+    else
+        snprintf(out, n, "%.*s", (int)(slash - path), path);
+}
+
+typedef struct load_stack {
+    const char *real[MAX_INCLUDE_DEPTH];
+    int depth;
+} load_stack;
+
+static int load_into(struct ct_config *c, const char *path, load_stack *stk, ct_error *err)
+{
+    char real[PATH_MAX];
+    dictionary *d;
+    int rc = CT_OK;
+
+    if (!realpath(path, real))
+        return ct_error_set(err, CT_E_IO, "%s: cannot open: %s", path, strerror(errno));
+    for (int i = 0; i < stk->depth; i++)
+        if (strcmp(stk->real[i], real) == 0)
+            return ct_error_set(err, CT_E_CONFIG, "%s: include loop: %s includes itself",
+                                path, path);
+    if (stk->depth >= MAX_INCLUDE_DEPTH)
+        return ct_error_set(err, CT_E_CONFIG, "%s: includes nested deeper than %d", path,
+                            MAX_INCLUDE_DEPTH);
+    rc = check_syntax(path, err);
+    if (rc)
+        return rc;
+    iniparser_set_error_callback(quiet_errback);
+    d = iniparser_load(path);
+    if (!d)
+        return ct_error_set(err, CT_E_CONFIG, "%s: cannot parse", path);
+    stk->real[stk->depth++] = real;
+
+    /* The include first, so that this file's keys win. */
+    {
+        const char *inc = iniparser_getstring(d, ":include", NULL);
+        if (inc) {
+            char dir[PATH_MAX], incpath[PATH_MAX * 2];
+            dir_of(path, dir, sizeof dir);
+            if (inc[0] == '/')
+                snprintf(incpath, sizeof incpath, "%s", inc);
+            else
+                snprintf(incpath, sizeof incpath, "%s/%s", dir, inc);
+            rc = load_into(c, incpath, stk, err);
+            if (rc) {
+                if (rc == CT_E_IO)
+                    ct_error_set(err, CT_E_CONFIG, "%s: include %s: cannot open", path, inc);
+                goto out;
+            }
+        }
+    }
+
+    for (int i = 0; i < d->size; i++) {
+        const char *k = d->key[i], *colon;
+        char secname[128];
+        int s, r;
+
+        if (!k)
+            continue;
+        colon = strchr(k, ':');
+        if (!colon) { /* a section header */
+            s = find_section(k);
+            if (s < 0) {
+                rc = ct_error_set(err, CT_E_CONFIG, "%s: [%s]: unknown section", path, k);
+                goto out;
+            }
+            c->present[s] = 1;
+            continue;
+        }
+        if (colon == k) { /* top-level key */
+            if (strcmp(k, ":include") != 0) {
+                rc = ct_error_set(err, CT_E_CONFIG,
+                                  "%s: %s: unknown top-level key (only include is allowed "
+                                  "outside a section)", path, colon + 1);
+                goto out;
+            }
+            continue;
+        }
+        snprintf(secname, sizeof secname, "%.*s", (int)(colon - k), k);
+        s = find_section(secname);
+        if (s < 0) {
+            rc = ct_error_set(err, CT_E_CONFIG, "%s: [%s]: unknown section", path, secname);
+            goto out;
+        }
+        r = find_row(s, colon + 1);
+        if (r < 0) {
+            rc = ct_error_set(err, CT_E_CONFIG, "%s: [%s] %s: unknown key", path, secname,
+                              colon + 1);
+            goto out;
+        }
+        c->present[s] = 1;
+        if (store_text(c, (size_t)r, d->val[i] ? d->val[i] : "", path) != CT_OK) {
+            rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+            goto out;
+        }
+    }
+out:
+    stk->depth--;
+    iniparser_freedict(d);
+    return rc;
+}
+
+int ct_config_load(ct_config **out, const char *path, ct_error *err)
+{
+    struct ct_config *c = config_alloc();
+    load_stack stk = {.depth = 0};
+    int rc;
+
+    *out = NULL;
+    if (!c)
+        return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+    snprintf(c->path, sizeof c->path, "%s", path);
+    rc = load_into(c, path, &stk, err);
+    if (!rc)
+        rc = resolve(c, err);
+    if (rc) {
+        ct_config_free(c);
+        return rc;
+    }
+    *out = c;
+    return CT_OK;
+}
+
+/* ---- editing ------------------------------------------------------------ */
+
+int ct_config_set_kv(ct_config *c, const char *section, const char *key, const char *value,
+                     ct_error *err)
+{
+    char origin[512];
+    char *old_text, *old_origin;
+    unsigned char old_present;
+    int s = find_section(section), r, rc;
+
+    snprintf(origin, sizeof origin, "-s %s.%s=%s", section, key, value);
+    if (s < 0)
+        return ct_error_set(err, CT_E_CONFIG, "%s: [%s]: unknown section", origin, section);
+    r = find_row(s, key);
+    if (r < 0)
+        return ct_error_set(err, CT_E_CONFIG, "%s: [%s] %s: unknown key", origin, section, key);
+    old_text = c->text[r];
+    old_origin = origins_of(c)->of[r];
+    old_present = c->present[s];
+    c->text[r] = dup_str(value);
+    origins_of(c)->of[r] = dup_str(origin);
+    if (!c->text[r] || !origins_of(c)->of[r]) {
+        free(c->text[r]);
+        free(origins_of(c)->of[r]);
+        c->text[r] = old_text;
+        origins_of(c)->of[r] = old_origin;
+        return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", origin);
+    }
+    c->present[s] = 1;
+    rc = resolve(c, err);
+    if (rc) { /* put everything back: the configuration stays valid */
+        ct_error saved = err ? *err : (ct_error){0};
+        free(c->text[r]);
+        free(origins_of(c)->of[r]);
+        c->text[r] = old_text;
+        origins_of(c)->of[r] = old_origin;
+        c->present[s] = old_present;
+        resolve(c, NULL);
+        if (err)
+            *err = saved;
+        return rc;
+    }
+    free(old_text);
+    free(old_origin);
+    return CT_OK;
+}
+
+int ct_config_set(ct_config *c, const char *assignment, ct_error *err)
+{
+    char buf[512];
+    char *dot, *eq;
+
+    if (snprintf(buf, sizeof buf, "%s", assignment) >= (int)sizeof buf)
+        return ct_error_set(err, CT_E_USAGE, "-s %.40s...: setting too long", assignment);
+    eq = strchr(buf, '=');
+    dot = strchr(buf, '.');
+    if (!eq || !dot || dot > eq || dot == buf || dot + 1 == eq)
+        return ct_error_set(err, CT_E_USAGE,
+                            "-s %s: expected section.key=value (e.g. l1d.size=64K)", assignment);
+    *dot = '\0';
+    *eq = '\0';
+    return ct_config_set_kv(c, buf, dot + 1, eq + 1, err);
+}
+
+int ct_config_remove_section(ct_config *c, const char *section, ct_error *err)
+{
+    int s = find_section(section);
+
+    if (s < 0)
+        return ct_error_set(err, CT_E_CONFIG, "[%s]: unknown section", section);
+    if (!ct_schema_sections[s].optional)
+        return ct_error_set(err, CT_E_CONFIG, "[%s]: this section cannot be removed", section);
+    c->present[s] = 0;
+    for (size_t i = 0; i < ct_schema_nrows; i++)
+        if (ct_schema_rows[i].section == s) {
+            free(c->text[i]);
+            free(origins_of(c)->of[i]);
+            c->text[i] = NULL;
+            origins_of(c)->of[i] = NULL;
+        }
+    return resolve(c, err);
+}
+
+/* ---- reading back ------------------------------------------------------- */
+
+/* Canonical text of a row's parsed value. */
+static const char *row_text(const struct ct_config *c, size_t i, char *buf, size_t n)
+{
+    const ct_schema_row *r = &ct_schema_rows[i];
+    const char *field = (const char *)c + r->offset;
+
+    switch (r->type) {
+    case CT_VT_UINT:
+    case CT_VT_SIZE:
+    case CT_VT_ASSOC:
+        snprintf(buf, n, "%llu", (unsigned long long)(r->field_size == 8
+                                                          ? *(const uint64_t *)field
+                                                          : *(const uint32_t *)field));
+        return buf;
+    case CT_VT_BOOL:
+        return *(const int *)field ? "yes" : "no";
+    case CT_VT_ENUM:
+        return enum_name(r, (size_t) * (const int *)field);
+    case CT_VT_STRING:
+        return field;
+    }
+    return "";
+}
+
+int ct_config_visit(const ct_config *c, ct_config_visit_fn fn, void *ctx)
+{
+    char buf[64];
+    for (size_t i = 0; i < ct_schema_nrows; i++) {
+        const ct_schema_row *r = &ct_schema_rows[i];
+        int rc;
+        if (!section_present(c, r->section))
+            continue;
+        rc = fn(ctx, ct_schema_sections[r->section].name, r->key, row_text(c, i, buf, sizeof buf));
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+const char *ct_config_get(const ct_config *c, const char *section, const char *key,
+                          char *buf, size_t n)
+{
+    int s = find_section(section), r;
+
+    if (s < 0 || !section_present(c, s) || (r = find_row(s, key)) < 0)
+        return NULL;
+    return row_text(c, (size_t)r, buf, n);
+}
+
+int ct_config_has_section(const ct_config *c, const char *section)
+{
+    int s = find_section(section);
+    return s >= 0 && section_present(c, s);
+}
+
+const char *ct_config_path(const ct_config *c) { return c->path; }
+
+typedef struct hash_ctx { uint64_t h; } hash_ctx;
+
+static void fnv(hash_ctx *hc, const char *s)
+{
+    for (; *s; s++) {
+        hc->h ^= (unsigned char)*s;
+        hc->h *= 0x100000001b3ull;
+    }
+}
+
+static int hash_visit(void *ctx, const char *section, const char *key, const char *value)
+{
+    hash_ctx *hc = ctx;
+    fnv(hc, section);
+    fnv(hc, ".");
+    fnv(hc, key);
+    fnv(hc, "=");
+    fnv(hc, value);
+    fnv(hc, "\n");
+    return 0;
+}
+
+uint64_t ct_config_hash(const ct_config *c)
+{
+    hash_ctx hc = {0xcbf29ce484222325ull};
+    ct_config_visit(c, hash_visit, &hc);
+    return hc.h;
+}
+
+/* ---- documentation ------------------------------------------------------ */
+
+int ct_config_schema_row(size_t i, ct_config_key_doc *doc)
+{
+    static const char *const type_names[] = {
+        [CT_VT_UINT] = "uint", [CT_VT_SIZE] = "size", [CT_VT_BOOL] = "bool",
+        [CT_VT_ENUM] = "enum", [CT_VT_STRING] = "string", [CT_VT_ASSOC] = "ways",
+    };
+    const ct_schema_row *r;
+
+    if (i >= ct_schema_nrows)
+        return 0;
+    r = &ct_schema_rows[i];
+    switch (r->type) {
+    case CT_VT_ENUM: enum_list(r, doc->range, sizeof doc->range); break;
+    case CT_VT_BOOL: snprintf(doc->range, sizeof doc->range, "yes|no"); break;
+    case CT_VT_STRING: doc->range[0] = '\0'; break;
+    case CT_VT_ASSOC:
+        snprintf(doc->range, sizeof doc->range, "%llu..%llu|full", (unsigned long long)r->min,
+                 (unsigned long long)r->max);
+        break;
+    default:
+        snprintf(doc->range, sizeof doc->range, "%llu..%llu", (unsigned long long)r->min,
+                 (unsigned long long)r->max);
+    }
+    doc->section = ct_schema_sections[r->section].name;
+    doc->key = r->key;
+    doc->type = type_names[r->type];
+    doc->def = r->def;
+    doc->help = r->help;
+    return 1;
+}

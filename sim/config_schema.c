@@ -1,0 +1,113 @@
+/*
+ * config_schema.c - every configuration key cachet accepts, in one table.
+ *
+ * The parser (config.c), `cachet config --keys` and configs/README.md all
+ * come from these rows. A row names its section, key, type, the field it
+ * fills, its range, its default and one line of help with the unit.
+ */
+#include <stddef.h>
+
+#include "config_internal.h"
+#include "policy.h"
+
+enum { S_SYSTEM, S_L1I, S_L1D, S_L2, S_L3, S_MEMORY, S_TRACE };
+
+const ct_schema_section ct_schema_sections[] = {
+    [S_SYSTEM] = {"system", 0, "cores, seed, indexing, statistics"},
+    [S_L1I] = {"l1i", 1, "per-core level-1 instruction cache"},
+    [S_L1D] = {"l1d", 1, "per-core level-1 data cache"},
+    [S_L2] = {"l2", 1, "level-2 unified cache (shared or private)"},
+    [S_L3] = {"l3", 1, "level-3 unified cache (shared or private)"},
+    [S_MEMORY] = {"memory", 0, "main memory"},
+    [S_TRACE] = {"trace", 0, "how traces are read and scheduled onto cores"},
+};
+const size_t ct_schema_nsections = sizeof ct_schema_sections / sizeof ct_schema_sections[0];
+
+static const char *const indexing_names[] = {"physical", "virtual", NULL};
+static const char *const inclusion_names[] = {"non-inclusive", "inclusive", "exclusive", NULL};
+static const char *const schedule_names[] = {"auto", "threads", "cpus", "single", NULL};
+static const char *const interleave_names[] = {"auto", "timestamp", "quantum", NULL};
+
+#define F(field) offsetof(struct ct_config, field), sizeof(((struct ct_config *)0)->field)
+#define CF(lv, field) F(cache[lv].field)
+
+/* The rows every cache section has, with the per-level defaults of size,
+ * associativity, latency and sharing. */
+#define CACHE_ROWS(sec, lv, defsize, defassoc, deflat, defshared)                                  \
+    {sec, "size", CT_VT_SIZE, CF(lv, size), 64, 1ull << 40, defsize, NULL, NULL,             \
+     "capacity in bytes (K/M/G suffixes)"},                                                  \
+    {sec, "assoc", CT_VT_ASSOC, CF(lv, assoc), 1, 1u << 20, defassoc, NULL, NULL,            \
+     "ways per set, or \"full\" for fully associative"},                                      \
+    {sec, "line", CT_VT_SIZE, CF(lv, line), 4, 4096, "64", NULL, NULL,                        \
+     "line size in bytes, a power of two"},                                                  \
+    {sec, "replacement", CT_VT_ENUM, CF(lv, replacement), 0, 0, "lru", NULL,                 \
+     ct_policy_name_at, "replacement policy"},                                               \
+    {sec, "write_back", CT_VT_BOOL, CF(lv, write_back), 0, 1, "yes", NULL, NULL,             \
+     "yes: write-back with dirty lines; no: write-through"},                                 \
+    {sec, "write_allocate", CT_VT_BOOL, CF(lv, write_allocate), 0, 1, "yes", NULL, NULL,     \
+     "allocate a line on a store miss"},                                                     \
+    {sec, "inclusion", CT_VT_ENUM, CF(lv, inclusion), 0, 0, "non-inclusive",                 \
+     inclusion_names, NULL,                                                                  \
+     "relation to the levels above: inclusive back-invalidates them, exclusive "             \
+     "holds their victims"},                                                                 \
+    {sec, "shared", CT_VT_BOOL, CF(lv, shared), 0, 1, defshared, NULL, NULL,                     \
+     "one instance shared by all cores (L1 levels are always private)"},                     \
+    {sec, "latency", CT_VT_UINT, CF(lv, latency), 0, 1000000, deflat, NULL, NULL,                \
+     "cycles charged when this level services an access"},                                   \
+    {sec, "prefetcher", CT_VT_ENUM, CF(lv, prefetcher), 0, 0, "none", NULL,                  \
+     ct_prefetch_name_at, "hardware prefetcher"},                                            \
+    {sec, "prefetch_degree", CT_VT_UINT, CF(lv, prefetch_degree), 1, 64, "1", NULL, NULL,     \
+     "lines requested per prefetch trigger"},                                                \
+    {sec, "tarmac_name", CT_VT_STRING, CF(lv, tarmac_name), 0, 0, "", NULL, NULL,             \
+     "Tarmac CACHE structure id this level is validated against"}
+
+const ct_schema_row ct_schema_rows[] = {
+    {S_SYSTEM, "cores", CT_VT_UINT, F(cores), 1, 1024, "1", NULL, NULL,
+     "number of simulated cores"},
+    {S_SYSTEM, "seed", CT_VT_UINT, F(seed), 0, UINT64_MAX, "1", NULL, NULL,
+     "seed of every random generator (random and brrip policies)"},
+    {S_SYSTEM, "indexing", CT_VT_ENUM, F(indexing), 0, 0, "physical", indexing_names, NULL,
+     "address that indexes and tags the caches; physical falls back to the virtual "
+     "address when the trace has none"},
+    {S_SYSTEM, "miss_classes", CT_VT_BOOL, F(miss_classes), 0, 1, "no", NULL, NULL,
+     "split misses into compulsory, capacity and conflict (3C; slower)"},
+    {S_SYSTEM, "flush_at_end", CT_VT_BOOL, F(flush_at_end), 0, 1, "no", NULL, NULL,
+     "write back every dirty line when the trace ends, as DineroIV does (counted as "
+     "write-backs, not as cycles)"},
+
+    CACHE_ROWS(S_L1I, CT_LV_L1I, "32K", "8", "1", "no"),
+    CACHE_ROWS(S_L1D, CT_LV_L1D, "32K", "8", "4", "no"),
+    CACHE_ROWS(S_L2, CT_LV_L2, "1M", "16", "12", "yes"),
+    CACHE_ROWS(S_L3, CT_LV_L3, "8M", "16", "40", "yes"),
+
+    {S_MEMORY, "latency", CT_VT_UINT, F(mem_latency), 0, 100000000, "100", NULL, NULL,
+     "cycles charged when memory services an access"},
+
+    {S_TRACE, "format", CT_VT_STRING, F(format), 0, 0, "", NULL, NULL,
+     "force a trace format by name (empty: detect by content)"},
+    {S_TRACE, "lenient", CT_VT_BOOL, F(lenient), 0, 1, "no", NULL, NULL,
+     "skip and count malformed records instead of stopping"},
+    {S_TRACE, "max_errors", CT_VT_UINT, F(max_errors), 1, UINT64_MAX, "100", NULL, NULL,
+     "lenient mode gives up after this many malformed records"},
+    {S_TRACE, "schedule", CT_VT_ENUM, F(schedule), 0, 0, "auto", schedule_names, NULL,
+     "map threads to cores in order of first appearance, traced cpus to cores, or "
+     "everything to core 0 (auto: the format's choice)"},
+    {S_TRACE, "interleave", CT_VT_ENUM, F(interleave), 0, 0, "auto", interleave_names, NULL,
+     "how several streams take turns: at timestamp markers (oldest first) or every "
+     "quantum accesses (auto: timestamp when the streams carry timestamps)"},
+    {S_TRACE, "quantum", CT_VT_UINT, F(quantum), 1, UINT64_MAX, "1000", NULL, NULL,
+     "accesses per turn when streams are interleaved by quantum"},
+};
+const size_t ct_schema_nrows = sizeof ct_schema_rows / sizeof ct_schema_rows[0];
+
+static const int level_section[CT_LV_COUNT] = {S_L1I, S_L1D, S_L2, S_L3};
+
+int ct_config_section_of_level(int level) { return level_section[level]; }
+
+int ct_config_level_of_section(int section)
+{
+    for (int lv = 0; lv < CT_LV_COUNT; lv++)
+        if (level_section[lv] == section)
+            return lv;
+    return -1;
+}

@@ -1,0 +1,781 @@
+/*
+ * hier.c - the cache hierarchy: every rule of the model, stated once.
+ *
+ * Shape
+ *   Per core an optional L1I and L1D; an optional L2 and L3, each either one
+ *   instance shared by all cores or one per core; then memory. A request
+ *   that leaves a level goes to the next present level down ("next"): with
+ *   no [l1i], instruction fetches start at the L2 (or L3, or memory).
+ *   There is no coherence between private caches (as in DineroIV and
+ *   drcachesim's default).
+ *
+ * Addresses
+ *   A level indexes and tags with the physical address when [system]
+ *   indexing = physical and the access carries one (CT_F_PADDR), otherwise
+ *   with the virtual address. block = address >> log2(line);
+ *   set = block mod sets (a mask when sets is a power of two).
+ *
+ * Line crossing
+ *   An access covering [a, a + size) that crosses line boundaries of the
+ *   first level it reaches is split into one access per line touched; each
+ *   piece is counted, looked up and charged on its own. A request sent down
+ *   to a level with a different line size is split the same way there.
+ *   (A size of 0 counts as 1 byte.)
+ *
+ * Reads (ifetch, load, atomic, software prefetch)
+ *   Hit: the policy is told. Miss: the line is fetched from the next level
+ *   (counted there with the same kind), a way is chosen (an empty one, else
+ *   the policy's victim, which is evicted first), and the line is filled.
+ *   An atomic is a read that also writes: it always allocates.
+ *
+ * Writes (store, atomic, write-back arriving from above)
+ *   Hit in a write-back level: the line becomes dirty. Hit in a
+ *   write-through level: the bytes are also written to the next level
+ *   (counted there as kind "store"). Miss with write_allocate: the line is
+ *   filled as for a read, except that a write covering the whole line fills
+ *   it without fetching; then as a hit. Miss without write_allocate: the
+ *   write goes to the next level and nothing is filled here.
+ *
+ * Evictions and write-backs
+ *   A dirty victim is written to the next level as one write of its line,
+ *   counted there as kind "writeback" (a miss there allocates without a
+ *   fetch when the write covers that level's line). Clean victims vanish,
+ *   except towards an exclusive level (below).
+ *
+ * Inclusion (a property of a level relative to the levels above it)
+ *   non-inclusive (default): no constraint.
+ *   inclusive: when the level evicts a line, every level above drops its
+ *     copies of those bytes (counted as back_invalidations there); dirty
+ *     copies above make the victim dirty, so their data is written back.
+ *   exclusive: a line lives either above or here. A miss above looks here:
+ *     a hit moves the line up (it leaves this level, its dirty state goes
+ *     with it); a miss fetches from below without filling here. Every victim
+ *     of the levels above, clean or dirty, is filled here (counted as kind
+ *     "writeback"). An exclusive level needs the line size of the levels
+ *     above it.
+ *
+ * Cache operations
+ *   clean: a dirty line is written back to the next level and stays, clean.
+ *   invalidate: the line is dropped; dirty data is lost.
+ *   clean+invalidate: written back if dirty, then dropped.
+ *   Data-side operations act on every level from the core's L1D down to the
+ *   last level; instruction-side operations act on the L1I only. Each line
+ *   looked at counts as one "cacheop" access (a hit when present).
+ *   zero / allocate: the first data level fills the line without fetching
+ *   (zero also makes it dirty); levels below are not touched.
+ *   CT_OP_ALL applies clean / invalidate / clean+invalidate to every line of
+ *   every level of every core, top level first (din labels 4 and 5).
+ *
+ * End of run
+ *   With [system] flush_at_end, ct_sim_finish cleans every level, top level
+ *   first, as DineroIV copies everything back when its trace ends: the
+ *   write-backs are counted (and reach memory), no cycles are charged.
+ *
+ * Hardware prefetch
+ *   After a demand access (ifetch, load, store, atomic) a level asks its
+ *   prefetcher for blocks. Each is looked up here as kind "hwprefetch":
+ *   present, a hit and nothing more; absent, a miss, fetched from the next
+ *   level (kind "hwprefetch" there) and filled, marked prefetched.
+ *
+ * Timing (blocking, in order)
+ *   A demand piece costs the latency of the level that hit ([memory]
+ *   latency when none did); a fetch that covers several lines of the next
+ *   level costs the largest of their latencies. A write that does not
+ *   allocate costs the latency of the level that passed it down.
+ *   Write-backs, write-throughs, software and hardware prefetches are
+ *   buffered and cost nothing; a cache operation costs the latency of the
+ *   first level it reaches. cycles = the sum over demand pieces;
+ *   AMAT(kind) = cycles of that kind / accesses of that kind;
+ *   CPI = cycles / instructions, instructions being ifetch + nofetch
+ *   accesses.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hier_internal.h"
+
+static const char *const inclusion_text[] = {"non-inclusive", "inclusive", "exclusive"};
+static const char *const level_names[CT_LV_COUNT] = {"l1i", "l1d", "l2", "l3"};
+
+/* ---- events ------------------------------------------------------------- */
+
+static NOINLINE void emit(ct_sim *s, size_t li, int op, uint64_t idx, uint64_t block)
+{
+    const ct_level *L = &s->lv[li];
+    ct_event ev;
+
+    memset(&ev, 0, sizeof ev);
+    ev.type = CT_EV_CACHE;
+    ev.op = (uint8_t)op;
+    ev.line = idx;  /* set * ways + way */
+    ev.addr = block << L->c.line_bits;
+    if (s->cur) {
+        ev.time = s->cur->time;
+        ev.cpu = s->cur->cpu;
+        if (s->cur->flags & CT_F_NS)
+            ev.flags |= CT_EVF_NS;
+    }
+    s->ev_fn(s->ev_ctx, &ev, li);
+}
+
+#define EMIT(s, li, op, idx, block)                 \
+    do {                                            \
+        if (UNLIKELY((s)->ev_fn != NULL))           \
+            emit((s), (li), (op), (idx), (block));  \
+    } while (0)
+
+/* ---- forward declarations ----------------------------------------------- */
+
+static uint32_t request(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write);
+static uint32_t serve(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write);
+static void fill_victim(ct_sim *s, int li, uint64_t block, int dirty);
+
+/* Write [addr, addr+bytes) to level li (or memory): buffered, no cost. */
+static void write_down(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind)
+{
+    if (li < 0) {
+        s->tot.mem_writes++;
+        return;
+    }
+    (void)request(s, li, addr, bytes, kind, 1);
+}
+
+/* Drop every line of level li inside [addr, addr+bytes); returns 1 when one
+ * of them was dirty. Used for back-invalidation. */
+static int drop_range(ct_sim *s, uint32_t li, uint64_t addr, uint64_t bytes)
+{
+    ct_level *L = &s->lv[li];
+    ct_cache *c = &L->c;
+    uint64_t b0 = addr >> c->line_bits, b1 = (addr + bytes - 1) >> c->line_bits;
+    int dirty = 0;
+
+    for (uint64_t b = b0; b <= b1; b++) {
+        uint64_t set = ct_cache_set(c, b);
+        int64_t idx = ct_cache_find(c, set, b);
+        if (idx < 0)
+            continue;
+        dirty |= c->flag[idx] & CT_LF_DIRTY;
+        c->tag[idx] = CT_TAG_INVALID;
+        c->flag[idx] = 0;
+        c->pol->inval(c->pst, set, (uint32_t)(idx - set * c->ways));
+        L->st.back_invalidations++;
+        EMIT(s, li, CT_EVOP_INVAL, (uint64_t)idx, b);
+    }
+    return dirty != 0;
+}
+
+/* Remove the valid line at idx of level li to make room, honouring
+ * inclusion and writing back dirty data. */
+static void evict(ct_sim *s, int li, uint64_t idx)
+{
+    ct_level *L = &s->lv[li];
+    ct_cache *c = &L->c;
+    uint64_t block = c->tag[idx];
+    int dirty = (c->flag[idx] & CT_LF_DIRTY) != 0;
+
+    L->st.evictions++;
+    if (L->inclusion == CT_INCL_INCLUSIVE)
+        for (uint32_t i = 0; i < L->nabove; i++)
+            dirty |= drop_range(s, L->above[i], block << c->line_bits, L->line);
+    c->tag[idx] = CT_TAG_INVALID;
+    c->flag[idx] = 0;
+    EMIT(s, (size_t)li, CT_EVOP_INVAL, idx, block);
+    if (L->next >= 0 && s->lv[L->next].inclusion == CT_INCL_EXCLUSIVE) {
+        if (dirty)
+            L->st.writebacks++;
+        fill_victim(s, L->next, block, dirty);
+    } else if (dirty) {
+        L->st.writebacks++;
+        write_down(s, L->next, block << c->line_bits, L->line, CT_WRITEBACK);
+    }
+}
+
+/* Put block into level li (set already known), evicting if needed; returns
+ * the line index. */
+static uint64_t install(ct_sim *s, int li, uint64_t set, uint64_t block, uint8_t flags)
+{
+    ct_cache *c = &s->lv[li].c;
+    uint64_t idx = ct_cache_slot(c, set);
+
+    if (c->tag[idx] != CT_TAG_INVALID)
+        evict(s, li, idx);
+    c->tag[idx] = block;
+    c->flag[idx] = flags;
+    c->pol->fill(c->pst, set, (uint32_t)(idx - set * c->ways));
+    c->memo_block = block;
+    c->memo_idx = idx;
+    EMIT(s, (size_t)li, CT_EVOP_ALLOC, idx, block);
+    return idx;
+}
+
+/* A victim from above arrives at exclusive level li. */
+static void fill_victim(ct_sim *s, int li, uint64_t block, int dirty)
+{
+    ct_level *L = &s->lv[li];
+    ct_cache *c = &L->c;
+    uint64_t set = ct_cache_set(c, block);
+    int64_t idx = ct_cache_find(c, set, block);
+
+    L->st.kind[CT_WRITEBACK].accesses++;
+    if (idx >= 0) {
+        L->st.kind[CT_WRITEBACK].hits++;
+        c->pol->hit(c->pst, set, (uint32_t)(idx - (int64_t)(set * c->ways)));
+    } else {
+        L->st.kind[CT_WRITEBACK].misses++;
+        idx = (int64_t)install(s, li, set, block, 0);
+    }
+    if (dirty)
+        c->flag[idx] |= CT_LF_DIRTY;
+}
+
+/* Fetch the line [addr, addr+bytes) for a level above from level li:
+ * returns the latency, and sets *dirty when the line leaves an exclusive
+ * level dirty. */
+static uint32_t fetch(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int *dirty)
+{
+    ct_level *L;
+    ct_cache *c;
+    uint64_t block, set;
+    int64_t idx;
+
+    *dirty = 0;
+    if (li < 0) {
+        s->tot.mem_reads++;
+        return s->mem_latency;
+    }
+    L = &s->lv[li];
+    if (L->inclusion != CT_INCL_EXCLUSIVE)
+        return request(s, li, addr, bytes, kind, 0);
+    /* exclusive: same line size as above (checked at creation) */
+    c = &L->c;
+    block = addr >> c->line_bits;
+    set = ct_cache_set(c, block);
+    idx = ct_cache_find(c, set, block);
+    L->st.kind[kind].accesses++;
+    if (idx >= 0) {
+        L->st.kind[kind].hits++;
+        *dirty = (c->flag[idx] & CT_LF_DIRTY) != 0;
+        c->tag[idx] = CT_TAG_INVALID;
+        c->flag[idx] = 0;
+        c->pol->inval(c->pst, set, (uint32_t)(idx - (int64_t)(set * c->ways)));
+        EMIT(s, (size_t)li, CT_EVOP_INVAL, (uint64_t)idx, block);
+        return L->latency;
+    }
+    L->st.kind[kind].misses++;
+    if (L->cls)
+        (void)ct_classify_access(L->cls, block, 1);
+    {
+        int below_dirty;
+        return fetch(s, L->next, addr, bytes, kind, &below_dirty);
+    }
+}
+
+static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int hit);
+
+/* A write reached line idx of level li (hit, or just filled). */
+FORCE_INLINE void write_line(ct_sim *s, int li, uint64_t idx, uint64_t addr, uint32_t bytes)
+{
+    ct_level *L = &s->lv[li];
+    if (L->write_back) {
+        if (!(L->c.flag[idx] & CT_LF_DIRTY)) {
+            L->c.flag[idx] |= CT_LF_DIRTY;
+            EMIT(s, (size_t)li, CT_EVOP_DIRTY, idx, L->c.tag[idx]);
+        }
+    } else {
+        write_down(s, L->next, addr, bytes, CT_STORE);
+    }
+}
+
+/* One access within one line of level li. Returns its latency. */
+static uint32_t serve(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
+{
+    ct_level *L = &s->lv[li];
+    ct_cache *c = &L->c;
+    uint64_t block = addr >> c->line_bits;
+    uint64_t set, idx;
+    int64_t found;
+    uint32_t lat;
+    int dirty_in = 0;
+
+    L->st.kind[kind].accesses++;
+    if (LIKELY(block == c->memo_block && c->tag[c->memo_idx] == block && c->memo_ok &&
+               !L->cls && !L->pf)) {
+        L->st.kind[kind].hits++;
+        if (write)
+            write_line(s, li, c->memo_idx, addr, bytes);
+        return L->latency;
+    }
+    set = ct_cache_set(c, block);
+    found = ct_cache_find(c, set, block);
+    if (L->cls) {
+        int mc = ct_classify_access(L->cls, block, found < 0);
+        if (found < 0 && mc >= 0) {
+            if (mc == CT_MC_COMPULSORY) L->st.kind[kind].compulsory++;
+            else if (mc == CT_MC_CAPACITY) L->st.kind[kind].capacity++;
+            else L->st.kind[kind].conflict++;
+        }
+    }
+    if (found >= 0) {
+        idx = (uint64_t)found;
+        L->st.kind[kind].hits++;
+        c->pol->hit(c->pst, set, (uint32_t)(idx - set * c->ways));
+        c->memo_block = block;
+        c->memo_idx = idx;
+        c->flag[idx] &= (uint8_t)~CT_LF_PREFETCHED;
+        if (write)
+            write_line(s, li, idx, addr, bytes);
+        if (L->pf)
+            prefetch_after(s, li, block, kind, 1);
+        return L->latency;
+    }
+    L->st.kind[kind].misses++;
+    if (write && !L->write_allocate && kind != CT_ATOMIC) {
+        write_down(s, L->next, addr, bytes, kind == CT_WRITEBACK ? CT_WRITEBACK : CT_STORE);
+        return L->latency;
+    }
+    if (write && bytes == L->line)
+        lat = L->latency;  /* the write covers the line: no fetch */
+    else
+        lat = fetch(s, L->next, block << c->line_bits, L->line, kind, &dirty_in);
+    /* the fetch may have changed this set (inclusive back-invalidation of
+     * a shared level does not reach here, but an exclusive level below can
+     * send victims nowhere above), so the slot is chosen after it */
+    idx = install(s, li, set, block, dirty_in ? CT_LF_DIRTY : 0);
+    if (write)
+        write_line(s, li, idx, addr, bytes);
+    if (L->pf)
+        prefetch_after(s, li, block, kind, 0);
+    return lat;
+}
+
+/* [addr, addr+bytes) at level li, split at li's line boundaries; returns
+ * the largest latency of the pieces. */
+static uint32_t request(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
+{
+    const uint32_t lb = s->lv[li].c.line_bits;
+    uint64_t end = addr + (bytes ? bytes : 1);
+    uint32_t worst = 0;
+
+    while (addr < end) {
+        uint64_t line_end = ((addr >> lb) + 1) << lb;
+        uint64_t piece_end = line_end < end ? line_end : end;
+        uint32_t lat = serve(s, li, addr, (uint32_t)(piece_end - addr), kind, write);
+        if (lat > worst)
+            worst = lat;
+        addr = piece_end;
+    }
+    return worst;
+}
+
+static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int hit)
+{
+    ct_level *L = &s->lv[li];
+    uint64_t want[CT_PF_MAX];
+    uint32_t n;
+
+    if (kind != CT_IFETCH && kind != CT_LOAD && kind != CT_STORE && kind != CT_ATOMIC)
+        return;
+    n = L->pf->observe(L->pfst, block, s->cur ? s->cur->pc : 0, kind, hit, want, CT_PF_MAX);
+    for (uint32_t i = 0; i < n; i++) {
+        ct_cache *c = &L->c;
+        uint64_t b = want[i], set = ct_cache_set(c, b);
+        int dirty_in;
+
+        L->st.prefetches_issued++;
+        L->st.kind[CT_HWPREFETCH].accesses++;
+        if (ct_cache_find(c, set, b) >= 0) {
+            L->st.kind[CT_HWPREFETCH].hits++;
+            continue;
+        }
+        L->st.kind[CT_HWPREFETCH].misses++;
+        (void)fetch(s, L->next, b << c->line_bits, L->line, CT_HWPREFETCH, &dirty_in);
+        (void)install(s, li, set, b, (uint8_t)(CT_LF_PREFETCHED | (dirty_in ? CT_LF_DIRTY : 0)));
+    }
+}
+
+/* ---- cache operations ----------------------------------------------------- */
+
+/* Apply clean / invalidate / clean+invalidate to line idx of level li. */
+static void maintain_line(ct_sim *s, int li, uint64_t idx, int op)
+{
+    ct_level *L = &s->lv[li];
+    ct_cache *c = &L->c;
+    uint64_t block = c->tag[idx];
+
+    if ((op == CT_OP_CLEAN || op == CT_OP_CLEAN_INVAL) && (c->flag[idx] & CT_LF_DIRTY)) {
+        c->flag[idx] &= (uint8_t)~CT_LF_DIRTY;
+        L->st.writebacks++;
+        if (op == CT_OP_CLEAN)
+            EMIT(s, (size_t)li, CT_EVOP_CLEAN, idx, block);
+        write_down(s, L->next, block << c->line_bits, L->line, CT_WRITEBACK);
+    }
+    if (op == CT_OP_INVAL || op == CT_OP_CLEAN_INVAL) {
+        uint64_t set = idx / c->ways;
+        c->tag[idx] = CT_TAG_INVALID;
+        c->flag[idx] = 0;
+        c->pol->inval(c->pst, set, (uint32_t)(idx % c->ways));
+        L->st.invalidations++;
+        EMIT(s, (size_t)li, CT_EVOP_INVAL, idx, block);
+    }
+}
+
+static void cacheop_range(ct_sim *s, int li, uint64_t addr, uint64_t bytes, int op)
+{
+    ct_level *L = &s->lv[li];
+    ct_cache *c = &L->c;
+    uint64_t b0 = addr >> c->line_bits, b1 = (addr + (bytes ? bytes : 1) - 1) >> c->line_bits;
+
+    for (uint64_t b = b0; b <= b1; b++) {
+        int64_t idx = ct_cache_find(c, ct_cache_set(c, b), b);
+        L->st.kind[CT_CACHEOP].accesses++;
+        if (idx < 0) {
+            L->st.kind[CT_CACHEOP].misses++;
+            continue;
+        }
+        L->st.kind[CT_CACHEOP].hits++;
+        maintain_line(s, li, (uint64_t)idx, op);
+    }
+}
+
+static void cacheop_all(ct_sim *s, int op)
+{
+    /* levels are stored top-down, so dirty data moves down before the
+     * levels below are cleaned */
+    for (size_t li = 0; li < s->nlv; li++) {
+        ct_cache *c = &s->lv[li].c;
+        for (uint64_t idx = 0; idx < c->sets * c->ways; idx++)
+            if (c->tag[idx] != CT_TAG_INVALID)
+                maintain_line(s, (int)li, idx, op);
+    }
+}
+
+static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
+{
+    int op = a->op & CT_OP_MASK;
+    int li = (a->op & CT_OP_ISIDE) ? s->first_i[a->core] : s->first_d[a->core];
+    uint32_t lat = li >= 0 ? s->lv[li].latency : s->mem_latency;
+
+    if (a->op & CT_OP_ALL) {
+        if (op == CT_OP_CLEAN || op == CT_OP_INVAL || op == CT_OP_CLEAN_INVAL)
+            cacheop_all(s, op);
+        return lat;
+    }
+    if (li < 0)
+        return lat;
+    if (op == CT_OP_ZERO || op == CT_OP_ALLOC) {
+        ct_level *L = &s->lv[li];
+        ct_cache *c = &L->c;
+        uint64_t b0 = addr >> c->line_bits, b1 = (addr + (a->size ? a->size : 1) - 1) >> c->line_bits;
+        for (uint64_t b = b0; b <= b1; b++) {
+            uint64_t set = ct_cache_set(c, b);
+            int64_t idx = ct_cache_find(c, set, b);
+            L->st.kind[CT_CACHEOP].accesses++;
+            if (idx >= 0) {
+                L->st.kind[CT_CACHEOP].hits++;
+                c->pol->hit(c->pst, set, (uint32_t)(idx - (int64_t)(set * c->ways)));
+            } else {
+                L->st.kind[CT_CACHEOP].misses++;
+                idx = (int64_t)install(s, li, set, b, 0);
+            }
+            if (op == CT_OP_ZERO && L->write_back && !(c->flag[idx] & CT_LF_DIRTY)) {
+                c->flag[idx] |= CT_LF_DIRTY;
+                EMIT(s, (size_t)li, CT_EVOP_DIRTY, (uint64_t)idx, b);
+            }
+        }
+        return lat;
+    }
+    if (op != CT_OP_CLEAN && op != CT_OP_INVAL && op != CT_OP_CLEAN_INVAL)
+        return lat;
+    if (a->op & CT_OP_ISIDE) {
+        cacheop_range(s, li, addr, a->size, op);
+        return lat;
+    }
+    for (; li >= 0; li = s->lv[li].next)
+        cacheop_range(s, li, addr, a->size, op);
+    return lat;
+}
+
+/* ---- the access entry point ----------------------------------------------- */
+
+void ct_sim_access(ct_sim *s, const ct_access *a)
+{
+    const int kind = a->kind;
+    const uint64_t addr = (s->use_paddr && (a->flags & CT_F_PADDR)) ? a->paddr : a->vaddr;
+    uint64_t cost = 0;
+    int li, write;
+
+    assert(kind < CT_KIND_STREAM && a->core < s->cores);
+    s->cur = a;
+    s->tot.accesses[kind]++;
+    if (kind == CT_IFETCH || kind == CT_NOFETCH) {
+        s->tot.instructions++;
+        if (kind == CT_NOFETCH)
+            return;
+    }
+    if (kind == CT_CACHEOP) {
+        cost = cacheop(s, a, addr);
+        s->tot.cycles += cost;
+        s->tot.kind_cycles[kind] += cost;
+        return;
+    }
+    li = (kind == CT_IFETCH || (kind == CT_PREFETCH && (a->op & CT_PF_INSTR)))
+             ? s->first_i[a->core] : s->first_d[a->core];
+    write = kind == CT_STORE || kind == CT_ATOMIC;
+    if (UNLIKELY(li < 0)) {
+        if (write) s->tot.mem_writes++; else s->tot.mem_reads++;
+        cost = s->mem_latency;
+    } else {
+        const uint32_t lb = s->lv[li].c.line_bits;
+        const uint64_t end = addr + (a->size ? a->size : 1);
+        if (LIKELY(((addr ^ (end - 1)) >> lb) == 0)) {
+            cost = serve(s, li, addr, a->size ? a->size : 1, kind, write);
+        } else {
+            uint64_t p = addr;
+            s->tot.line_crossings++;
+            while (p < end) {
+                uint64_t line_end = ((p >> lb) + 1) << lb;
+                uint64_t piece_end = line_end < end ? line_end : end;
+                cost += serve(s, li, p, (uint32_t)(piece_end - p), kind, write);
+                p = piece_end;
+            }
+        }
+    }
+    if (kind == CT_PREFETCH)
+        cost = 0;
+    s->tot.cycles += cost;
+    s->tot.kind_cycles[kind] += cost;
+}
+
+int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        if (UNLIKELY(b->acc[i].flags & CT_F_NOADDR))
+            return ct_error_set(err, CT_E_UNSUPPORTED,
+                                "access at trace time %llu has no address (the trace masks "
+                                "its addresses): it cannot be simulated",
+                                (unsigned long long)b->acc[i].time);
+        if (UNLIKELY(b->acc[i].core >= s->cores))
+            return ct_error_set(err, CT_E_INTERNAL, "access scheduled on core %u of %u",
+                                b->acc[i].core, s->cores);
+    }
+    for (uint32_t i = 0; i < b->n; i++)
+        ct_sim_access(s, &b->acc[i]);
+    s->cur = NULL;
+    return CT_OK;
+}
+
+/* ---- creation ------------------------------------------------------------- */
+
+static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, ct_error *err)
+{
+    const ct_cache_cfg *k = &cfg->cache[lv];
+    ct_level *L = &s->lv[s->nlv];
+    const ct_prefetch_ops *pf = ct_prefetch_at((size_t)k->prefetcher);
+
+    memset(L, 0, sizeof *L);
+    if (ct_cache_init(&L->c, k->size, k->assoc, k->line,
+                      ct_policy_at((size_t)k->replacement),
+                      cfg->seed + (uint64_t)s->nlv) != 0)
+        return ct_error_set(err, CT_E_NOMEM, "[%s]: cannot allocate %llu bytes of tags",
+                            level_names[lv], (unsigned long long)(k->size / k->line * 9));
+    L->next = -1;
+    L->lv = lv;
+    L->inclusion = k->inclusion;
+    L->write_back = k->write_back;
+    L->write_allocate = k->write_allocate;
+    L->latency = k->latency;
+    L->line = k->line;
+    if (pf && pf != &ct_prefetch_none) {
+        L->pf = pf;
+        L->pfst = pf->create(k->prefetch_degree);
+        if (!L->pfst)
+            return ct_error_set(err, CT_E_NOMEM, "[%s]: out of memory", level_names[lv]);
+    }
+    if (cfg->miss_classes) {
+        L->cls = ct_classify_create(k->size / k->line);
+        if (!L->cls)
+            return ct_error_set(err, CT_E_NOMEM, "[%s]: out of memory", level_names[lv]);
+    }
+    snprintf(L->name, sizeof L->name, "%s", level_names[lv]);
+    L->info.name = L->name;
+    L->info.core = core;
+    L->info.size = k->size;
+    L->info.assoc = k->assoc;
+    L->info.line = k->line;
+    L->info.sets = L->c.sets;
+    L->info.latency = k->latency;
+    L->info.replacement = ct_policy_at((size_t)k->replacement)->name;
+    L->info.write_back = k->write_back;
+    L->info.write_allocate = k->write_allocate;
+    L->info.inclusion = inclusion_text[k->inclusion];
+    L->info.next = -1;
+    s->nlv++;
+    return CT_OK;
+}
+
+int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
+{
+    ct_sim *s = calloc(1, sizeof *s);
+    int idx[CT_LV_COUNT][1024];   /* level index per level id and core */
+    size_t maxlv;
+    int rc = CT_OK;
+
+    *out = NULL;
+    if (!s)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    s->cores = cfg->cores;
+    s->mem_latency = cfg->mem_latency;
+    s->use_paddr = cfg->indexing == CT_INDEX_PHYSICAL;
+    s->flush_at_end = cfg->flush_at_end;
+    maxlv = (size_t)CT_LV_COUNT * cfg->cores;
+    s->lv = calloc(maxlv, sizeof *s->lv);
+    s->first_i = malloc(cfg->cores * sizeof *s->first_i);
+    s->first_d = malloc(cfg->cores * sizeof *s->first_d);
+    if (!s->lv || !s->first_i || !s->first_d) {
+        rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+        goto fail;
+    }
+
+    /* levels top-down: per core L1I, L1D; then L2s; then L3s */
+    for (int lv = 0; lv < CT_LV_COUNT; lv++)
+        for (uint32_t core = 0; core < cfg->cores; core++)
+            idx[lv][core] = -1;
+    for (int lv = 0; lv < CT_LV_COUNT; lv++) {
+        if (!ct_config_level_present(cfg, lv))
+            continue;
+        if (lv >= CT_LV_L2 && cfg->cache[lv].shared) {
+            if ((rc = add_level(s, cfg, lv, -1, err)) != CT_OK)
+                goto fail;
+            for (uint32_t core = 0; core < cfg->cores; core++)
+                idx[lv][core] = (int)s->nlv - 1;
+        } else {
+            for (uint32_t core = 0; core < cfg->cores; core++) {
+                if ((rc = add_level(s, cfg, lv, (int)core, err)) != CT_OK)
+                    goto fail;
+                idx[lv][core] = (int)s->nlv - 1;
+            }
+        }
+    }
+
+    /* next pointers, routing, and the levels above each level */
+    for (uint32_t core = 0; core < cfg->cores; core++) {
+        int below_l1 = idx[CT_LV_L2][core] >= 0 ? idx[CT_LV_L2][core] : idx[CT_LV_L3][core];
+        int below_l2 = idx[CT_LV_L3][core];
+        if (idx[CT_LV_L1I][core] >= 0)
+            s->lv[idx[CT_LV_L1I][core]].next = below_l1;
+        if (idx[CT_LV_L1D][core] >= 0)
+            s->lv[idx[CT_LV_L1D][core]].next = below_l1;
+        if (idx[CT_LV_L2][core] >= 0)
+            s->lv[idx[CT_LV_L2][core]].next = below_l2;
+        s->first_i[core] = idx[CT_LV_L1I][core] >= 0 ? idx[CT_LV_L1I][core] : below_l1;
+        s->first_d[core] = idx[CT_LV_L1D][core] >= 0 ? idx[CT_LV_L1D][core] : below_l1;
+    }
+    for (size_t li = 0; li < s->nlv; li++) {
+        ct_level *L = &s->lv[li];
+        L->info.next = L->next;
+        L->above = malloc(s->nlv * sizeof *L->above);
+        if (!L->above) {
+            rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+            goto fail;
+        }
+    }
+    for (size_t a = 0; a < s->nlv; a++)
+        for (int b = s->lv[a].next; b >= 0; b = s->lv[b].next)
+            s->lv[b].above[s->lv[b].nabove++] = (uint32_t)a;
+    for (size_t li = 0; li < s->nlv; li++) {
+        ct_level *L = &s->lv[li];
+        if (L->inclusion != CT_INCL_EXCLUSIVE)
+            continue;
+        for (uint32_t i = 0; i < L->nabove; i++)
+            if (s->lv[L->above[i]].next == (int)li && s->lv[L->above[i]].line != L->line) {
+                rc = ct_error_set(err, CT_E_CONFIG,
+                                  "%s: [%s] inclusion: an exclusive level needs the %u-byte "
+                                  "line of [%s] above it, not %u",
+                                  cfg->path[0] ? cfg->path : "configuration", L->name,
+                                  s->lv[L->above[i]].line, s->lv[L->above[i]].name, L->line);
+                goto fail;
+            }
+    }
+    *out = s;
+    return CT_OK;
+fail:
+    ct_sim_free(s);
+    return rc;
+}
+
+void ct_sim_free(ct_sim *s)
+{
+    if (!s)
+        return;
+    for (size_t li = 0; li < s->nlv; li++) {
+        ct_level *L = &s->lv[li];
+        ct_cache_free(&L->c);
+        if (L->pf)
+            L->pf->destroy(L->pfst);
+        ct_classify_free(L->cls);
+        free(L->above);
+    }
+    free(s->lv);
+    free(s->first_i);
+    free(s->first_d);
+    free(s);
+}
+
+void ct_sim_finish(ct_sim *s)
+{
+    if (s->flush_at_end)
+        cacheop_all(s, CT_OP_CLEAN);
+}
+
+/* ---- statistics ------------------------------------------------------------ */
+
+void ct_sim_reset_stats(ct_sim *s)
+{
+    for (size_t li = 0; li < s->nlv; li++)
+        memset(&s->lv[li].st, 0, sizeof s->lv[li].st);
+    memset(&s->tot, 0, sizeof s->tot);
+}
+
+ct_kind_stats ct_level_total(const ct_level_stats *st)
+{
+    ct_kind_stats t;
+    memset(&t, 0, sizeof t);
+    for (int k = 0; k < CT_KIND_COUNT; k++) {
+        t.accesses += st->kind[k].accesses;
+        t.hits += st->kind[k].hits;
+        t.misses += st->kind[k].misses;
+        t.compulsory += st->kind[k].compulsory;
+        t.capacity += st->kind[k].capacity;
+        t.conflict += st->kind[k].conflict;
+    }
+    return t;
+}
+
+size_t ct_sim_nlevels(const ct_sim *s) { return s->nlv; }
+
+const ct_level_info *ct_sim_level_info(const ct_sim *s, size_t i)
+{
+    return i < s->nlv ? &s->lv[i].info : NULL;
+}
+
+const ct_level_stats *ct_sim_level_stats(const ct_sim *s, size_t i)
+{
+    ct_level *L;
+    if (i >= s->nlv)
+        return NULL;
+    L = &s->lv[i];
+    /* child hits: hits in the levels above, computed when asked */
+    L->st.child_hits = 0;
+    for (uint32_t a = 0; a < L->nabove; a++)
+        L->st.child_hits += ct_level_total(&s->lv[L->above[a]].st).hits;
+    return &L->st;
+}
+
+const ct_sim_totals *ct_sim_get_totals(const ct_sim *s) { return &s->tot; }
+
+void ct_sim_set_event_sink(ct_sim *s, ct_event_fn fn, void *ctx)
+{
+    s->ev_fn = fn;
+    s->ev_ctx = ctx;
+}

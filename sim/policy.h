@@ -1,0 +1,62 @@
+/*
+ * policy.h - replacement policies and hardware prefetchers as plug-ins
+ * (internal).
+ *
+ * A replacement policy is a const struct of functions plus a name, one file
+ * each under sim/policy/, one line in sim/policy/registry.c. The cache owns
+ * the tag array and picks an invalid way itself when a set has one; the
+ * policy is asked for a victim only when every way of the set is valid.
+ * sim/policy/fifo.c is the smallest policy and the template for a new one.
+ *
+ * Prefetchers follow the same pattern under sim/prefetch/ (none.c is the
+ * template).
+ */
+#ifndef CT_POLICY_H
+#define CT_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ct_policy_ops {
+    const char *name;
+    const char *help;
+    /* Non-NULL: a reason why `ways` does not suit this policy. */
+    const char *(*check)(uint32_t ways);
+    /* State for the whole cache (sets x ways); NULL on allocation failure. */
+    void *(*create)(uint64_t sets, uint32_t ways, uint64_t seed);
+    void (*destroy)(void *st);
+    void (*hit)(void *st, uint64_t set, uint32_t way);    /* line used again */
+    void (*fill)(void *st, uint64_t set, uint32_t way);   /* line inserted */
+    void (*inval)(void *st, uint64_t set, uint32_t way);  /* line dropped */
+    uint32_t (*victim)(void *st, uint64_t set);           /* every way valid */
+    /* 1 when a hit on the line hit last time changes nothing (lets the cache
+     * skip the policy for repeated hits on one line). */
+    int rehit_idempotent;
+} ct_policy_ops;
+
+extern const ct_policy_ops ct_policy_lru, ct_policy_plru, ct_policy_fifo,
+    ct_policy_random, ct_policy_srrip, ct_policy_brrip, ct_policy_lfu;
+
+/* Registry: policy i (NULL past the end), and lookup by name (-1: unknown). */
+const ct_policy_ops *ct_policy_at(size_t i);
+int ct_policy_find(const char *name);
+const char *ct_policy_name_at(size_t i);
+
+typedef struct ct_prefetch_ops {
+    const char *name;
+    const char *help;
+    void *(*create)(uint32_t degree);
+    void (*destroy)(void *st);
+    /* After a demand access of `kind` to `block` at the level (hit or miss),
+     * write up to `max` block numbers to prefetch into out[]; return how
+     * many. */
+    uint32_t (*observe)(void *st, uint64_t block, uint64_t pc, int kind,
+                        int hit, uint64_t *out, uint32_t max);
+} ct_prefetch_ops;
+
+extern const ct_prefetch_ops ct_prefetch_none, ct_prefetch_nextline;
+
+const ct_prefetch_ops *ct_prefetch_at(size_t i);
+const char *ct_prefetch_name_at(size_t i);
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * registry.c - the hardware prefetchers cachet knows, one line each.
+ */
+#include "../compiler.h"
+#include "../policy.h"
+
+static const ct_prefetch_ops *const prefetchers[] = {
+    &ct_prefetch_none,
+    &ct_prefetch_nextline,
+};
+
+const ct_prefetch_ops *ct_prefetch_at(size_t i)
+{
+    return i < CT_ARRAY_LEN(prefetchers) ? prefetchers[i] : NULL;
+}
+
+const char *ct_prefetch_name_at(size_t i)
+{
+    return i < CT_ARRAY_LEN(prefetchers) ? prefetchers[i]->name : NULL;
+}

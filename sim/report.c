@@ -1,0 +1,350 @@
+/*
+ * report.c - results as a table, JSON and CSV (schemas in results/README.md).
+ *
+ * Ratios are computed here from the integer counters and printed with
+ * enough digits to check by hand: miss_rate = misses / accesses, MPKI =
+ * misses * 1000 / instructions, AMAT(kind) = cycles of kind / accesses of
+ * kind, CPI = cycles / instructions. A ratio with a zero denominator is 0.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cachet/cachet.h"
+
+const char *ct_version(void) { return CACHET_VERSION; }
+
+int ct_writef(ct_writer *w, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    int n;
+
+    if (w->failed)
+        return -1;
+    va_start(ap, fmt);
+    n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return w->failed = -1;
+    if ((size_t)n >= sizeof buf)
+        n = (int)sizeof buf - 1;
+    if (w->write(w->ctx, buf, (size_t)n) != 0)
+        w->failed = -1;
+    return w->failed;
+}
+
+void ct_write_json_string(ct_writer *w, const char *s)
+{
+    char buf[1024];
+    size_t n = 0;
+
+    buf[n++] = '"';
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (n > sizeof buf - 8) {
+            if (!w->failed && w->write(w->ctx, buf, n) != 0)
+                w->failed = -1;
+            n = 0;
+        }
+        if (ch == '"' || ch == '\\') {
+            buf[n++] = '\\';
+            buf[n++] = (char)ch;
+        } else if (ch < 0x20) {
+            n += (size_t)snprintf(buf + n, 8, "\\u%04x", ch);
+        } else {
+            buf[n++] = (char)ch;
+        }
+    }
+    buf[n++] = '"';
+    if (!w->failed && w->write(w->ctx, buf, n) != 0)
+        w->failed = -1;
+}
+
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+static const char *trace_name(const ct_run_meta *m, size_t i)
+{
+    return m && i < m->ntraces ? m->traces[i] : "";
+}
+
+static void size_text(uint64_t v, char *buf, size_t n)
+{
+    if (v && v % (1ull << 30) == 0)
+        snprintf(buf, n, "%lluG", (unsigned long long)(v >> 30));
+    else if (v && v % (1ull << 20) == 0)
+        snprintf(buf, n, "%lluM", (unsigned long long)(v >> 20));
+    else if (v && v % (1ull << 10) == 0)
+        snprintf(buf, n, "%lluK", (unsigned long long)(v >> 10));
+    else
+        snprintf(buf, n, "%llu", (unsigned long long)v);
+}
+
+static const int shown_kinds[] = {CT_IFETCH, CT_LOAD, CT_STORE, CT_ATOMIC, CT_PREFETCH,
+                                  CT_CACHEOP, CT_WRITEBACK, CT_HWPREFETCH, CT_WALK};
+
+/* ---- table ---- */
+
+int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_run_meta *m)
+{
+    const ct_sim_totals *t = ct_sim_get_totals(s);
+
+    ct_writef(w, "cachet %s  config %s (%016llx)\n", ct_version(),
+              ct_config_path(cfg)[0] ? ct_config_path(cfg) : "(built-in)",
+              (unsigned long long)ct_config_hash(cfg));
+    for (size_t i = 0; m && i < m->ntraces; i++)
+        ct_writef(w, "trace  %s%s%s\n", trace_name(m, i), m->format ? "  format " : "",
+                  m->format ? m->format : "");
+    ct_writef(w, "\n%-6s %4s %6s %5s %5s %14s %14s %12s %8s %9s %12s\n", "level", "core",
+              "size", "assoc", "line", "accesses", "hits", "misses", "miss%", "MPKI",
+              "writebacks");
+    for (size_t i = 0; i < ct_sim_nlevels(s); i++) {
+        const ct_level_info *li = ct_sim_level_info(s, i);
+        ct_kind_stats tot = ct_level_total(ct_sim_level_stats(s, i));
+        char size[32], core[16];
+        size_text(li->size, size, sizeof size);
+        if (li->core < 0)
+            snprintf(core, sizeof core, "all");
+        else
+            snprintf(core, sizeof core, "%d", li->core);
+        ct_writef(w, "%-6s %4s %6s %5u %5u %14llu %14llu %12llu %7.3f%% %9.3f %12llu\n",
+                  li->name, core, size, li->assoc, li->line, (unsigned long long)tot.accesses,
+                  (unsigned long long)tot.hits, (unsigned long long)tot.misses,
+                  100.0 * ratio(tot.misses, tot.accesses),
+                  1000.0 * ratio(tot.misses, t->instructions),
+                  (unsigned long long)ct_sim_level_stats(s, i)->writebacks);
+    }
+    ct_writef(w, "\ninstructions %llu  cycles %llu  CPI %.4f\n",
+              (unsigned long long)t->instructions, (unsigned long long)t->cycles,
+              ratio(t->cycles, t->instructions));
+    ct_writef(w, "AMAT");
+    for (int k = 0; k < CT_KIND_STREAM; k++)
+        if (t->accesses[k] && k != CT_NOFETCH)
+            ct_writef(w, "  %s %.3f", ct_kind_name(k), ratio(t->kind_cycles[k], t->accesses[k]));
+    ct_writef(w, "\nmemory reads %llu  writes %llu  line-crossing accesses %llu\n",
+              (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes,
+              (unsigned long long)t->line_crossings);
+    if (m && m->seconds > 0) {
+        uint64_t n = 0;
+        for (int k = 0; k < CT_KIND_STREAM; k++)
+            n += t->accesses[k];
+        ct_writef(w, "time %.3f s  (%.2f M accesses/s)\n", m->seconds, n / m->seconds / 1e6);
+    }
+    return w->failed;
+}
+
+/* ---- JSON ---- */
+
+static void json_kind(ct_writer *w, const ct_kind_stats *k, int classes)
+{
+    ct_writef(w, "{\"accesses\": %llu, \"hits\": %llu, \"misses\": %llu",
+              (unsigned long long)k->accesses, (unsigned long long)k->hits,
+              (unsigned long long)k->misses);
+    if (classes)
+        ct_writef(w, ", \"compulsory\": %llu, \"capacity\": %llu, \"conflict\": %llu",
+                  (unsigned long long)k->compulsory, (unsigned long long)k->capacity,
+                  (unsigned long long)k->conflict);
+    ct_writef(w, "}");
+}
+
+typedef struct json_cfg_ctx {
+    ct_writer *w;
+    const char *section;
+    int first_key;
+    int first_section;
+} json_cfg_ctx;
+
+static int json_cfg_visit(void *ctx, const char *section, const char *key, const char *value)
+{
+    json_cfg_ctx *j = ctx;
+    if (!j->section || strcmp(j->section, section) != 0) {
+        if (j->section)
+            ct_writef(j->w, "}");
+        ct_writef(j->w, "%s", j->first_section ? "" : ", ");
+        ct_write_json_string(j->w, section);
+        ct_writef(j->w, ": {");
+        j->section = section;
+        j->first_key = 1;
+        j->first_section = 0;
+    }
+    ct_writef(j->w, "%s", j->first_key ? "" : ", ");
+    ct_write_json_string(j->w, key);
+    ct_writef(j->w, ": ");
+    ct_write_json_string(j->w, value);
+    j->first_key = 0;
+    return 0;
+}
+
+int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_run_meta *m)
+{
+    const ct_sim_totals *t = ct_sim_get_totals(s);
+    char buf[64];
+    int classes = strcmp(ct_config_get(cfg, "system", "miss_classes", buf, sizeof buf), "yes") == 0;
+    json_cfg_ctx jc = {w, NULL, 1, 1};
+
+    ct_writef(w, "{\n  \"cachet_version\": ");
+    ct_write_json_string(w, ct_version());
+    ct_writef(w, ",\n  \"config\": ");
+    ct_write_json_string(w, m && m->config_path ? m->config_path : ct_config_path(cfg));
+    ct_writef(w, ",\n  \"config_hash\": \"%016llx\",\n  \"traces\": [",
+              (unsigned long long)ct_config_hash(cfg));
+    for (size_t i = 0; m && i < m->ntraces; i++) {
+        ct_writef(w, "%s{\"path\": ", i ? ", " : "");
+        ct_write_json_string(w, trace_name(m, i));
+        if (m->trace_sizes)
+            ct_writef(w, ", \"bytes\": %llu", (unsigned long long)m->trace_sizes[i]);
+        ct_writef(w, "}");
+    }
+    ct_writef(w, "],\n  \"format\": ");
+    ct_write_json_string(w, m && m->format ? m->format : "");
+    ct_writef(w, ",\n  \"instructions\": %llu,\n  \"cycles\": %llu,\n  \"cpi\": %.6f,\n",
+              (unsigned long long)t->instructions, (unsigned long long)t->cycles,
+              ratio(t->cycles, t->instructions));
+    ct_writef(w, "  \"accesses\": {");
+    for (int k = 0; k < CT_KIND_STREAM; k++)
+        ct_writef(w, "%s\"%s\": %llu", k ? ", " : "", ct_kind_name(k),
+                  (unsigned long long)t->accesses[k]);
+    ct_writef(w, "},\n  \"amat\": {");
+    for (int k = 0, first = 1; k < CT_KIND_STREAM; k++) {
+        if (k == CT_NOFETCH)
+            continue;
+        ct_writef(w, "%s\"%s\": %.6f", first ? "" : ", ", ct_kind_name(k),
+                  ratio(t->kind_cycles[k], t->accesses[k]));
+        first = 0;
+    }
+    ct_writef(w, "},\n  \"memory\": {\"reads\": %llu, \"writes\": %llu},\n",
+              (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes);
+    ct_writef(w, "  \"line_crossings\": %llu,\n", (unsigned long long)t->line_crossings);
+    if (m && m->seconds > 0)
+        ct_writef(w, "  \"seconds\": %.6f,\n", m->seconds);
+    ct_writef(w, "  \"levels\": [\n");
+    for (size_t i = 0; i < ct_sim_nlevels(s); i++) {
+        const ct_level_info *li = ct_sim_level_info(s, i);
+        const ct_level_stats *st = ct_sim_level_stats(s, i);
+        ct_kind_stats tot = ct_level_total(st);
+
+        ct_writef(w, "    {\"name\": ");
+        ct_write_json_string(w, li->name);
+        if (li->core < 0)
+            ct_writef(w, ", \"core\": null");
+        else
+            ct_writef(w, ", \"core\": %d", li->core);
+        ct_writef(w, ", \"size\": %llu, \"assoc\": %u, \"line\": %u, \"sets\": %llu, "
+                     "\"replacement\": \"%s\", \"write_back\": %s, \"write_allocate\": %s, "
+                     "\"inclusion\": \"%s\", \"latency\": %u,\n",
+                  (unsigned long long)li->size, li->assoc, li->line,
+                  (unsigned long long)li->sets, li->replacement,
+                  li->write_back ? "true" : "false", li->write_allocate ? "true" : "false",
+                  li->inclusion, li->latency);
+        ct_writef(w, "     \"accesses\": %llu, \"hits\": %llu, \"misses\": %llu, "
+                     "\"miss_rate\": %.6f, \"mpki\": %.6f, \"writebacks\": %llu, "
+                     "\"evictions\": %llu, \"invalidations\": %llu, "
+                     "\"back_invalidations\": %llu, \"child_hits\": %llu, "
+                     "\"prefetches_issued\": %llu,\n",
+                  (unsigned long long)tot.accesses, (unsigned long long)tot.hits,
+                  (unsigned long long)tot.misses, ratio(tot.misses, tot.accesses),
+                  1000.0 * ratio(tot.misses, t->instructions),
+                  (unsigned long long)st->writebacks, (unsigned long long)st->evictions,
+                  (unsigned long long)st->invalidations,
+                  (unsigned long long)st->back_invalidations,
+                  (unsigned long long)st->child_hits,
+                  (unsigned long long)st->prefetches_issued);
+        if (classes) {
+            ct_writef(w, "     \"compulsory\": %llu, \"capacity\": %llu, \"conflict\": %llu,\n",
+                      (unsigned long long)tot.compulsory, (unsigned long long)tot.capacity,
+                      (unsigned long long)tot.conflict);
+        }
+        ct_writef(w, "     \"by_kind\": {");
+        for (size_t k = 0, first = 1; k < sizeof shown_kinds / sizeof shown_kinds[0]; k++) {
+            const ct_kind_stats *ks = &st->kind[shown_kinds[k]];
+            if (!ks->accesses)
+                continue;
+            ct_writef(w, "%s\"%s\": ", first ? "" : ", ", ct_kind_name(shown_kinds[k]));
+            json_kind(w, ks, classes);
+            first = 0;
+        }
+        ct_writef(w, "}}%s\n", i + 1 < ct_sim_nlevels(s) ? "," : "");
+    }
+    ct_writef(w, "  ],\n  \"resolved_config\": {");
+    ct_config_visit(cfg, json_cfg_visit, &jc);
+    if (jc.section)
+        ct_writef(w, "}");
+    ct_writef(w, "}\n}\n");
+    return w->failed;
+}
+
+/* ---- CSV ---- */
+
+static void csv_field(ct_writer *w, const char *s, int last)
+{
+    int quote = strpbrk(s, ",\"\n") != NULL;
+    if (quote) {
+        ct_writef(w, "\"");
+        for (; *s; s++)
+            ct_writef(w, *s == '"' ? "\"\"" : "%c", *s);
+        ct_writef(w, "\"");
+    } else {
+        ct_writef(w, "%s", s);
+    }
+    ct_writef(w, last ? "\n" : ",");
+}
+
+int ct_report_csv(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_run_meta *m,
+                  int header)
+{
+    const ct_sim_totals *t = ct_sim_get_totals(s);
+    char hash[32], traces[4096] = "";
+    uint64_t bytes = 0;
+
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)ct_config_hash(cfg));
+    for (size_t i = 0; m && i < m->ntraces; i++) {
+        size_t used = strlen(traces);
+        snprintf(traces + used, sizeof traces - used, "%s%s", i ? ";" : "", m->traces[i]);
+        if (m->trace_sizes)
+            bytes += m->trace_sizes[i];
+    }
+    if (header)
+        ct_writef(w, "cachet_version,config,config_hash,trace,trace_bytes,format,level,core,"
+                     "size,assoc,line,sets,replacement,write_back,write_allocate,inclusion,"
+                     "latency,accesses,hits,misses,miss_rate,mpki,"
+                     "ifetch_accesses,ifetch_misses,load_accesses,load_misses,"
+                     "store_accesses,store_misses,writeback_accesses,writeback_misses,"
+                     "prefetch_accesses,prefetch_misses,hwprefetch_accesses,hwprefetch_misses,"
+                     "writebacks,compulsory,capacity,conflict,instructions,cycles,cpi\n");
+    for (size_t i = 0; i < ct_sim_nlevels(s); i++) {
+        const ct_level_info *li = ct_sim_level_info(s, i);
+        const ct_level_stats *st = ct_sim_level_stats(s, i);
+        ct_kind_stats tot = ct_level_total(st);
+        char core[16];
+
+        ct_writef(w, "%s,", ct_version());
+        csv_field(w, m && m->config_path ? m->config_path : ct_config_path(cfg), 0);
+        ct_writef(w, "%s,", hash);
+        csv_field(w, traces, 0);
+        ct_writef(w, "%llu,", (unsigned long long)bytes);
+        csv_field(w, m && m->format ? m->format : "", 0);
+        if (li->core < 0)
+            snprintf(core, sizeof core, "all");
+        else
+            snprintf(core, sizeof core, "%d", li->core);
+        ct_writef(w, "%s,%s,%llu,%u,%u,%llu,%s,%s,%s,%s,%u,", li->name, core,
+                  (unsigned long long)li->size, li->assoc, li->line,
+                  (unsigned long long)li->sets, li->replacement, li->write_back ? "yes" : "no",
+                  li->write_allocate ? "yes" : "no", li->inclusion, li->latency);
+        ct_writef(w, "%llu,%llu,%llu,%.6f,%.6f,", (unsigned long long)tot.accesses,
+                  (unsigned long long)tot.hits, (unsigned long long)tot.misses,
+                  ratio(tot.misses, tot.accesses), 1000.0 * ratio(tot.misses, t->instructions));
+        {
+            static const int k[] = {CT_IFETCH, CT_LOAD, CT_STORE, CT_WRITEBACK, CT_PREFETCH,
+                                    CT_HWPREFETCH};
+            for (size_t j = 0; j < sizeof k / sizeof k[0]; j++)
+                ct_writef(w, "%llu,%llu,", (unsigned long long)st->kind[k[j]].accesses,
+                          (unsigned long long)st->kind[k[j]].misses);
+        }
+        ct_writef(w, "%llu,%llu,%llu,%llu,%llu,%llu,%.6f\n", (unsigned long long)st->writebacks,
+                  (unsigned long long)tot.compulsory, (unsigned long long)tot.capacity,
+                  (unsigned long long)tot.conflict, (unsigned long long)t->instructions,
+                  (unsigned long long)t->cycles, ratio(t->cycles, t->instructions));
+    }
+    return w->failed;
+}

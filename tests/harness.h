@@ -1,0 +1,68 @@
+/*
+ * harness.h - the unit-test harness: CHECK macros that count, and a closing
+ * "N passed, N failed" line. A test program returns 1 when anything failed.
+ *
+ *   TEST(name) { CHECK(x == 1); CHECK_EQ_U64(a, b); }
+ *   int main(void) { RUN(name); return harness_done(); }
+ */
+#ifndef CT_HARNESS_H
+#define CT_HARNESS_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int harness_passed, harness_failed;
+static const char *harness_test = "";
+
+#define TEST(name) static void name(void)
+
+#define RUN(name)                  \
+    do {                           \
+        harness_test = #name;      \
+        name();                    \
+    } while (0)
+
+#define CHECK(cond)                                                                     \
+    do {                                                                                \
+        if (cond) {                                                                     \
+            harness_passed++;                                                           \
+        } else {                                                                        \
+            harness_failed++;                                                           \
+            fprintf(stderr, "FAIL %s (%s:%d): %s\n", harness_test, __FILE__, __LINE__,  \
+                    #cond);                                                             \
+        }                                                                               \
+    } while (0)
+
+#define CHECK_EQ_U64(got, want)                                                          \
+    do {                                                                                 \
+        uint64_t g_ = (uint64_t)(got), w_ = (uint64_t)(want);                            \
+        if (g_ == w_) {                                                                  \
+            harness_passed++;                                                            \
+        } else {                                                                         \
+            harness_failed++;                                                            \
+            fprintf(stderr, "FAIL %s (%s:%d): %s is %" PRIu64 ", want %" PRIu64 "\n",    \
+                    harness_test, __FILE__, __LINE__, #got, g_, w_);                     \
+        }                                                                                \
+    } while (0)
+
+#define CHECK_STR_CONTAINS(hay, needle)                                                  \
+    do {                                                                                 \
+        const char *h_ = (hay), *n_ = (needle);                                          \
+        if (h_ && strstr(h_, n_)) {                                                      \
+            harness_passed++;                                                            \
+        } else {                                                                         \
+            harness_failed++;                                                            \
+            fprintf(stderr, "FAIL %s (%s:%d): \"%s\" does not contain \"%s\"\n",          \
+                    harness_test, __FILE__, __LINE__, h_ ? h_ : "(null)", n_);           \
+        }                                                                                \
+    } while (0)
+
+static inline int harness_done(void)
+{
+    printf("%d passed, %d failed\n", harness_passed, harness_failed);
+    return harness_failed ? 1 : 0;
+}
+
+#endif
