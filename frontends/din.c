@@ -129,8 +129,7 @@ static const uint8_t *parse(din *d, const uint8_t *p, const uint8_t *lim, ct_bat
         const uint8_t *line = p;
         unsigned label;
         uint64_t addr = 0;
-        int digits = 0;
-        unsigned h;
+        int digits;
 
         while (*p == ' ' || *p == '\t' || *p == '\r')
             p++;
@@ -153,10 +152,20 @@ static const uint8_t *parse(din *d, const uint8_t *p, const uint8_t *lim, ct_bat
             p++;
         if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
             p += 2;
-        while ((h = ct_hex1[*p]) != 0) {
-            addr = (addr << 4) | (uint64_t)(h - 1);
-            p++;
-            digits++;
+        {
+            /* two digits a step while both are hex (the line ends in '\n',
+             * which is not, so the loop stops inside the line) */
+            const uint8_t *start = p;
+            unsigned h, h2;
+            while ((h = ct_hex1[p[0]]) != 0 && (h2 = ct_hex1[p[1]]) != 0) {
+                addr = (addr << 8) | (uint64_t)((h - 1) << 4 | (h2 - 1));
+                p += 2;
+            }
+            if ((h = ct_hex1[*p]) != 0) {
+                addr = (addr << 4) | (uint64_t)(h - 1);
+                p++;
+            }
+            digits = (int)(p - start);
         }
         if (UNLIKELY(digits == 0 || digits > 16 ||
                      (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n'))) {

@@ -187,6 +187,7 @@ int ct_lines_next(ct_lines *l, const char **line, size_t *len, ct_error *err);
 /* Hex digit value + 1 for every byte ('0' -> 1, 'f' -> 16), 0 for non-hex. */
 extern const unsigned char ct_hex1[256];
 
+
 static inline int ct_hexval(unsigned char ch)
 {
     if (ch >= '0' && ch <= '9') return ch - '0';

@@ -25,20 +25,30 @@
  *   timestamp runs until its next timestamp marker; with quantum, streams
  *   run in input order for `quantum` accesses each. A stream's thread id,
  *   when its records carry none, is its stream number + 1.
+ *
+ * Read-ahead
+ *   With [trace] readahead = yes (the default) one thread decodes and
+ *   schedules the next batches while the caller simulates the current
+ *   one. Batches are handed over by exchanging array pointers, never
+ *   copied; at most RA_SLOTS batches are decoded ahead. The records and
+ *   their order are exactly those of reading without the thread.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../sim/compiler.h"
 #include "../sim/config_internal.h"
 #include "frontend.h"
 
 #define PROBE_BYTES 4096
 #define STREAM_BATCH 8192
 #define MAP_SLOTS 4096
+#define RA_SLOTS 3
 
 typedef struct stream_rt {
     ct_stream s;
@@ -80,7 +90,24 @@ struct ct_trace {
     int have_last_thread, have_last_cpu;
     char **structures;     /* shared by all streams */
     uint32_t nstructures, capstructures;
+    /* read-ahead */
+    int ra_on;             /* configured */
+    int ra_running;        /* the thread exists */
+    pthread_t ra_thread;
+    pthread_mutex_t ra_mu;
+    pthread_cond_t ra_cv;
+    struct ra_slot {
+        ct_batch b;
+        int rc;            /* what ct_trace_next would have returned */
+        ct_error err;
+        int full;
+    } ra[RA_SLOTS];
+    uint32_t ra_head, ra_tail;
+    int ra_stop;
+    ct_trace_info info_pub; /* snapshot the caller reads while the thread runs */
 };
+
+static int next_direct(ct_trace *t, ct_batch *b, ct_error *err);
 
 /* ---- diagnostics ---------------------------------------------------------- */
 
@@ -399,15 +426,22 @@ int ct_trace_open(ct_trace **out, const char *const *paths, size_t npaths,
             }
     }
     t->left = t->quantum;
+    t->ra_on = t->cfg->readahead;
+    t->info_pub = t->info;
     *out = t;
     return CT_OK;
 }
+
+static void ra_shutdown(ct_trace *t);
 
 void ct_trace_close(ct_trace *t)
 {
     path_store *ps;
     if (!t)
         return;
+    ra_shutdown(t);
+    for (int i = 0; i < RA_SLOTS; i++)
+        ct_batch_free(&t->ra[i].b);
     for (uint32_t i = 0; i < t->nstreams; i++) {
         if (t->fmt && t->sv[i].st)
             t->fmt->close(t->sv[i].st);
@@ -426,7 +460,17 @@ void ct_trace_close(ct_trace *t)
     free((trace_block *)(void *)t);
 }
 
-const ct_trace_info *ct_trace_get_info(const ct_trace *t) { return &t->info; }
+const ct_trace_info *ct_trace_get_info(const ct_trace *t)
+{
+    ct_trace *mt = (ct_trace *)t;
+    if (!t->ra_running)
+        return &t->info;
+    /* the decoding thread owns t->info; hand out its last snapshot */
+    pthread_mutex_lock(&mt->ra_mu);
+    mt->info_pub.structures = mt->info.structures;
+    pthread_mutex_unlock(&mt->ra_mu);
+    return &t->info_pub;
+}
 
 /* ---- core assignment ------------------------------------------------------------ */
 
@@ -502,8 +546,19 @@ static void count_thread(ct_trace *t, uint32_t thread)
 static void assign_cores(ct_trace *t, ct_batch *b, uint32_t from)
 {
     uint32_t last = UINT32_MAX;
-    for (uint32_t i = from; i < b->n; i++) {
-        ct_access *a = &b->acc[i];
+    ct_access *a = b->acc + from, *end = b->acc + b->n;
+
+    if (t->cores == 1 || t->schedule == CT_SCHED_SINGLE) {
+        for (; a < end; a++) {
+            a->core = 0;
+            if (UNLIKELY(a->thread != last)) {
+                count_thread(t, a->thread);
+                last = a->thread;
+            }
+        }
+        return;
+    }
+    for (; a < end; a++) {
         if (a->thread != last) {
             count_thread(t, a->thread);
             last = a->thread;
@@ -633,7 +688,7 @@ static int next_multi(ct_trace *t, ct_batch *out, ct_error *err)
     return out->n + out->nmk + out->nev > 0 ? 1 : 0;
 }
 
-int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
+static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
 {
     int rc;
 
@@ -664,4 +719,93 @@ int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
     }
     assign_cores(t, b, 0);
     return rc;
+}
+
+/* ---- read-ahead ---------------------------------------------------------------- */
+
+static void *ra_main(void *arg)
+{
+    ct_trace *t = arg;
+
+    pthread_mutex_lock(&t->ra_mu);
+    for (;;) {
+        struct ra_slot *slot = &t->ra[t->ra_tail % RA_SLOTS];
+        while (slot->full && !t->ra_stop)
+            pthread_cond_wait(&t->ra_cv, &t->ra_mu);
+        if (t->ra_stop)
+            break;
+        pthread_mutex_unlock(&t->ra_mu);
+        memset(&slot->err, 0, sizeof slot->err);
+        slot->rc = next_direct(t, &slot->b, &slot->err);
+        pthread_mutex_lock(&t->ra_mu);
+        t->info_pub = t->info;
+        slot->full = 1;
+        t->ra_tail++;
+        pthread_cond_broadcast(&t->ra_cv);
+        if (slot->rc <= 0)
+            break; /* the end, or an error: nothing follows */
+    }
+    pthread_mutex_unlock(&t->ra_mu);
+    return NULL;
+}
+
+static void ra_swap(ct_batch *a, ct_batch *b)
+{
+    ct_batch tmp = *a;
+    *a = *b;
+    *b = tmp;
+}
+
+int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
+{
+    struct ra_slot *slot;
+    int rc;
+
+    if (!t->ra_on)
+        return next_direct(t, b, err);
+    if (!t->ra_running) {
+        if (t->ra_tail > 0)          /* the thread ended: the last answer stands */
+            return t->ra[(t->ra_tail - 1) % RA_SLOTS].rc > 0 ? 0 : t->ra[(t->ra_tail - 1) % RA_SLOTS].rc;
+        for (int i = 0; i < RA_SLOTS; i++)
+            if (ct_batch_init(&t->ra[i].b, b->cap) != CT_OK)
+                return ct_error_set(err, CT_E_NOMEM, "out of memory");
+        if (pthread_mutex_init(&t->ra_mu, NULL) != 0 || pthread_cond_init(&t->ra_cv, NULL) != 0 ||
+            pthread_create(&t->ra_thread, NULL, ra_main, t) != 0) {
+            t->ra_on = 0;            /* no thread: read directly */
+            return next_direct(t, b, err);
+        }
+        t->ra_running = 1;
+    }
+    pthread_mutex_lock(&t->ra_mu);
+    slot = &t->ra[t->ra_head % RA_SLOTS];
+    while (!slot->full)
+        pthread_cond_wait(&t->ra_cv, &t->ra_mu);
+    rc = slot->rc;
+    if (rc > 0) {
+        ra_swap(b, &slot->b);
+        slot->full = 0;
+        t->ra_head++;
+    } else {
+        ct_batch_clear(b);
+        if (rc < 0 && err)
+            *err = slot->err;
+        /* leave the slot full: later calls give the same answer */
+    }
+    pthread_cond_broadcast(&t->ra_cv);
+    pthread_mutex_unlock(&t->ra_mu);
+    return rc;
+}
+
+static void ra_shutdown(ct_trace *t)
+{
+    if (!t->ra_running)
+        return;
+    pthread_mutex_lock(&t->ra_mu);
+    t->ra_stop = 1;
+    pthread_cond_broadcast(&t->ra_cv);
+    pthread_mutex_unlock(&t->ra_mu);
+    pthread_join(t->ra_thread, NULL);
+    pthread_mutex_destroy(&t->ra_mu);
+    pthread_cond_destroy(&t->ra_cv);
+    t->ra_running = 0;
 }

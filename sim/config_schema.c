@@ -97,6 +97,8 @@ const ct_schema_row ct_schema_rows[] = {
      "quantum accesses (auto: timestamp when the streams carry timestamps)"},
     {S_TRACE, "quantum", CT_VT_UINT, F(quantum), 1, UINT64_MAX, "1000", NULL, NULL,
      "accesses per turn when streams are interleaved by quantum"},
+    {S_TRACE, "readahead", CT_VT_BOOL, F(readahead), 0, 1, "yes", NULL, NULL,
+     "decode the next batches in a second thread while the current one is simulated"},
 };
 const size_t ct_schema_nrows = sizeof ct_schema_rows / sizeof ct_schema_rows[0];
 

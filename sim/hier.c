@@ -128,7 +128,6 @@ static NOINLINE void emit(ct_sim *s, size_t li, int op, uint64_t idx, uint64_t b
 /* ---- forward declarations ----------------------------------------------- */
 
 static uint32_t request(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write);
-static uint32_t serve(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write);
 static void fill_victim(ct_sim *s, int li, uint64_t block, int dirty);
 
 /* Write [addr, addr+bytes) to level li (or memory): buffered, no cost. */
@@ -202,7 +201,7 @@ static uint64_t install(ct_sim *s, int li, uint64_t set, uint64_t block, uint8_t
         evict(s, li, idx);
     c->tag[idx] = block;
     c->flag[idx] = flags;
-    c->pol->fill(c->pst, set, (uint32_t)(idx - set * c->ways));
+    ct_cache_filled(c, set, idx);
     c->memo_block = block;
     c->memo_idx = idx;
     EMIT(s, (size_t)li, CT_EVOP_ALLOC, idx, block);
@@ -219,8 +218,7 @@ static void fill_victim(ct_sim *s, int li, uint64_t block, int dirty)
 
     L->st.kind[CT_WRITEBACK].accesses++;
     if (idx >= 0) {
-        L->st.kind[CT_WRITEBACK].hits++;
-        c->pol->hit(c->pst, set, (uint32_t)(idx - (int64_t)(set * c->ways)));
+        ct_cache_touch(c, set, (uint64_t)idx);
     } else {
         L->st.kind[CT_WRITEBACK].misses++;
         idx = (int64_t)install(s, li, set, block, 0);
@@ -254,8 +252,7 @@ static uint32_t fetch(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
     idx = ct_cache_find(c, set, block);
     L->st.kind[kind].accesses++;
     if (idx >= 0) {
-        L->st.kind[kind].hits++;
-        *dirty = (c->flag[idx] & CT_LF_DIRTY) != 0;
+                *dirty = (c->flag[idx] & CT_LF_DIRTY) != 0;
         c->tag[idx] = CT_TAG_INVALID;
         c->flag[idx] = 0;
         c->pol->inval(c->pst, set, (uint32_t)(idx - (int64_t)(set * c->ways)));
@@ -287,22 +284,51 @@ FORCE_INLINE void write_line(ct_sim *s, int li, uint64_t idx, uint64_t addr, uin
     }
 }
 
-/* One access within one line of level li. Returns its latency. */
-static uint32_t serve(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
+/* The miss half of serving one line (both serve functions end here):
+ * no-allocate writes go down, everything else fetches (unless a write
+ * covers the line) and fills. Returns the latency. */
+static NOINLINE uint32_t miss(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind,
+                              int write, uint64_t set)
 {
     ct_level *L = &s->lv[li];
     ct_cache *c = &L->c;
-    uint64_t block = addr >> c->line_bits;
-    uint64_t set, idx;
-    int64_t found;
+    const uint64_t block = addr >> c->line_bits;
+    uint64_t idx;
     uint32_t lat;
     int dirty_in = 0;
 
+    L->st.kind[kind].misses++;
+    if (write && !L->write_allocate && kind != CT_ATOMIC) {
+        write_down(s, L->next, addr, bytes, kind == CT_WRITEBACK ? CT_WRITEBACK : CT_STORE);
+        return L->latency;
+    }
+    if (write && bytes == L->line)
+        lat = L->latency;  /* the write covers the line: no fetch */
+    else
+        lat = fetch(s, L->next, block << c->line_bits, L->line, kind, &dirty_in);
+    /* the slot is chosen after the fetch, which may have changed the set */
+    idx = install(s, li, set, block, dirty_in ? CT_LF_DIRTY : 0);
+    if (write)
+        write_line(s, li, idx, addr, bytes);
+    if (L->pf)
+        prefetch_after(s, li, block, kind, 0);
+    return lat;
+}
+
+/* One access within one line of level li, for any policy, with the 3C
+ * classifier and the prefetcher when configured. Returns its latency. */
+static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
+{
+    ct_level *L = &s->lv[li];
+    ct_cache *c = &L->c;
+    const uint64_t block = addr >> c->line_bits;
+    uint64_t set, idx;
+    int64_t found;
+
     L->st.kind[kind].accesses++;
-    if (LIKELY(block == c->memo_block && c->tag[c->memo_idx] == block && c->memo_ok &&
-               !L->cls && !L->pf)) {
-        L->st.kind[kind].hits++;
-        if (write)
+    if (block == c->memo_block && c->tag[c->memo_idx] == block && c->memo_ok && !L->cls &&
+        !L->pf) {
+                if (write)
             write_line(s, li, c->memo_idx, addr, bytes);
         return L->latency;
     }
@@ -316,37 +342,49 @@ static uint32_t serve(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
             else L->st.kind[kind].conflict++;
         }
     }
-    if (found >= 0) {
-        idx = (uint64_t)found;
-        L->st.kind[kind].hits++;
-        c->pol->hit(c->pst, set, (uint32_t)(idx - set * c->ways));
-        c->memo_block = block;
-        c->memo_idx = idx;
-        c->flag[idx] &= (uint8_t)~CT_LF_PREFETCHED;
-        if (write)
-            write_line(s, li, idx, addr, bytes);
-        if (L->pf)
-            prefetch_after(s, li, block, kind, 1);
-        return L->latency;
-    }
-    L->st.kind[kind].misses++;
-    if (write && !L->write_allocate && kind != CT_ATOMIC) {
-        write_down(s, L->next, addr, bytes, kind == CT_WRITEBACK ? CT_WRITEBACK : CT_STORE);
-        return L->latency;
-    }
-    if (write && bytes == L->line)
-        lat = L->latency;  /* the write covers the line: no fetch */
-    else
-        lat = fetch(s, L->next, block << c->line_bits, L->line, kind, &dirty_in);
-    /* the fetch may have changed this set (inclusive back-invalidation of
-     * a shared level does not reach here, but an exclusive level below can
-     * send victims nowhere above), so the slot is chosen after it */
-    idx = install(s, li, set, block, dirty_in ? CT_LF_DIRTY : 0);
+    if (found < 0)
+        return miss(s, li, addr, bytes, kind, write, set);
+    idx = (uint64_t)found;
+        ct_cache_touch(c, set, idx);
+    c->memo_block = block;
+    c->memo_idx = idx;
+    c->flag[idx] &= (uint8_t)~CT_LF_PREFETCHED;
     if (write)
         write_line(s, li, idx, addr, bytes);
     if (L->pf)
-        prefetch_after(s, li, block, kind, 0);
-    return lat;
+        prefetch_after(s, li, block, kind, 1);
+    return L->latency;
+}
+
+/* The same for an LRU level without classifier or prefetcher: the hit path
+ * is a tag scan and a stamp. A repeated hit on the line touched last needs
+ * no stamp (it is already the most recent). */
+static uint32_t serve_lru(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
+{
+    ct_level *L = &s->lv[li];
+    ct_cache *c = &L->c;
+    const uint64_t block = addr >> c->line_bits;
+    uint64_t idx;
+
+    L->st.kind[kind].accesses++;
+    if (block == c->memo_block && c->tag[c->memo_idx] == block) {
+        idx = c->memo_idx;
+    } else {
+        const uint64_t set = ct_cache_set(c, block);
+        const uint64_t *t = &c->tag[set * c->ways];
+        uint32_t w = 0;
+        while (w < c->ways && t[w] != block)
+            w++;
+        if (w == c->ways)
+            return miss(s, li, addr, bytes, kind, write, set);
+        idx = set * c->ways + w;
+        c->lru_stamp[idx] = ++*c->lru_clock;
+        c->memo_block = block;
+        c->memo_idx = idx;
+    }
+        if (write)
+        write_line(s, li, idx, addr, bytes);
+    return L->latency;
 }
 
 /* [addr, addr+bytes) at level li, split at li's line boundaries; returns
@@ -354,9 +392,12 @@ static uint32_t serve(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
 static uint32_t request(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
 {
     const uint32_t lb = s->lv[li].c.line_bits;
+    const ct_serve_fn serve = s->lv[li].serve;
     uint64_t end = addr + (bytes ? bytes : 1);
     uint32_t worst = 0;
 
+    if (LIKELY(((addr ^ (end - 1)) >> lb) == 0))
+        return serve(s, li, addr, bytes ? bytes : 1, kind, write);
     while (addr < end) {
         uint64_t line_end = ((addr >> lb) + 1) << lb;
         uint64_t piece_end = line_end < end ? line_end : end;
@@ -385,7 +426,6 @@ static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int hit)
         L->st.prefetches_issued++;
         L->st.kind[CT_HWPREFETCH].accesses++;
         if (ct_cache_find(c, set, b) >= 0) {
-            L->st.kind[CT_HWPREFETCH].hits++;
             continue;
         }
         L->st.kind[CT_HWPREFETCH].misses++;
@@ -433,7 +473,6 @@ static void cacheop_range(ct_sim *s, int li, uint64_t addr, uint64_t bytes, int 
             L->st.kind[CT_CACHEOP].misses++;
             continue;
         }
-        L->st.kind[CT_CACHEOP].hits++;
         maintain_line(s, li, (uint64_t)idx, op);
     }
 }
@@ -472,8 +511,7 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
             int64_t idx = ct_cache_find(c, set, b);
             L->st.kind[CT_CACHEOP].accesses++;
             if (idx >= 0) {
-                L->st.kind[CT_CACHEOP].hits++;
-                c->pol->hit(c->pst, set, (uint32_t)(idx - (int64_t)(set * c->ways)));
+                        ct_cache_touch(c, set, (uint64_t)idx);
             } else {
                 L->st.kind[CT_CACHEOP].misses++;
                 idx = (int64_t)install(s, li, set, b, 0);
@@ -498,71 +536,166 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
 
 /* ---- the access entry point ----------------------------------------------- */
 
-void ct_sim_access(ct_sim *s, const ct_access *a)
+/* One access from the trace. The common case (a fetch, load or store within
+ * one line) goes straight to the first level's serve function. */
+FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
 {
     const int kind = a->kind;
     const uint64_t addr = (s->use_paddr && (a->flags & CT_F_PADDR)) ? a->paddr : a->vaddr;
-    uint64_t cost = 0;
-    int li, write;
+    const uint32_t bytes = a->size ? a->size : 1;
+    uint64_t cost;
+    int li;
 
-    assert(kind < CT_KIND_STREAM && a->core < s->cores);
     s->cur = a;
     s->tot.accesses[kind]++;
-    if (kind == CT_IFETCH || kind == CT_NOFETCH) {
-        s->tot.instructions++;
+    if (UNLIKELY(kind >= CT_PREFETCH)) {
         if (kind == CT_NOFETCH)
             return;
-    }
-    if (kind == CT_CACHEOP) {
-        cost = cacheop(s, a, addr);
-        s->tot.cycles += cost;
-        s->tot.kind_cycles[kind] += cost;
-        return;
-    }
-    li = (kind == CT_IFETCH || (kind == CT_PREFETCH && (a->op & CT_PF_INSTR)))
-             ? s->first_i[a->core] : s->first_d[a->core];
-    write = kind == CT_STORE || kind == CT_ATOMIC;
-    if (UNLIKELY(li < 0)) {
-        if (write) s->tot.mem_writes++; else s->tot.mem_reads++;
-        cost = s->mem_latency;
-    } else {
-        const uint32_t lb = s->lv[li].c.line_bits;
-        const uint64_t end = addr + (a->size ? a->size : 1);
-        if (LIKELY(((addr ^ (end - 1)) >> lb) == 0)) {
-            cost = serve(s, li, addr, a->size ? a->size : 1, kind, write);
-        } else {
-            uint64_t p = addr;
-            s->tot.line_crossings++;
-            while (p < end) {
-                uint64_t line_end = ((p >> lb) + 1) << lb;
-                uint64_t piece_end = line_end < end ? line_end : end;
-                cost += serve(s, li, p, (uint32_t)(piece_end - p), kind, write);
-                p = piece_end;
-            }
+        if (kind == CT_CACHEOP) {
+            cost = cacheop(s, a, addr);
+            s->tot.kind_cycles[kind] += cost;
+            return;
         }
     }
-    if (kind == CT_PREFETCH)
-        cost = 0;
-    s->tot.cycles += cost;
+    if (kind == CT_IFETCH) {
+        li = s->first_i[a->core];
+    } else {
+        li = (kind == CT_PREFETCH && (a->op & CT_PF_INSTR)) ? s->first_i[a->core]
+                                                            : s->first_d[a->core];
+    }
+    {
+        const int write = kind == CT_STORE || kind == CT_ATOMIC;
+        if (UNLIKELY(li < 0)) {
+            if (write) s->tot.mem_writes++; else s->tot.mem_reads++;
+            cost = s->mem_latency;
+        } else {
+            const ct_level *L = &s->lv[li];
+            const uint32_t lb = L->c.line_bits;
+            const uint64_t end = addr + bytes;
+            if (LIKELY(((addr ^ (end - 1)) >> lb) == 0)) {
+                cost = L->serve(s, li, addr, bytes, kind, write);
+            } else {
+                uint64_t p = addr;
+                cost = 0;
+                s->tot.line_crossings++;
+                while (p < end) {
+                    uint64_t line_end = ((p >> lb) + 1) << lb;
+                    uint64_t piece_end = line_end < end ? line_end : end;
+                    cost += L->serve(s, li, p, (uint32_t)(piece_end - p), kind, write);
+                    p = piece_end;
+                }
+            }
+        }
+        if (kind == CT_PREFETCH)
+            cost = 0;
+    }
     s->tot.kind_cycles[kind] += cost;
+}
+
+void ct_sim_access(ct_sim *s, const ct_access *a)
+{
+    assert(a->kind < CT_KIND_STREAM && a->core < s->cores);
+    access_one(s, a);
+    s->cur = NULL;
+}
+
+/* A batch stops at an access the model cannot take. */
+static NOINLINE int refuse(ct_sim *s, const ct_access *a, ct_error *err)
+{
+    s->cur = NULL;
+    if (a->flags & CT_F_NOADDR)
+        return ct_error_set(err, CT_E_UNSUPPORTED,
+                            "access at trace time %llu has no address (the trace masks its "
+                            "addresses): it cannot be simulated", (unsigned long long)a->time);
+    if (a->kind >= CT_KIND_STREAM)
+        return ct_error_set(err, CT_E_INTERNAL, "access of unknown kind %u", a->kind);
+    return ct_error_set(err, CT_E_INTERNAL, "access scheduled on core %u of %u", a->core,
+                        s->cores);
+}
+
+#define REFUSED(s, a) \
+    UNLIKELY(((a)->flags & CT_F_NOADDR) || (a)->core >= (s)->cores || (a)->kind >= CT_KIND_STREAM)
+
+/* Any configuration. */
+static int run_any(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    for (const ct_access *a = b->acc, *end = b->acc + b->n; a < end; a++) {
+        if (REFUSED(s, a))
+            return refuse(s, a, err);
+        access_one(s, a);
+    }
+    s->cur = NULL;
+    return CT_OK;
+}
+
+/* Every first level (each core's L1I and L1D, or whatever level takes
+ * their accesses) is an LRU level without classifier or prefetcher: the
+ * fetches, loads and stores that stay within one line are served here,
+ * hit path inlined; everything else takes access_one. Same rules, same
+ * numbers as run_any. */
+static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    ct_level *const *const route = s->route;
+    const uint16_t paddr_flag = s->paddr_flag;
+
+    for (const ct_access *a = b->acc, *end = b->acc + b->n; a < end; a++) {
+        const unsigned kind = a->kind, core = a->core;
+        const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
+        uint64_t block, idx;
+        ct_level *L;
+        ct_cache *c;
+        int li;
+
+        if (UNLIKELY(kind > CT_STORE || core >= s->cores || (a->flags & CT_F_NOADDR))) {
+            if (REFUSED(s, a))
+                return refuse(s, a, err);
+            access_one(s, a);
+            continue;
+        }
+        L = route[core * 3 + kind];
+        if (UNLIKELY(!L)) {
+            access_one(s, a);
+            continue;
+        }
+        li = L->index;
+        c = &L->c;
+        block = addr >> c->line_bits;
+        if (UNLIKELY(((addr + a->size - (a->size != 0)) >> c->line_bits) != block)) {
+            access_one(s, a); /* crosses a line */
+            continue;
+        }
+        s->cur = a;
+        s->tot.accesses[kind]++;
+        L->st.kind[kind].accesses++;
+        if (block == c->memo_block && c->tag[c->memo_idx] == block) {
+            idx = c->memo_idx;
+        } else {
+            const uint64_t set = c->set_pow2 ? block & c->set_mask : block % c->sets;
+            const uint64_t *t = &c->tag[set * c->ways];
+            uint32_t w = 0;
+            while (w < c->ways && t[w] != block)
+                w++;
+            if (w == c->ways) {
+                s->tot.kind_cycles[kind] += miss(s, li, addr, a->size ? a->size : 1, (int)kind,
+                                                 kind == CT_STORE, set);
+                continue;
+            }
+            idx = set * c->ways + w;
+            c->lru_stamp[idx] = ++*c->lru_clock;
+            c->memo_block = block;
+            c->memo_idx = idx;
+        }
+        if (kind == CT_STORE)
+            write_line(s, li, idx, addr, a->size);
+        s->tot.kind_cycles[kind] += L->latency;
+    }
+    s->cur = NULL;
+    return CT_OK;
 }
 
 int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err)
 {
-    for (uint32_t i = 0; i < b->n; i++) {
-        if (UNLIKELY(b->acc[i].flags & CT_F_NOADDR))
-            return ct_error_set(err, CT_E_UNSUPPORTED,
-                                "access at trace time %llu has no address (the trace masks "
-                                "its addresses): it cannot be simulated",
-                                (unsigned long long)b->acc[i].time);
-        if (UNLIKELY(b->acc[i].core >= s->cores))
-            return ct_error_set(err, CT_E_INTERNAL, "access scheduled on core %u of %u",
-                                b->acc[i].core, s->cores);
-    }
-    for (uint32_t i = 0; i < b->n; i++)
-        ct_sim_access(s, &b->acc[i]);
-    s->cur = NULL;
-    return CT_OK;
+    return s->run(s, b, err);
 }
 
 /* ---- creation ------------------------------------------------------------- */
@@ -574,6 +707,7 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
     const ct_prefetch_ops *pf = ct_prefetch_at((size_t)k->prefetcher);
 
     memset(L, 0, sizeof *L);
+    L->index = (int)s->nlv;
     if (ct_cache_init(&L->c, k->size, k->assoc, k->line,
                       ct_policy_at((size_t)k->replacement),
                       cfg->seed + (uint64_t)s->nlv) != 0)
@@ -597,6 +731,8 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
         if (!L->cls)
             return ct_error_set(err, CT_E_NOMEM, "[%s]: out of memory", level_names[lv]);
     }
+    /* chosen once: the access path never tests the configuration again */
+    L->serve = (L->c.lru_stamp && !L->cls && !L->pf) ? serve_lru : serve_any;
     snprintf(L->name, sizeof L->name, "%s", level_names[lv]);
     L->info.name = L->name;
     L->info.core = core;
@@ -671,6 +807,21 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         s->first_i[core] = idx[CT_LV_L1I][core] >= 0 ? idx[CT_LV_L1I][core] : below_l1;
         s->first_d[core] = idx[CT_LV_L1D][core] >= 0 ? idx[CT_LV_L1D][core] : below_l1;
     }
+    s->route = malloc((size_t)cfg->cores * 3 * sizeof *s->route);
+    if (!s->route) {
+        rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+        goto fail;
+    }
+    s->run = run_lru;
+    for (uint32_t core = 0; core < cfg->cores; core++) {
+        const int first[3] = {s->first_i[core], s->first_d[core], s->first_d[core]};
+        for (int k = 0; k < 3; k++) {
+            s->route[core * 3 + k] = first[k] >= 0 ? &s->lv[first[k]] : NULL;
+            if (first[k] >= 0 && s->lv[first[k]].serve != serve_lru)
+                s->run = run_any;
+        }
+    }
+    s->paddr_flag = s->use_paddr ? CT_F_PADDR : 0;
     for (size_t li = 0; li < s->nlv; li++) {
         ct_level *L = &s->lv[li];
         L->info.next = L->next;
@@ -719,6 +870,7 @@ void ct_sim_free(ct_sim *s)
     free(s->lv);
     free(s->first_i);
     free(s->first_d);
+    free(s->route);
     free(s);
 }
 
@@ -759,20 +911,41 @@ const ct_level_info *ct_sim_level_info(const ct_sim *s, size_t i)
     return i < s->nlv ? &s->lv[i].info : NULL;
 }
 
-const ct_level_stats *ct_sim_level_stats(const ct_sim *s, size_t i)
+/* Counters the access path does not keep because they follow from others:
+ * hits = accesses - misses per kind, child hits = the hits of the levels
+ * above, cycles = the sum over kinds. Refreshed whenever statistics are
+ * read (the model is not const underneath the const view). */
+static void refresh(const ct_sim *cs)
 {
-    ct_level *L;
-    if (i >= s->nlv)
-        return NULL;
-    L = &s->lv[i];
-    /* child hits: hits in the levels above, computed when asked */
-    L->st.child_hits = 0;
-    for (uint32_t a = 0; a < L->nabove; a++)
-        L->st.child_hits += ct_level_total(&s->lv[L->above[a]].st).hits;
-    return &L->st;
+    ct_sim *s = (ct_sim *)cs;
+    for (size_t i = 0; i < s->nlv; i++)
+        for (int k = 0; k < CT_KIND_COUNT; k++)
+            s->lv[i].st.kind[k].hits = s->lv[i].st.kind[k].accesses - s->lv[i].st.kind[k].misses;
+    for (size_t i = 0; i < s->nlv; i++) {
+        ct_level *L = &s->lv[i];
+        L->st.child_hits = 0;
+        for (uint32_t a = 0; a < L->nabove; a++)
+            L->st.child_hits += ct_level_total(&s->lv[L->above[a]].st).hits;
+    }
+    s->tot.cycles = 0;
+    for (int k = 0; k < CT_KIND_STREAM; k++)
+        s->tot.cycles += s->tot.kind_cycles[k];
+    s->tot.instructions = s->tot.accesses[CT_IFETCH] + s->tot.accesses[CT_NOFETCH];
 }
 
-const ct_sim_totals *ct_sim_get_totals(const ct_sim *s) { return &s->tot; }
+const ct_level_stats *ct_sim_level_stats(const ct_sim *s, size_t i)
+{
+    if (i >= s->nlv)
+        return NULL;
+    refresh(s);
+    return &s->lv[i].st;
+}
+
+const ct_sim_totals *ct_sim_get_totals(const ct_sim *s)
+{
+    refresh(s);
+    return &s->tot;
+}
 
 void ct_sim_set_event_sink(ct_sim *s, ct_event_fn fn, void *ctx)
 {

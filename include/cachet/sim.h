@@ -32,9 +32,10 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err);
 
 void ct_sim_free(ct_sim *s);
 
-/* Feed every access of a batch (markers are applied at their positions).
- * Accesses flagged CT_F_NOADDR are refused: returns CT_E_UNSUPPORTED with
- * err filled and the batch not simulated. Otherwise CT_OK. */
+/* Feed every access of a batch in order. An access flagged CT_F_NOADDR (a
+ * trace that masks its addresses) stops the batch there: returns
+ * CT_E_UNSUPPORTED with err filled (the accesses before it were
+ * simulated). Otherwise CT_OK. */
 int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err);
 
 /* Feed one access (the batch path calls the same code). */
