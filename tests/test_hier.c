@@ -488,9 +488,80 @@ TEST(events_report_set_way_line_ids)
     ct_sim_free(s);
 }
 
+/* One set of four ways; blocks A..F at 64-byte lines. After each access of
+ * A B C D A E B F the resident set is compared with the hand-worked one. */
+static void check_residents(const char *policy, const char *const want[8])
+{
+    char rep[64];
+    const char *kv[] = {"l1d.size=256", "l1d.assoc=4", "l1d.line=64", rep, NULL};
+    const char *seq = "ABCDAEBF";
+    ct_sim *s;
+    size_t l1;
+
+    snprintf(rep, sizeof rep, "l1d.replacement=%s", policy);
+    s = sim_of(kv);
+    l1 = lvl(s, "l1d", 0);
+    for (int i = 0; i < 8; i++) {
+        char got[8] = "";
+        size_t n = 0;
+        acc(s, CT_LOAD, (uint64_t)(seq[i] - 'A') * 64, 4);
+        for (char b = 'A'; b <= 'F'; b++)
+            if (resident(s, l1, (uint64_t)(b - 'A') * 64))
+                got[n++] = b;
+        got[n] = '\0';
+        if (strcmp(got, want[i]) != 0)
+            fprintf(stderr, "%s after access %d (%c): resident %s, want %s\n", policy, i + 1,
+                    seq[i], got, want[i]);
+        CHECK(strcmp(got, want[i]) == 0);
+    }
+    ct_sim_free(s);
+}
+
+TEST(policies_evict_the_expected_line_in_the_model)
+{
+    /* LRU: E evicts B, B evicts C, F evicts D */
+    static const char *const lru[8] = {"A", "AB", "ABC", "ABCD", "ABCD", "ACDE", "ABDE", "ABEF"};
+    /* FIFO: the hit on A changes nothing: E evicts A, F evicts B */
+    static const char *const fifo[8] = {"A", "AB", "ABC", "ABCD", "ABCD", "BCDE", "BCDE", "CDEF"};
+    /* LFU: A counts 2; E takes B's way (lowest of the 1s), B takes E's, F takes B's */
+    static const char *const lfu[8] = {"A", "AB", "ABC", "ABCD", "ABCD", "ACDE", "ABCD", "ACDF"};
+    /* tree PLRU: E replaces C (way 2), F replaces D (way 3) */
+    static const char *const plru[8] = {"A", "AB", "ABC", "ABCD", "ABCD", "ABDE", "ABDE", "ABEF"};
+    /* SRRIP: E ages the set and takes B's way; B takes C's; F takes D's */
+    static const char *const srrip[8] = {"A", "AB", "ABC", "ABCD", "ABCD", "ACDE", "ABDE", "ABEF"};
+    check_residents("lru", lru);
+    check_residents("fifo", fifo);
+    check_residents("lfu", lfu);
+    check_residents("plru", plru);
+    check_residents("srrip", srrip);
+}
+
+TEST(random_policies_repeat_with_their_seed)
+{
+    const char *policies[] = {"random", "brrip"};
+    for (int p = 0; p < 2; p++) {
+        uint64_t misses[2];
+        for (int run = 0; run < 2; run++) {
+            char rep[64];
+            const char *kv[] = {"l1d.size=256", "l1d.assoc=4", rep, "system.seed=5", NULL};
+            ct_sim *s;
+            snprintf(rep, sizeof rep, "l1d.replacement=%s", policies[p]);
+            s = sim_of(kv);
+            for (int i = 0; i < 2000; i++)
+                acc(s, CT_LOAD, (uint64_t)((i * 7919) % 13) * 64, 4);
+            misses[run] = ks(s, lvl(s, "l1d", 0), CT_LOAD)->misses;
+            CHECK(misses[run] > 0 && misses[run] < 2000);
+            ct_sim_free(s);
+        }
+        CHECK_EQ_U64(misses[0], misses[1]);
+    }
+}
+
 int main(void)
 {
     RUN(lru_two_way_keeps_the_recent_pair);
+    RUN(policies_evict_the_expected_line_in_the_model);
+    RUN(random_policies_repeat_with_their_seed);
     RUN(write_back_marks_dirty_and_writes_victims);
     RUN(write_through_forwards_every_store);
     RUN(no_write_allocate_bypasses);
