@@ -47,7 +47,7 @@
 
 #define PROBE_BYTES 4096
 #define STREAM_BATCH 8192
-#define MAP_SLOTS 4096
+#define MAP_MIN_SLOTS 64
 #define RA_SLOTS 3
 
 typedef struct stream_rt {
@@ -60,11 +60,11 @@ typedef struct stream_rt {
     uint64_t ts;
 } stream_rt;
 
-/* Small open-addressing map from id (thread or cpu) to core. */
+/* Open-addressing map from id (thread or cpu) to core; grows by doubling. */
 typedef struct id_map {
-    uint64_t key[MAP_SLOTS];
-    uint32_t val[MAP_SLOTS];
-    uint32_t used;
+    uint64_t *key;         /* id + 1, 0 = empty */
+    uint32_t *val;
+    uint32_t slots, used;
     uint32_t next_core;
 } id_map;
 
@@ -217,10 +217,19 @@ static const ct_format_ops *detect(const char *path, ct_bytes *in, int *best_sco
     return best;
 }
 
+static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_error *err);
+
 static int add_stream(ct_trace *t, const char *path, ct_error *err)
 {
+    return add_stream_from(t, path, NULL, err);
+}
+
+/* One stream: from `given` bytes when not NULL (taken over), else from the
+ * path. */
+static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_error *err)
+{
     stream_rt *r;
-    ct_bytes *in = NULL;
+    ct_bytes *in = given;
     const ct_format_ops *f = t->fmt;
     int rc, score;
     int synthetic = strncmp(path, "gen:", 4) == 0;
@@ -228,15 +237,19 @@ static int add_stream(ct_trace *t, const char *path, ct_error *err)
     if (t->nstreams == t->cap) {
         uint32_t cap = t->cap ? t->cap * 2 : 4;
         stream_rt *v = realloc(t->sv, cap * sizeof *v);
-        if (!v)
+        if (!v) {
+            ct_bytes_close(given);
             return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+        }
         t->sv = v;
         t->cap = cap;
     }
     if (!synthetic && (!f || !f->no_bytes)) {
-        rc = ct_bytes_open(&in, path, err);
-        if (rc)
-            return rc;
+        if (!in) {
+            rc = ct_bytes_open(&in, path, err);
+            if (rc)
+                return rc;
+        }
         if (ct_bytes_fill(in, PROBE_BYTES, err) < 0) {
             ct_bytes_close(in);
             return err->code;
@@ -363,21 +376,17 @@ typedef struct trace_block {
 
 static path_store *paths_of(ct_trace *t) { return &((trace_block *)(void *)t)->ps; }
 
-int ct_trace_open(ct_trace **out, const char *const *paths, size_t npaths,
-                  const ct_trace_opts *opts, ct_error *err)
+/* The trace object and its options, before any input is opened. */
+static int trace_new(ct_trace **out, const ct_trace_opts *opts, ct_error *err)
 {
     trace_block *tb = calloc(1, sizeof *tb);
     ct_trace *t = &tb->t;
     const char *force;
-    int rc = CT_OK;
+    int rc;
 
     *out = NULL;
     if (!tb)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
-    if (npaths == 0) {
-        free(tb);
-        return ct_error_set(err, CT_E_USAGE, "no trace given");
-    }
     if (opts && opts->cfg) {
         t->cfg = opts->cfg;
     } else {
@@ -407,12 +416,13 @@ int ct_trace_open(ct_trace **out, const char *const *paths, size_t npaths,
                                 list);
         }
     }
-    for (size_t i = 0; i < npaths && rc == CT_OK; i++)
-        rc = is_dir(paths[i]) ? open_dir(t, paths[i], err) : add_stream(t, paths[i], err);
-    if (rc) {
-        ct_trace_close(t);
-        return rc;
-    }
+    *out = t;
+    return CT_OK;
+}
+
+/* Everything after the streams are open. */
+static int trace_ready(ct_trace *t, ct_error *err)
+{
     t->info.format = t->fmt->name;
     t->info.streams = t->nstreams;
     t->schedule = t->cfg->schedule == CT_SCHED_AUTO ? t->fmt->default_schedule
@@ -428,11 +438,57 @@ int ct_trace_open(ct_trace **out, const char *const *paths, size_t npaths,
     t->left = t->quantum;
     t->ra_on = t->cfg->readahead;
     t->info_pub = t->info;
+    return CT_OK;
+}
+
+int ct_trace_open(ct_trace **out, const char *const *paths, size_t npaths,
+                  const ct_trace_opts *opts, ct_error *err)
+{
+    ct_trace *t;
+    int rc;
+
+    *out = NULL;
+    if (npaths == 0)
+        return ct_error_set(err, CT_E_USAGE, "no trace given");
+    if ((rc = trace_new(&t, opts, err)) != CT_OK)
+        return rc;
+    for (size_t i = 0; i < npaths && rc == CT_OK; i++)
+        rc = is_dir(paths[i]) ? open_dir(t, paths[i], err) : add_stream(t, paths[i], err);
+    if (rc == CT_OK)
+        rc = trace_ready(t, err);
+    if (rc) {
+        ct_trace_close(t);
+        return rc;
+    }
+    *out = t;
+    return CT_OK;
+}
+
+int ct_trace_open_mem(ct_trace **out, const char *name, const void *data, size_t n,
+                      const ct_trace_opts *opts, ct_error *err)
+{
+    ct_trace *t;
+    ct_bytes *in;
+    int rc;
+
+    *out = NULL;
+    if ((rc = trace_new(&t, opts, err)) != CT_OK)
+        return rc;
+    rc = ct_bytes_open_mem(&in, name, data, n, err);
+    if (rc == CT_OK)
+        rc = add_stream_from(t, name, in, err);
+    if (rc == CT_OK)
+        rc = trace_ready(t, err);
+    if (rc) {
+        ct_trace_close(t);
+        return rc;
+    }
     *out = t;
     return CT_OK;
 }
 
 static void ra_shutdown(ct_trace *t);
+static void map_free(id_map *m);
 
 void ct_trace_close(ct_trace *t)
 {
@@ -452,6 +508,8 @@ void ct_trace_close(ct_trace *t)
     for (uint32_t i = 0; i < t->nstructures; i++)
         free(t->structures[i]);
     free(t->structures);
+    map_free(&t->map);
+    map_free(&t->threads);
     ct_config_free(t->own_cfg);
     ps = paths_of(t);
     for (size_t i = 0; i < ps->n; i++)
@@ -481,25 +539,57 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 29);
 }
 
-/* Value for key, inserting `fresh` when absent (*added = 1). A full map
- * keeps answering with fresh values: ids past 4096 distinct ones wrap. */
+static int map_grow(id_map *m)
+{
+    uint32_t slots = m->slots ? m->slots * 2 : MAP_MIN_SLOTS;
+    uint64_t *key = calloc(slots, sizeof *key);
+    uint32_t *val = malloc(slots * sizeof *val);
+
+    if (!key || !val) {
+        free(key);
+        free(val);
+        return -1;
+    }
+    for (uint32_t i = 0; i < m->slots; i++) {
+        uint32_t h;
+        if (!m->key[i])
+            continue;
+        for (h = (uint32_t)(mix64(m->key[i] - 1) & (slots - 1)); key[h]; h = (h + 1) & (slots - 1))
+            ;
+        key[h] = m->key[i];
+        val[h] = m->val[i];
+    }
+    free(m->key);
+    free(m->val);
+    m->key = key;
+    m->val = val;
+    m->slots = slots;
+    return 0;
+}
+
+static void map_free(id_map *m)
+{
+    free(m->key);
+    free(m->val);
+}
+
+/* Value for key, inserting `fresh` when absent (*added = 1). Out of memory,
+ * the map stops growing and answers with fresh values. */
 static uint32_t map_get(id_map *m, uint64_t key, uint32_t fresh, int *added)
 {
-    uint32_t h = (uint32_t)(mix64(key) & (MAP_SLOTS - 1));
+    uint32_t h;
+
     *added = 0;
-    for (uint32_t probes = 0; probes < MAP_SLOTS; probes++, h = (h + 1) & (MAP_SLOTS - 1)) {
-        if (m->used && m->key[h] == key + 1)
-            return m->val[h];
-        if (m->key[h] == 0) {
-            if (m->used >= MAP_SLOTS - 1)
-                break;
-            m->key[h] = key + 1;
-            m->val[h] = fresh;
-            m->used++;
-            *added = 1;
-            return fresh;
-        }
+    if (m->used * 2 >= m->slots && map_grow(m) != 0) {
+        *added = 1;
+        return fresh;
     }
+    for (h = (uint32_t)(mix64(key) & (m->slots - 1)); m->key[h]; h = (h + 1) & (m->slots - 1))
+        if (m->key[h] == key + 1)
+            return m->val[h];
+    m->key[h] = key + 1;
+    m->val[h] = fresh;
+    m->used++;
     *added = 1;
     return fresh;
 }
