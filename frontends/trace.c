@@ -337,7 +337,7 @@ static int open_dir(ct_trace *t, const char *dir, ct_error *err)
                                 "this kind", dir);
         t->fmt = f;
     } else if (!f->list_dir) {
-        return ct_error_set(err, CT_E_USAGE, "%s: is a directory; the %s format reads files",
+        return ct_error_set(err, CT_E_IO, "%s: is a directory; the %s format reads files",
                             dir, f->name);
     }
     rc = f->list_dir(dir, collect_path, &d, err);

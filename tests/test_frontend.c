@@ -156,7 +156,7 @@ TEST(empty_and_missing_inputs)
     CHECK(s.rc == CT_E_IO);
     CHECK_STR_CONTAINS(s.msg, "/nonexistent/trace.din: cannot open");
     s = decode(tmpdir, "din", 0);
-    CHECK(s.rc == CT_E_USAGE);
+    CHECK(s.rc == CT_E_IO);
     CHECK_STR_CONTAINS(s.msg, "is a directory");
     s = decode(p, "nosuchformat", 0);
     CHECK(s.rc == CT_E_USAGE);
