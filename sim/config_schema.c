@@ -97,6 +97,10 @@ const ct_schema_row ct_schema_rows[] = {
      "quantum accesses (auto: timestamp when the streams carry timestamps)"},
     {S_TRACE, "quantum", CT_VT_UINT, F(quantum), 1, UINT64_MAX, "1000", NULL, NULL,
      "accesses per turn when streams are interleaved by quantum"},
+    {S_TRACE, "tarmac_next_fetch", CT_VT_BOOL, F(tarmac_next_fetch), 0, 1, "no", NULL, NULL,
+     "Tarmac: when a trace ends, also fetch the instruction that runs next (the target "
+     "of a direct branch, else the next in sequence), as Fast Models fetches it during "
+     "the last traced instruction"},
 };
 const size_t ct_schema_nrows = sizeof ct_schema_rows / sizeof ct_schema_rows[0];
 
