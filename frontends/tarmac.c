@@ -132,14 +132,30 @@ typedef struct lx {
 FORCE_INLINE int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
 /* Word characters of Tarmac tokens: letters, digits, _ . - # */
-FORCE_INLINE int is_word(unsigned char c)
-{
-    return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_' || c == '.' ||
-           c == '-' || c == '#';
-}
+static const unsigned char wordch[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+    ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+    ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1,
+    ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1,
+    ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1,
+    ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
+    ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['_'] = 1, ['.'] = 1,
+    ['-'] = 1, ['#'] = 1,
+};
+
+FORCE_INLINE int is_word(unsigned char c) { return wordch[c]; }
 
 FORCE_INLINE void skip_ws(lx *x)
 {
+    /* cycle-model traces indent most lines by 20 blanks: 8 at a time */
+    while (x->e - x->p >= 8) {
+        uint64_t w;
+        memcpy(&w, x->p, 8);
+        if (w != 0x2020202020202020ull)
+            break;
+        x->p += 8;
+    }
     while (x->p < x->e && (*x->p == ' ' || *x->p == '\t'))
         x->p++;
 }
