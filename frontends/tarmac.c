@@ -699,6 +699,8 @@ static int mem(tarmac *t, lx *x, const char *w, size_t n, int alias, ct_batch *b
                 flags |= CT_F_UNPRIV;
             } else if (size && c == 'L') {
                 /* locked (SWP): a plain access here */
+            } else if (!size && c >= 'A' && c <= 'Z') {
+                /* a producer's prefix letters before the size (MNR4): ignored */
             } else {
                 return bad(t, x, w + i, "unrecognised letter in the memory access type", err);
             }
@@ -1536,8 +1538,8 @@ static int tarmac_open(void **st, ct_stream *s, ct_error *err)
 
 const ct_format_ops ct_format_tarmac = {
     .name = "tarmac",
-    .desc = "Arm Tarmac text (Fast Models, RTL, cycle-model and gem5 dialects): fetches, "
-            "loads, stores, atomics, cache maintenance; CACHE/TLB/TTW events",
+    .desc = "Arm Tarmac text (Fast Models, RTL, cycle models, gem5); CACHE, TLB and TTW "
+            "lines as events",
     .max_per_record = CT_TARMAC_MAX_PER_LINE,
     .default_schedule = CT_SCHED_CPUS,
     .probe = tarmac_probe,

@@ -31,7 +31,7 @@ static int tm_open(void **st, ct_stream *s, ct_error *err)
 
 const ct_format_ops ct_format_tracematcher = {
     .name = "tracematcher",
-    .desc = "ISP RAS Trace Matcher text (Tarmac subset with numeric cpus; MicroTESK, QEMU4V)",
+    .desc = "ISP RAS Trace Matcher text (a Tarmac subset; MicroTESK, QEMU4V)",
     .max_per_record = CT_TARMAC_MAX_PER_LINE,
     .default_schedule = CT_SCHED_CPUS,
     .probe = tm_probe,
