@@ -928,7 +928,9 @@ static int cache(tarmac *t, lx *x, ct_batch *b, ct_error *err)
     else if (eq(w, n, "INVAL")) op = CT_EVOP_INVAL;
     else if (eq(w, n, "FILL")) op = CT_EVOP_FILL;
     else if (eq(w, n, "EVICT")) op = CT_EVOP_EVICT;
-    else return bad(t, x, w, "unknown cache line operation (ALLOC DIRTY CLEAN INVAL FILL EVICT)", err);
+    else
+        return bad(t, x, w, "unknown cache line operation (ALLOC DIRTY CLEAN INVAL FILL EVICT)",
+                   err);
     n = word(x, &w);
     if (!hex_sec(w, n, 1, &addr, &ns))
         return bad(t, x, w, "expected the physical line address (0x...)", err);
