@@ -1099,16 +1099,17 @@ static int walk(tarmac *t, lx *x, int type, ct_batch *b, ct_error *err)
     const char *w, *side;
     size_t n, sn, dn;
     uint64_t stage, level, addr, desc, out = 0;
-    int ns, out_ns, rc, result = CT_WR_UNKNOWN;
+    int ns, out_ns, rc, vmsa, result = CT_WR_UNKNOWN;
     uint16_t sid;
     ct_event *ev;
 
     sn = word(x, &side);
     if (!sn)
         return bad(t, x, side, "expected the side (ITLB, DTLB) of the walk", err);
-    n = word(x, &w); /* LPAE or VMSA */
+    n = word(x, &w);
     if (!n)
         return bad(t, x, w, "expected the descriptor format (LPAE, VMSA)", err);
+    vmsa = eq(w, n, "VMSA");
     n = word(x, &w);
     if (!hex_word(w, n, &stage) || stage > 3 || !punct(x, ':'))
         return bad(t, x, w, "expected <stage>:<level>", err);
@@ -1160,6 +1161,8 @@ static int walk(tarmac *t, lx *x, int type, ct_batch *b, ct_error *err)
         ev->flags |= CT_EVF_NS;
     if (result == CT_WR_ABORTED || result == CT_WR_FAULT)
         ev->flags |= CT_EVF_ABORT;
+    if (vmsa)
+        ev->flags |= CT_EVF_VMSA;
     return CT_OK;
 }
 

@@ -417,9 +417,26 @@ int ct_level_tarmac_name(const ct_config *cfg, const ct_sim *s, size_t i, char *
     return 1;
 }
 
+/* "64K", "2M": Tarmac region sizes. */
+static void region_text(uint64_t bytes, char *buf, size_t n)
+{
+    static const char units[] = "KMGT";
+    int u = -1;
+    while (u < 3 && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        u++;
+    }
+    if (u < 0)
+        snprintf(buf, n, "%llu", (unsigned long long)bytes);
+    else
+        snprintf(buf, n, "%llu%c", (unsigned long long)bytes, units[u]);
+}
+
 int ct_event_write_tarmac(ct_writer *w, const ct_event *ev, const char *name)
 {
     const char *ns = (ev->flags & CT_EVF_NS) ? "_NS" : "";
+    char size[32];
+
     switch (ev->type) {
     case CT_EV_CACHE:
         return ct_writef(w, "%llu clk cpu%u CACHE %s LINE %04llx %s 0x%012llx%s\n",
@@ -428,10 +445,10 @@ int ct_event_write_tarmac(ct_writer *w, const ct_event *ev, const char *name)
                          (unsigned long long)ev->addr, ns);
     case CT_EV_TLB:
     case CT_EV_WALKCACHE:
-        ct_writef(w, "%llu clk cpu%u %s %s %s %lluK 0x%08llx%s", (unsigned long long)ev->time,
-                  ev->cpu, ct_event_type_name(ev->type), ct_event_op_name(ev->op), name,
-                  (unsigned long long)(ev->size >> 10), (unsigned long long)ev->addr,
-                  (ev->flags & CT_EVF_VNS) ? "_NS" : "");
+        region_text(ev->size, size, sizeof size);
+        ct_writef(w, "%llu clk cpu%u %s %s %s %s 0x%08llx%s", (unsigned long long)ev->time,
+                  ev->cpu, ct_event_type_name(ev->type), ct_event_op_name(ev->op), name, size,
+                  (unsigned long long)ev->addr, (ev->flags & CT_EVF_VNS) ? "_NS" : "");
         if (ev->regime)
             ct_writef(w, " %s", ct_regime_name(ev->regime));
         if (ev->flags & CT_EVF_VMID)
@@ -443,11 +460,14 @@ int ct_event_write_tarmac(ct_writer *w, const ct_event *ev, const char *name)
         return ct_writef(w, "\n");
     case CT_EV_TTW:
     case CT_EV_TTU:
-        return ct_writef(w, "%llu clk cpu%u %s %s %s %u:%u %012llx%s %0*llx : %s\n",
-                         (unsigned long long)ev->time, ev->cpu, ct_event_type_name(ev->type),
-                         name, "LPAE", ev->stage, ev->level, (unsigned long long)ev->addr, ns,
-                         (int)(ev->size ? ev->size * 2 : 16), (unsigned long long)ev->value,
-                         ct_walk_result_name(ev->result));
+        ct_writef(w, "%llu clk cpu%u %s %s %s %u:%u %012llx%s %0*llx : %s",
+                  (unsigned long long)ev->time, ev->cpu, ct_event_type_name(ev->type), name,
+                  (ev->flags & CT_EVF_VMSA) ? "VMSA" : "LPAE", ev->stage, ev->level,
+                  (unsigned long long)ev->addr, ns, (int)(ev->size ? ev->size * 2 : 16),
+                  (unsigned long long)ev->value, ct_walk_result_name(ev->result));
+        if (ev->line)
+            ct_writef(w, " ADDR=0x%016llx", (unsigned long long)ev->line);
+        return ct_writef(w, "\n");
     default:
         return -1;
     }

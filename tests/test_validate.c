@@ -234,6 +234,73 @@ TEST(model_events_print_as_tarmac_lines_the_decoder_reads_back)
     unlink(trace_path);
 }
 
+TEST(tlb_and_walk_events_round_trip_through_tarmac_text)
+{
+    strbuf sb = {{0}, 0};
+    ct_writer w = {to_buf, &sb, 0};
+    ct_event in[2], *out;
+    ct_trace *t = NULL;
+    ct_batch b = {0};
+    ct_error err = {0};
+    const char *paths[1];
+
+    memset(in, 0, sizeof in);
+    in[0].type = CT_EV_TLB;
+    in[0].op = CT_EVOP_FILL;
+    in[0].time = 1953;
+    in[0].size = 2u << 20;
+    in[0].addr = 0x6200000;
+    in[0].value = 0x16000000;
+    in[0].regime = CT_RG_EL1_N;
+    in[0].vmid = 5;
+    in[0].asid = 42;
+    in[0].flags = CT_EVF_NG | CT_EVF_VMID | CT_EVF_PADDR | CT_EVF_NS;
+    in[1].type = CT_EV_TTW;
+    in[1].op = CT_EVOP_WALK;
+    in[1].time = 1953;
+    in[1].stage = 1;
+    in[1].level = 2;
+    in[1].addr = 0x16393100;
+    in[1].value = 0x16000463;
+    in[1].size = 8;
+    in[1].result = CT_WR_TABLE;
+    in[1].line = 0x16394000;
+    ct_event_write_tarmac(&w, &in[0], "cpu.cpu0.DTLB");
+    ct_event_write_tarmac(&w, &in[1], "DTLB");
+    write_trace(sb.b);
+    paths[0] = trace_path;
+    CHECK(ct_trace_open(&t, paths, 1, NULL, &err) == CT_OK);
+    ct_batch_init(&b, 64);
+    CHECK(t && ct_trace_next(t, &b, &err) == 1);
+    CHECK_EQ_U64(b.nev, 2);
+    out = b.ev;
+    if (b.nev == 2) {
+        CHECK_EQ_U64(out[0].type, CT_EV_TLB);
+        CHECK_EQ_U64(out[0].size, 2u << 20);
+        CHECK_EQ_U64(out[0].addr, 0x6200000);
+        CHECK_EQ_U64(out[0].value, 0x16000000);
+        CHECK_EQ_U64(out[0].regime, CT_RG_EL1_N);
+        CHECK_EQ_U64(out[0].vmid, 5);
+        CHECK_EQ_U64(out[0].asid, 42);
+        CHECK_EQ_U64(out[0].flags, in[0].flags);
+        CHECK_EQ_U64(out[1].type, CT_EV_TTW);
+        CHECK_EQ_U64(out[1].stage, 1);
+        CHECK_EQ_U64(out[1].level, 2);
+        CHECK_EQ_U64(out[1].addr, 0x16393100);
+        CHECK_EQ_U64(out[1].value, 0x16000463);
+        CHECK_EQ_U64(out[1].size, 8);
+        CHECK_EQ_U64(out[1].result, CT_WR_TABLE);
+        CHECK_EQ_U64(out[1].line, 0x16394000);
+    }
+    if (t && b.nev == 2) {
+        const ct_trace_info *ti = ct_trace_get_info(t);
+        CHECK(ti->nstructures == 2 && strcmp(ti->structures[out[0].structure], "cpu.cpu0.DTLB") == 0);
+    }
+    ct_batch_free(&b);
+    ct_trace_close(t);
+    unlink(trace_path);
+}
+
 TEST(names_of_levels)
 {
     ct_config *cfg = small_config();
@@ -291,6 +358,7 @@ int main(void)
     RUN(the_window_decides_what_is_close_enough);
     RUN(two_levels_may_not_share_a_name);
     RUN(model_events_print_as_tarmac_lines_the_decoder_reads_back);
+    RUN(tlb_and_walk_events_round_trip_through_tarmac_text);
     RUN(names_of_levels);
     RUN(inference_reads_line_size_ways_and_sets);
     return harness_done();

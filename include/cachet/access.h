@@ -166,7 +166,8 @@ enum ct_event_flag {
     CT_EVF_ABORT = 0x0004,  /* TTW: the walk read aborted or faulted */
     CT_EVF_VNS = 0x0008,    /* TLB: the virtual base is non-secure (_NS) */
     CT_EVF_VMID = 0x0010,   /* TLB: vmid valid */
-    CT_EVF_PADDR = 0x0020   /* TLB: value holds the physical base */
+    CT_EVF_PADDR = 0x0020,  /* TLB: value holds the physical base */
+    CT_EVF_VMSA = 0x0040    /* TTW/TTU: short-descriptor (VMSA) format, else LPAE */
 };
 
 /* Translation regimes of TLB entries (the Tarmac <el> field). */
