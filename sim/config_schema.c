@@ -59,7 +59,8 @@ static const char *const interleave_names[] = {"auto", "timestamp", "quantum", N
     {sec, "prefetch_degree", CT_VT_UINT, CF(lv, prefetch_degree), 1, 64, "1", NULL, NULL,     \
      "lines requested per prefetch trigger"},                                                \
     {sec, "tarmac_name", CT_VT_STRING, CF(lv, tarmac_name), 0, 0, "", NULL, NULL,             \
-     "Tarmac CACHE structure id this level is validated against"}
+     "Tarmac CACHE structure id this level is validated against ({cpu}: the core of a "    \
+     "private level)"}
 
 const ct_schema_row ct_schema_rows[] = {
     {S_SYSTEM, "cores", CT_VT_UINT, F(cores), 1, 1024, "1", NULL, NULL,
