@@ -31,7 +31,6 @@
 
 #include "cachet/trace.h"
 #include "cachet/validate.h"
-#include "compiler.h"
 #include "ticks.h"
 
 #define MAX_PAIRS (1u << 20)

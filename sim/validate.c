@@ -40,8 +40,6 @@
 
 #include "../frontends/frontend.h"
 #include "cachet/validate.h"
-#include "compiler.h"
-#include "config_internal.h"
 #include "ticks.h"
 
 enum { SIDE_REF = 0, SIDE_MODEL = 1 };
