@@ -31,8 +31,8 @@
  * Agreement
  *   matched / (reference + extra) over the mapped structures (1 when
  *   nothing was compared). Divergences (missing, extra, LINE id
- *   disagreements) are kept up to max_diffs, in the order they became
- *   final, with the trace lines around them.
+ *   disagreements): the first max_diffs that become final are kept and
+ *   listed in trace order, with the trace lines around them.
  */
 #include <stdio.h>
 #include <stdlib.h>
