@@ -130,7 +130,8 @@ typedef struct ct_format_ops {
 const ct_format_ops *ct_format_at(size_t i);
 const ct_format_ops *ct_format_find(const char *name);
 
-extern const ct_format_ops ct_format_din, ct_format_gen;
+extern const ct_format_ops ct_format_din, ct_format_gen, ct_format_tarmac,
+    ct_format_tracematcher;
 
 /* What a decoder sees of its stream. */
 struct ct_stream {

@@ -64,7 +64,8 @@
  *   zero / allocate: the first data level fills the line without fetching
  *   (zero also makes it dirty); levels below are not touched.
  *   CT_OP_ALL applies clean / invalidate / clean+invalidate to every line of
- *   every level of every core, top level first (din labels 4 and 5).
+ *   every level of every core, top level first (din labels 4 and 5); with
+ *   CT_OP_ISIDE, to every line of the core's L1I only.
  *
  * End of run
  *   With [system] flush_at_end, ct_sim_finish cleans every level, top level
@@ -76,6 +77,26 @@
  *   prefetcher for blocks. Each is looked up here as kind "hwprefetch":
  *   present, a hit and nothing more; absent, a miss, fetched from the next
  *   level (kind "hwprefetch" there) and filled, marked prefetched.
+ *
+ * Events (only with an event sink installed)
+ *   The model reports what happens to its lines in the vocabulary of Tarmac
+ *   CACHE lines. L1I, L1D and L2 levels are processor caches, L3 levels are
+ *   system caches. A processor cache reports ALLOC when a line is filled
+ *   with read data (a fetch from below, a prefetch, a victim arriving at an
+ *   exclusive level, an allocate operation; in a write-through level also a
+ *   fill by a whole-line write), DIRTY when a clean line becomes dirty (so a
+ *   whole-line write fill of a write-back level shows as DIRTY alone),
+ *   CLEAN when a maintenance clean writes a dirty line back and keeps it,
+ *   and INVAL whenever a line leaves (eviction, invalidation, inclusive
+ *   back-invalidation, a move up out of an exclusive level; a dirty line's
+ *   write-back is implied). A system cache reports FILL for every fill,
+ *   EVICT when a line leaves without a maintenance operation, CLEAN and
+ *   INVAL for maintenance; it reports no DIRTY. An event names the line by
+ *   its slot, set * assoc + way (Tarmac's LINE id), and by the address the
+ *   level indexes with, line-aligned; it is non-secure (_NS) when the line
+ *   is, a line taking the security of the access that filled it (secure and
+ *   non-secure copies of one address are not told apart). Time and cpu are
+ *   those of the trace access being simulated (0 during ct_sim_finish).
  *
  * Timing (blocking, in order)
  *   A demand piece costs the latency of the level that hit ([memory]
@@ -100,30 +121,61 @@ static const char *const level_names[CT_LV_COUNT] = {"l1i", "l1d", "l2", "l3"};
 
 /* ---- events ------------------------------------------------------------- */
 
-static NOINLINE void emit(ct_sim *s, size_t li, int op, uint64_t idx, uint64_t block)
+/* What happened to a line; emit() names it as the level's kind of cache
+ * does (rule "Events" above). */
+enum line_change {
+    LC_FILL,         /* valid data arrived */
+    LC_FILL_NODATA,  /* filled for a whole-line write that follows at once */
+    LC_WRITE,        /* a clean line became dirty */
+    LC_CLEAN,        /* maintenance wrote a dirty line back; it stays */
+    LC_EVICT,        /* replaced to make room */
+    LC_INVAL,        /* dropped by a maintenance operation */
+    LC_BACKINVAL,    /* dropped because an inclusive level below evicted it */
+    LC_MOVE_UP,      /* left an exclusive level for a level above */
+    LC_COUNT
+};
+
+static const uint8_t change_op[2][LC_COUNT] = {
+    /* processor caches */
+    {[LC_FILL] = CT_EVOP_ALLOC, [LC_FILL_NODATA] = 0, [LC_WRITE] = CT_EVOP_DIRTY,
+     [LC_CLEAN] = CT_EVOP_CLEAN, [LC_EVICT] = CT_EVOP_INVAL, [LC_INVAL] = CT_EVOP_INVAL,
+     [LC_BACKINVAL] = CT_EVOP_INVAL, [LC_MOVE_UP] = CT_EVOP_INVAL},
+    /* system caches */
+    {[LC_FILL] = CT_EVOP_FILL, [LC_FILL_NODATA] = CT_EVOP_FILL, [LC_WRITE] = 0,
+     [LC_CLEAN] = CT_EVOP_CLEAN, [LC_EVICT] = CT_EVOP_EVICT, [LC_INVAL] = CT_EVOP_INVAL,
+     [LC_BACKINVAL] = CT_EVOP_EVICT, [LC_MOVE_UP] = CT_EVOP_EVICT},
+};
+
+static NOINLINE void emit(ct_sim *s, size_t li, int change, uint64_t idx, uint64_t block,
+                          int ns)
 {
     const ct_level *L = &s->lv[li];
     ct_event ev;
+    const int op = change_op[L->lv == CT_LV_L3][change];
 
+    if (!op)
+        return;
     memset(&ev, 0, sizeof ev);
     ev.type = CT_EV_CACHE;
     ev.op = (uint8_t)op;
     ev.line = idx;  /* set * ways + way */
     ev.addr = block << L->c.line_bits;
+    if (ns)
+        ev.flags |= CT_EVF_NS;
     if (s->cur) {
         ev.time = s->cur->time;
         ev.cpu = s->cur->cpu;
-        if (s->cur->flags & CT_F_NS)
-            ev.flags |= CT_EVF_NS;
     }
     s->ev_fn(s->ev_ctx, &ev, li);
 }
 
-#define EMIT(s, li, op, idx, block)                 \
-    do {                                            \
-        if (UNLIKELY((s)->ev_fn != NULL))           \
-            emit((s), (li), (op), (idx), (block));  \
+#define EMIT(s, li, change, idx, block, ns)                   \
+    do {                                                      \
+        if (UNLIKELY((s)->ev_fn != NULL))                     \
+            emit((s), (li), (change), (idx), (block), (ns));  \
     } while (0)
+
+#define LINE_NS(c, idx) (((c)->flag[idx] & CT_LF_NS) != 0)
 
 /* ---- forward declarations ----------------------------------------------- */
 
@@ -155,11 +207,11 @@ static int drop_range(ct_sim *s, uint32_t li, uint64_t addr, uint64_t bytes)
         if (idx < 0)
             continue;
         dirty |= c->flag[idx] & CT_LF_DIRTY;
+        EMIT(s, li, LC_BACKINVAL, (uint64_t)idx, b, LINE_NS(c, idx));
         c->tag[idx] = CT_TAG_INVALID;
         c->flag[idx] = 0;
         c->pol->inval(c->pst, set, (uint32_t)(idx - set * c->ways));
         L->st.back_invalidations++;
-        EMIT(s, li, CT_EVOP_INVAL, (uint64_t)idx, b);
     }
     return dirty != 0;
 }
@@ -172,14 +224,16 @@ static void evict(ct_sim *s, int li, uint64_t idx)
     ct_cache *c = &L->c;
     uint64_t block = c->tag[idx];
     int dirty = (c->flag[idx] & CT_LF_DIRTY) != 0;
+    const int ns = LINE_NS(c, idx), outer_ns = s->ns;
 
     L->st.evictions++;
     if (L->inclusion == CT_INCL_INCLUSIVE)
         for (uint32_t i = 0; i < L->nabove; i++)
             dirty |= drop_range(s, L->above[i], block << c->line_bits, L->line);
+    EMIT(s, (size_t)li, LC_EVICT, idx, block, ns);
     c->tag[idx] = CT_TAG_INVALID;
     c->flag[idx] = 0;
-    EMIT(s, (size_t)li, CT_EVOP_INVAL, idx, block);
+    s->ns = ns;  /* the victim travels down with its own security */
     if (L->next >= 0 && s->lv[L->next].inclusion == CT_INCL_EXCLUSIVE) {
         if (dirty)
             L->st.writebacks++;
@@ -188,23 +242,30 @@ static void evict(ct_sim *s, int li, uint64_t idx)
         L->st.writebacks++;
         write_down(s, L->next, block << c->line_bits, L->line, CT_WRITEBACK);
     }
+    s->ns = outer_ns;
 }
 
 /* Put block into level li (set already known), evicting if needed; returns
- * the line index. */
-static uint64_t install(ct_sim *s, int li, uint64_t set, uint64_t block, uint8_t flags)
+ * the line index. `change` is LC_FILL or LC_FILL_NODATA; the line takes the
+ * security of the request (s->ns). */
+static uint64_t install(ct_sim *s, int li, uint64_t set, uint64_t block, uint8_t flags,
+                        int change)
 {
     ct_cache *c = &s->lv[li].c;
     uint64_t idx = ct_cache_slot(c, set);
 
     if (c->tag[idx] != CT_TAG_INVALID)
         evict(s, li, idx);
+    if (s->ns)
+        flags |= CT_LF_NS;
     c->tag[idx] = block;
     c->flag[idx] = flags;
     ct_cache_filled(c, set, idx);
     c->memo_block = block;
     c->memo_idx = idx;
-    EMIT(s, (size_t)li, CT_EVOP_ALLOC, idx, block);
+    EMIT(s, (size_t)li, change, idx, block, s->ns);
+    if (flags & CT_LF_DIRTY)
+        EMIT(s, (size_t)li, LC_WRITE, idx, block, s->ns);
     return idx;
 }
 
@@ -221,10 +282,12 @@ static void fill_victim(ct_sim *s, int li, uint64_t block, int dirty)
         ct_cache_touch(c, set, (uint64_t)idx);
     } else {
         L->st.kind[CT_WRITEBACK].misses++;
-        idx = (int64_t)install(s, li, set, block, 0);
+        idx = (int64_t)install(s, li, set, block, 0, LC_FILL);
     }
-    if (dirty)
+    if (dirty && !(c->flag[idx] & CT_LF_DIRTY)) {
         c->flag[idx] |= CT_LF_DIRTY;
+        EMIT(s, (size_t)li, LC_WRITE, (uint64_t)idx, block, LINE_NS(c, idx));
+    }
 }
 
 /* Fetch the line [addr, addr+bytes) for a level above from level li:
@@ -252,11 +315,11 @@ static uint32_t fetch(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
     idx = ct_cache_find(c, set, block);
     L->st.kind[kind].accesses++;
     if (idx >= 0) {
-                *dirty = (c->flag[idx] & CT_LF_DIRTY) != 0;
+        *dirty = (c->flag[idx] & CT_LF_DIRTY) != 0;
+        EMIT(s, (size_t)li, LC_MOVE_UP, (uint64_t)idx, block, LINE_NS(c, idx));
         c->tag[idx] = CT_TAG_INVALID;
         c->flag[idx] = 0;
         c->pol->inval(c->pst, set, (uint32_t)(idx - (int64_t)(set * c->ways)));
-        EMIT(s, (size_t)li, CT_EVOP_INVAL, (uint64_t)idx, block);
         return L->latency;
     }
     L->st.kind[kind].misses++;
@@ -277,7 +340,7 @@ FORCE_INLINE void write_line(ct_sim *s, int li, uint64_t idx, uint64_t addr, uin
     if (L->write_back) {
         if (!(L->c.flag[idx] & CT_LF_DIRTY)) {
             L->c.flag[idx] |= CT_LF_DIRTY;
-            EMIT(s, (size_t)li, CT_EVOP_DIRTY, idx, L->c.tag[idx]);
+            EMIT(s, (size_t)li, LC_WRITE, idx, L->c.tag[idx], LINE_NS(&L->c, idx));
         }
     } else {
         write_down(s, L->next, addr, bytes, CT_STORE);
@@ -295,19 +358,21 @@ static NOINLINE uint32_t miss(ct_sim *s, int li, uint64_t addr, uint32_t bytes, 
     const uint64_t block = addr >> c->line_bits;
     uint64_t idx;
     uint32_t lat;
-    int dirty_in = 0;
+    int dirty_in = 0, change = LC_FILL;
 
     L->st.kind[kind].misses++;
     if (write && !L->write_allocate && kind != CT_ATOMIC) {
         write_down(s, L->next, addr, bytes, kind == CT_WRITEBACK ? CT_WRITEBACK : CT_STORE);
         return L->latency;
     }
-    if (write && bytes == L->line)
+    if (write && bytes == L->line) {
         lat = L->latency;  /* the write covers the line: no fetch */
-    else
+        change = L->write_back ? LC_FILL_NODATA : LC_FILL;
+    } else {
         lat = fetch(s, L->next, block << c->line_bits, L->line, kind, &dirty_in);
+    }
     /* the slot is chosen after the fetch, which may have changed the set */
-    idx = install(s, li, set, block, dirty_in ? CT_LF_DIRTY : 0);
+    idx = install(s, li, set, block, dirty_in ? CT_LF_DIRTY : 0, change);
     if (write)
         write_line(s, li, idx, addr, bytes);
     if (L->pf)
@@ -328,7 +393,7 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
     L->st.kind[kind].accesses++;
     if (block == c->memo_block && c->tag[c->memo_idx] == block && c->memo_ok && !L->cls &&
         !L->pf) {
-                if (write)
+        if (write)
             write_line(s, li, c->memo_idx, addr, bytes);
         return L->latency;
     }
@@ -345,7 +410,7 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
     if (found < 0)
         return miss(s, li, addr, bytes, kind, write, set);
     idx = (uint64_t)found;
-        ct_cache_touch(c, set, idx);
+    ct_cache_touch(c, set, idx);
     c->memo_block = block;
     c->memo_idx = idx;
     c->flag[idx] &= (uint8_t)~CT_LF_PREFETCHED;
@@ -430,7 +495,8 @@ static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int hit)
         }
         L->st.kind[CT_HWPREFETCH].misses++;
         (void)fetch(s, L->next, b << c->line_bits, L->line, CT_HWPREFETCH, &dirty_in);
-        (void)install(s, li, set, b, (uint8_t)(CT_LF_PREFETCHED | (dirty_in ? CT_LF_DIRTY : 0)));
+        (void)install(s, li, set, b, (uint8_t)(CT_LF_PREFETCHED | (dirty_in ? CT_LF_DIRTY : 0)),
+                      LC_FILL);
     }
 }
 
@@ -442,21 +508,24 @@ static void maintain_line(ct_sim *s, int li, uint64_t idx, int op)
     ct_level *L = &s->lv[li];
     ct_cache *c = &L->c;
     uint64_t block = c->tag[idx];
+    const int ns = LINE_NS(c, idx), outer_ns = s->ns;
 
     if ((op == CT_OP_CLEAN || op == CT_OP_CLEAN_INVAL) && (c->flag[idx] & CT_LF_DIRTY)) {
         c->flag[idx] &= (uint8_t)~CT_LF_DIRTY;
         L->st.writebacks++;
         if (op == CT_OP_CLEAN)
-            EMIT(s, (size_t)li, CT_EVOP_CLEAN, idx, block);
+            EMIT(s, (size_t)li, LC_CLEAN, idx, block, ns);
+        s->ns = ns;
         write_down(s, L->next, block << c->line_bits, L->line, CT_WRITEBACK);
+        s->ns = outer_ns;
     }
     if (op == CT_OP_INVAL || op == CT_OP_CLEAN_INVAL) {
         uint64_t set = idx / c->ways;
+        EMIT(s, (size_t)li, LC_INVAL, idx, block, ns);
         c->tag[idx] = CT_TAG_INVALID;
         c->flag[idx] = 0;
         c->pol->inval(c->pst, set, (uint32_t)(idx % c->ways));
         L->st.invalidations++;
-        EMIT(s, (size_t)li, CT_EVOP_INVAL, idx, block);
     }
 }
 
@@ -496,8 +565,16 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
     uint32_t lat = li >= 0 ? s->lv[li].latency : s->mem_latency;
 
     if (a->op & CT_OP_ALL) {
-        if (op == CT_OP_CLEAN || op == CT_OP_INVAL || op == CT_OP_CLEAN_INVAL)
+        if (op != CT_OP_CLEAN && op != CT_OP_INVAL && op != CT_OP_CLEAN_INVAL)
+            return lat;
+        if (!(a->op & CT_OP_ISIDE)) {
             cacheop_all(s, op);
+        } else if (li >= 0 && s->lv[li].lv == CT_LV_L1I) {
+            ct_cache *c = &s->lv[li].c;
+            for (uint64_t idx = 0; idx < c->sets * c->ways; idx++)
+                if (c->tag[idx] != CT_TAG_INVALID)
+                    maintain_line(s, li, idx, op);
+        }
         return lat;
     }
     if (li < 0)
@@ -511,14 +588,16 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
             int64_t idx = ct_cache_find(c, set, b);
             L->st.kind[CT_CACHEOP].accesses++;
             if (idx >= 0) {
-                        ct_cache_touch(c, set, (uint64_t)idx);
+                ct_cache_touch(c, set, (uint64_t)idx);
             } else {
                 L->st.kind[CT_CACHEOP].misses++;
-                idx = (int64_t)install(s, li, set, b, 0);
+                idx = (int64_t)install(s, li, set, b, 0,
+                                       op == CT_OP_ZERO && L->write_back ? LC_FILL_NODATA
+                                                                         : LC_FILL);
             }
             if (op == CT_OP_ZERO && L->write_back && !(c->flag[idx] & CT_LF_DIRTY)) {
                 c->flag[idx] |= CT_LF_DIRTY;
-                EMIT(s, (size_t)li, CT_EVOP_DIRTY, (uint64_t)idx, b);
+                EMIT(s, (size_t)li, LC_WRITE, (uint64_t)idx, b, LINE_NS(c, idx));
             }
         }
         return lat;
@@ -547,6 +626,7 @@ FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
     int li;
 
     s->cur = a;
+    s->ns = (a->flags & CT_F_NS) != 0;
     s->tot.accesses[kind]++;
     if (UNLIKELY(kind >= CT_PREFETCH)) {
         if (kind == CT_NOFETCH)
@@ -676,6 +756,7 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
             while (w < c->ways && t[w] != block)
                 w++;
             if (w == c->ways) {
+                s->ns = (a->flags & CT_F_NS) != 0; /* only fills need it */
                 s->tot.kind_cycles[kind] += miss(s, li, addr, a->size ? a->size : 1, (int)kind,
                                                  kind == CT_STORE, set);
                 continue;
@@ -876,6 +957,8 @@ void ct_sim_free(ct_sim *s)
 
 void ct_sim_finish(ct_sim *s)
 {
+    s->cur = NULL;
+    s->ns = 0;
     if (s->flush_at_end)
         cacheop_all(s, CT_OP_CLEAN);
 }

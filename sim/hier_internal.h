@@ -58,6 +58,7 @@ struct ct_sim {
     int flush_at_end;           /* [system] flush_at_end */
     ct_sim_totals tot;
     const ct_access *cur;       /* access being simulated (for events) */
+    int ns;                     /* security of the request in flight (line fills) */
     ct_event_fn ev_fn;
     void *ev_ctx;
 };
