@@ -89,7 +89,14 @@ static inline void ct_bytes_skip(ct_bytes *b, size_t n) { b->pos += n; }
 void ct_bytes_close(ct_bytes *b);
 
 extern const ct_source_ops ct_source_file, ct_source_mem, ct_source_gzip, ct_source_zstd,
-    ct_source_compress;
+    ct_source_compress, ct_source_zip, ct_source_snappy, ct_source_lz4;
+
+/* Zip layers (source_zip.c): the number of members of the archive b reads
+ * (0 when b is not a zip layer), and the name and uncompressed size of
+ * member i (0, or -1 when there is no such member). Members follow each
+ * other in b's stream, in this order, with no gap. */
+uint64_t ct_zip_members(const ct_bytes *b);
+int ct_zip_member(const ct_bytes *b, uint64_t i, const char **name, uint64_t *size);
 
 /* State for ct_source_mem reading n bytes at data (NULL: no memory). */
 void *ct_source_mem_state(const void *data, size_t n);
@@ -131,7 +138,7 @@ const ct_format_ops *ct_format_at(size_t i);
 const ct_format_ops *ct_format_find(const char *name);
 
 extern const ct_format_ops ct_format_din, ct_format_gen, ct_format_tarmac,
-    ct_format_tracematcher;
+    ct_format_tracematcher, ct_format_drmemtrace;
 
 /* What a decoder sees of its stream. */
 struct ct_stream {
