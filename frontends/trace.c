@@ -13,18 +13,39 @@
  *   first 4 KiB of the (decompressed) stream and the most confident wins;
  *   ties go to the format registered first. Nobody above 0 is an error.
  *
- * Scheduling (which simulated core runs each access)
- *   threads: each distinct thread id gets the next core in order of first
- *            appearance, modulo the number of cores;
- *   cpus:    each distinct traced cpu id gets the next core in order of
- *            first appearance, modulo the number of cores;
- *   single:  everything runs on core 0;
- *   auto:    the format's choice.
- *   Several streams take turns: with interleave = timestamp (or auto when a
- *   stream carries timestamp markers) the stream with the oldest pending
- *   timestamp runs until its next timestamp marker; with quantum, streams
- *   run in input order for `quantum` accesses each. A stream's thread id,
- *   when its records carry none, is its stream number + 1.
+ * Interleaving (which stream runs next, when there are several)
+ *   timestamp: DynamoRIO's serial order (its scheduler with timestamp
+ *     dependencies, as drcachesim -no_core_sharded and -cpu_scheduling
+ *     replay an offline trace). Each stream's pending timestamp is its
+ *     first TIMESTAMP marker (looked for in its first batch; none counts
+ *     as 0). The stream with the smallest one runs first. Whenever the
+ *     running stream reaches a TIMESTAMP marker, that value becomes its
+ *     pending timestamp and the live stream with the smallest pending
+ *     timestamp runs on from its own pending marker (the lowest stream
+ *     number wins a tie, so the running stream keeps running while it is
+ *     the oldest). When a stream ends, the same choice is made; streams
+ *     that never showed a timestamp run last, in order.
+ *   quantum: streams take turns in input order, `quantum` accesses each.
+ *   auto: timestamp when the first stream has a timestamp marker in its
+ *     first batch, else quantum.
+ *
+ * Scheduling (which simulated core runs each access), as drcachesim's
+ * simulator assigns cores
+ *   threads (default of drmemtrace and din): a thread gets a core when its
+ *     first access is scheduled: the core with the fewest live threads (the
+ *     lowest-numbered on a tie), so threads go round-robin in order of
+ *     first appearance until threads exit; a THREAD_EXIT marker frees the
+ *     thread's place on its core. This is drcachesim -no_core_sharded.
+ *   cpus: a CPU marker (a thread was seen running on traced cpu c) maps c to
+ *     a core the first time c appears (the core with the fewest traced cpus,
+ *     so cpus go round-robin in order of first appearance) and moves the
+ *     thread to that core; accesses run on their thread's core. A thread
+ *     with no CPU marker yet (or only unknown cpus, 0xffff) is placed as in
+ *     the threads schedule. This is drcachesim -cpu_scheduling.
+ *   single: every access runs on core 0.
+ *   auto: the format's choice.
+ *   A stream's thread id, when its records carry none, is its stream
+ *   number + 1.
  *
  * Read-ahead
  *   With [trace] readahead = yes (the default) one thread decodes and
@@ -50,27 +71,31 @@
 #define MAP_MIN_SLOTS 64
 #define RA_SLOTS 3
 
+/* One input stream. Allocated one by one: decoders keep a pointer to s. */
 typedef struct stream_rt {
     ct_stream s;
     void *st;              /* decoder state */
     ct_batch b;            /* decoded, not yet scheduled (multi-stream only) */
     uint32_t ai, mi, ei;   /* read cursors into b */
-    int done;
-    int has_ts;            /* a timestamp marker is waiting at the cursor */
-    uint64_t ts;
+    int done;              /* the decoder has nothing more */
+    int finished;          /* ... and every buffered record was scheduled */
+    uint64_t next_ts;      /* its pending timestamp, 0 before the first one */
+    int ts_taken;          /* the next timestamp marker was already weighed */
 } stream_rt;
 
-/* Open-addressing map from id (thread or cpu) to core; grows by doubling. */
+#define NO_CORE UINT32_MAX
+
+/* Open-addressing map from id (thread or cpu) to core; grows by doubling. A
+ * removed thread keeps its slot with the value NO_CORE. */
 typedef struct id_map {
     uint64_t *key;         /* id + 1, 0 = empty */
     uint32_t *val;
     uint32_t slots, used;
-    uint32_t next_core;
 } id_map;
 
 struct ct_trace {
     const ct_format_ops *fmt;
-    stream_rt *sv;
+    stream_rt **sv;
     uint32_t nstreams, cap;
     uint32_t cur;          /* stream running now (multi-stream) */
     uint64_t left;         /* accesses left in its quantum */
@@ -83,11 +108,15 @@ struct ct_trace {
     ct_trace_info info;
     int lenient;
     uint64_t max_errors;
-    id_map map;            /* id -> core */
+    int started;           /* streams were started (multi-stream) */
+    id_map thread_core;    /* thread -> core (threads and cpus schedules) */
+    id_map cpu_core;       /* traced cpu -> core (cpus schedule) */
+    uint32_t *thread_count;/* per core: threads mapped there and not exited */
+    uint32_t *cpu_count;   /* per core: traced cpus mapped there */
+    uint32_t last_thread;  /* memo of the last access's thread and core */
+    uint32_t last_core;
+    int have_last;
     id_map threads;        /* distinct threads seen (for info.threads) */
-    uint64_t last_thread, last_thread_core;
-    uint16_t last_cpu, last_cpu_core;
-    int have_last_thread, have_last_cpu;
     char **structures;     /* shared by all streams */
     uint32_t nstructures, capstructures;
     /* read-ahead */
@@ -236,7 +265,7 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
 
     if (t->nstreams == t->cap) {
         uint32_t cap = t->cap ? t->cap * 2 : 4;
-        stream_rt *v = realloc(t->sv, cap * sizeof *v);
+        stream_rt **v = realloc(t->sv, cap * sizeof *v);
         if (!v) {
             ct_bytes_close(given);
             return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
@@ -271,8 +300,11 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
         return ct_error_set(err, CT_E_USAGE, "%s: cannot mix %s with %s inputs", path,
                             synthetic ? "synthetic" : t->fmt->name, t->fmt->name);
     }
-    r = &t->sv[t->nstreams];
-    memset(r, 0, sizeof *r);
+    r = calloc(1, sizeof *r);
+    if (!r) {
+        ct_bytes_close(in);
+        return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+    }
     r->s.path = path;
     r->s.in = in;
     r->s.cfg = t->cfg;
@@ -284,9 +316,10 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
     rc = f->open(&r->st, &r->s, err);
     if (rc) {
         ct_bytes_close(in);
+        free(r);
         return rc;
     }
-    t->nstreams++;
+    t->sv[t->nstreams++] = r;
     return CT_OK;
 }
 
@@ -428,12 +461,14 @@ static int trace_ready(ct_trace *t, ct_error *err)
     t->schedule = t->cfg->schedule == CT_SCHED_AUTO ? t->fmt->default_schedule
                                                     : t->cfg->schedule;
     t->interleave = t->cfg->interleave;
+    t->thread_count = calloc(t->cores, sizeof *t->thread_count);
+    t->cpu_count = calloc(t->cores, sizeof *t->cpu_count);
+    if (!t->thread_count || !t->cpu_count)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
     if (t->nstreams > 1) {
         for (uint32_t i = 0; i < t->nstreams; i++)
-            if (ct_batch_init(&t->sv[i].b, STREAM_BATCH) != CT_OK) {
-                ct_trace_close(t);
+            if (ct_batch_init(&t->sv[i]->b, STREAM_BATCH) != CT_OK)
                 return ct_error_set(err, CT_E_NOMEM, "out of memory");
-            }
     }
     t->left = t->quantum;
     t->ra_on = t->cfg->readahead;
@@ -499,16 +534,20 @@ void ct_trace_close(ct_trace *t)
     for (int i = 0; i < RA_SLOTS; i++)
         ct_batch_free(&t->ra[i].b);
     for (uint32_t i = 0; i < t->nstreams; i++) {
-        if (t->fmt && t->sv[i].st)
-            t->fmt->close(t->sv[i].st);
-        ct_bytes_close(t->sv[i].s.in);
-        ct_batch_free(&t->sv[i].b);
+        if (t->fmt && t->sv[i]->st)
+            t->fmt->close(t->sv[i]->st);
+        ct_bytes_close(t->sv[i]->s.in);
+        ct_batch_free(&t->sv[i]->b);
+        free(t->sv[i]);
     }
     free(t->sv);
+    free(t->thread_count);
+    free(t->cpu_count);
     for (uint32_t i = 0; i < t->nstructures; i++)
         free(t->structures[i]);
     free(t->structures);
-    map_free(&t->map);
+    map_free(&t->thread_core);
+    map_free(&t->cpu_core);
     map_free(&t->threads);
     ct_config_free(t->own_cfg);
     ps = paths_of(t);
@@ -573,88 +612,130 @@ static void map_free(id_map *m)
     free(m->val);
 }
 
-/* Value for key, inserting `fresh` when absent (*added = 1). Out of memory,
- * the map stops growing and answers with fresh values. */
-static uint32_t map_get(id_map *m, uint64_t key, uint32_t fresh, int *added)
+/* Slot of key in m, inserting it with value NO_CORE when absent; NULL when
+ * the map is out of memory (the id is then not remembered). */
+static uint32_t *map_slot(id_map *m, uint64_t key, int *added)
 {
     uint32_t h;
 
     *added = 0;
-    if (m->used * 2 >= m->slots && map_grow(m) != 0) {
-        *added = 1;
-        return fresh;
-    }
+    if (m->used * 2 >= m->slots && map_grow(m) != 0)
+        return NULL;
     for (h = (uint32_t)(mix64(key) & (m->slots - 1)); m->key[h]; h = (h + 1) & (m->slots - 1))
         if (m->key[h] == key + 1)
-            return m->val[h];
+            return &m->val[h];
     m->key[h] = key + 1;
-    m->val[h] = fresh;
+    m->val[h] = NO_CORE;
     m->used++;
     *added = 1;
-    return fresh;
+    return &m->val[h];
 }
 
-static uint16_t core_for(ct_trace *t, const ct_access *a)
+/* The core with the fewest entries in count[] (the lowest on a tie). */
+static uint32_t emptiest(const ct_trace *t, const uint32_t *count)
+{
+    uint32_t best = 0;
+    for (uint32_t c = 1; c < t->cores; c++)
+        if (count[c] < count[best])
+            best = c;
+    return best;
+}
+
+static uint32_t core_for_thread(ct_trace *t, uint32_t thread)
 {
     int added;
+    uint32_t *slot = map_slot(&t->thread_core, thread, &added);
     uint32_t core;
 
-    switch (t->schedule) {
-    case CT_SCHED_SINGLE:
-        return 0;
-    case CT_SCHED_CPUS:
-        if (t->have_last_cpu && a->cpu == t->last_cpu)
-            return t->last_cpu_core;
-        core = map_get(&t->map, a->cpu, t->map.next_core % t->cores, &added);
-        if (added)
-            t->map.next_core++;
-        t->last_cpu = a->cpu;
-        t->last_cpu_core = (uint16_t)core;
-        t->have_last_cpu = 1;
-        return (uint16_t)core;
-    default:
-        if (t->have_last_thread && a->thread == t->last_thread)
-            return (uint16_t)t->last_thread_core;
-        core = map_get(&t->map, a->thread, t->map.next_core % t->cores, &added);
-        if (added)
-            t->map.next_core++;
-        t->last_thread = a->thread;
-        t->last_thread_core = core;
-        t->have_last_thread = 1;
-        return (uint16_t)core;
+    if (slot && *slot != NO_CORE)
+        return *slot;
+    core = emptiest(t, t->thread_count);
+    t->thread_count[core]++;
+    if (slot)
+        *slot = core;
+    return core;
+}
+
+static void thread_exit(ct_trace *t, uint32_t thread)
+{
+    int added;
+    uint32_t *slot = map_slot(&t->thread_core, thread, &added);
+    if (slot && *slot != NO_CORE) {
+        t->thread_count[*slot]--;
+        *slot = NO_CORE;
     }
+    t->have_last = 0;
+}
+
+static void thread_on_cpu(ct_trace *t, uint32_t thread, uint16_t cpu)
+{
+    int added;
+    uint32_t *cslot = map_slot(&t->cpu_core, cpu, &added);
+    uint32_t *tslot;
+    uint32_t core;
+
+    if (cslot && *cslot != NO_CORE) {
+        core = *cslot;
+    } else {
+        core = emptiest(t, t->cpu_count);
+        t->cpu_count[core]++;
+        if (cslot)
+            *cslot = core;
+    }
+    tslot = map_slot(&t->thread_core, thread, &added);
+    if (tslot) {
+        if (*tslot != NO_CORE)
+            t->thread_count[*tslot]--;
+        *tslot = core;
+    }
+    t->thread_count[core]++;
+    t->have_last = 0;
 }
 
 static void count_thread(ct_trace *t, uint32_t thread)
 {
     int added;
-    (void)map_get(&t->threads, thread, 0, &added);
+    (void)map_slot(&t->threads, thread, &added);
     if (added)
         t->info.threads++;
 }
 
-static void assign_cores(ct_trace *t, ct_batch *b, uint32_t from)
+static void schedule_marker(ct_trace *t, const ct_marker *m)
 {
-    uint32_t last = UINT32_MAX;
-    ct_access *a = b->acc + from, *end = b->acc + b->n;
-
-    if (t->cores == 1 || t->schedule == CT_SCHED_SINGLE) {
-        for (; a < end; a++) {
-            a->core = 0;
-            if (UNLIKELY(a->thread != last)) {
-                count_thread(t, a->thread);
-                last = a->thread;
-            }
-        }
+    if (t->schedule == CT_SCHED_SINGLE)
         return;
-    }
-    for (; a < end; a++) {
-        if (a->thread != last) {
+    if (m->type == CT_MK_THREAD_EXIT)
+        thread_exit(t, m->thread);
+    else if (m->type == CT_MK_CPU && t->schedule == CT_SCHED_CPUS && m->cpu != 0xffff)
+        thread_on_cpu(t, m->thread, m->cpu);
+}
+
+/* Give every access of b its core, applying the side records in order. */
+static void assign_cores(ct_trace *t, ct_batch *b)
+{
+    uint32_t mi = 0, counted = UINT32_MAX;
+
+    for (uint32_t i = 0; i < b->n; i++) {
+        ct_access *a = &b->acc[i];
+        while (mi < b->nmk && b->mk[mi].index <= i)
+            schedule_marker(t, &b->mk[mi++]);
+        if (a->thread != counted) {
             count_thread(t, a->thread);
-            last = a->thread;
+            counted = a->thread;
         }
-        a->core = core_for(t, a);
+        if (t->schedule == CT_SCHED_SINGLE) {
+            a->core = 0;
+            continue;
+        }
+        if (!t->have_last || a->thread != t->last_thread) {
+            t->last_thread = a->thread;
+            t->last_core = core_for_thread(t, a->thread);
+            t->have_last = 1;
+        }
+        a->core = (uint16_t)t->last_core;
     }
+    while (mi < b->nmk)
+        schedule_marker(t, &b->mk[mi++]);
 }
 
 /* ---- reading ------------------------------------------------------------------- */
@@ -679,79 +760,127 @@ static void default_thread(ct_batch *b, uint32_t from, uint32_t stream_index)
             b->acc[i].thread = stream_index + 1;
 }
 
-/* Choose the next stream to run (multi-stream). Returns -1 when all are done. */
-static int pick_stream(ct_trace *t)
+static int buffered(const stream_rt *r)
+{
+    return r->ai < r->b.n || r->mi < r->b.nmk || r->ei < r->b.nev;
+}
+
+/* Refill r's buffer when it is empty; sets r->finished at the very end. */
+static int refill(ct_trace *t, stream_rt *r, ct_error *err)
+{
+    while (!buffered(r) && !r->done) {
+        ct_batch_clear(&r->b);
+        r->ai = r->mi = r->ei = 0;
+        if (fill_stream(t, r, &r->b, err) < 0)
+            return err->code;
+        default_thread(&r->b, 0, r->s.index);
+    }
+    if (!buffered(r) && r->done)
+        r->finished = 1;
+    return CT_OK;
+}
+
+/* Timestamp interleaving: the live stream with the smallest pending
+ * timestamp (the lowest index on a tie); streams without one yet wait. */
+static int oldest_stream(const ct_trace *t)
 {
     int best = -1;
-    if (t->interleave == CT_IL_TIMESTAMP) {
-        for (uint32_t i = 0; i < t->nstreams; i++) {
-            stream_rt *r = &t->sv[i];
-            if (r->done && r->ai >= r->b.n && r->mi >= r->b.nmk && r->ei >= r->b.nev)
-                continue;
-            if (best < 0 || (r->has_ts && (!t->sv[best].has_ts || r->ts < t->sv[best].ts)))
-                best = (int)i;
-        }
-        return best;
+    for (uint32_t i = 0; i < t->nstreams; i++) {
+        const stream_rt *r = t->sv[i];
+        if (r->finished || r->next_ts == 0)
+            continue;
+        if (best < 0 || r->next_ts < t->sv[best]->next_ts)
+            best = (int)i;
     }
-    for (uint32_t k = 1; k <= t->nstreams; k++) {
-        uint32_t i = (t->cur + k) % t->nstreams;
-        stream_rt *r = &t->sv[i];
-        if (!(r->done && r->ai >= r->b.n && r->mi >= r->b.nmk && r->ei >= r->b.nev))
+    return best;
+}
+
+static int first_live(const ct_trace *t, uint32_t from)
+{
+    for (uint32_t k = 0; k < t->nstreams; k++) {
+        uint32_t i = (from + k) % t->nstreams;
+        if (!t->sv[i]->finished)
             return (int)i;
     }
     return -1;
 }
 
+/* Choose the stream to run after the current one ended or yielded. */
+static int next_stream(ct_trace *t)
+{
+    int nx;
+    if (t->interleave == CT_IL_TIMESTAMP) {
+        nx = oldest_stream(t);
+        if (nx < 0)
+            nx = first_live(t, 0);  /* only streams without timestamps are left */
+        else
+            t->sv[nx]->ts_taken = 1;
+        return nx;
+    }
+    return first_live(t, t->cur + 1);
+}
+
+/* Timestamp interleaving starts with the stream whose first timestamp is
+ * the oldest (streams without a timestamp in their first batch count as 0). */
+static int start_streams(ct_trace *t, ct_error *err)
+{
+    uint64_t best_ts = UINT64_MAX;
+    int best = -1;
+
+    for (uint32_t i = 0; i < t->nstreams; i++) {
+        stream_rt *r = t->sv[i];
+        if (refill(t, r, err) != CT_OK)
+            return err->code;
+        for (uint32_t k = 0; k < r->b.nmk; k++)
+            if (r->b.mk[k].type == CT_MK_TIMESTAMP) {
+                r->next_ts = r->b.mk[k].time;
+                break;
+            }
+        if (!r->finished && r->next_ts < best_ts) {
+            best_ts = r->next_ts;
+            best = (int)i;
+        }
+    }
+    if (best >= 0) {
+        t->cur = (uint32_t)best;
+        t->sv[best]->ts_taken = t->sv[best]->next_ts != 0;
+    } else {
+        t->cur = 0;
+    }
+    return CT_OK;
+}
+
 static int next_multi(ct_trace *t, ct_batch *out, ct_error *err)
 {
-    int started = 0;
-
-    if (t->interleave == CT_IL_AUTO) /* decided on first use: timestamps seen? */
-        t->interleave = CT_IL_QUANTUM;
     while (ct_batch_room(out, 1)) {
-        stream_rt *r = &t->sv[t->cur];
-        int switch_now = 0;
+        stream_rt *r = t->sv[t->cur];
 
-        if (!started) {
-            started = 1;
-            if (r->done && r->ai >= r->b.n && r->mi >= r->b.nmk && r->ei >= r->b.nev) {
-                int nx = pick_stream(t);
-                if (nx < 0)
-                    break;
-                t->cur = (uint32_t)nx;
-                continue;
-            }
-        }
-        /* refill an exhausted stream buffer */
-        if (r->ai >= r->b.n && r->mi >= r->b.nmk && r->ei >= r->b.nev) {
-            if (r->done) {
-                int nx = pick_stream(t);
-                if (nx < 0)
-                    break;
-                t->cur = (uint32_t)nx;
-                t->left = t->quantum;
-                continue;
-            }
-            ct_batch_clear(&r->b);
-            r->ai = r->mi = r->ei = 0;
-            if (fill_stream(t, r, &r->b, err) < 0)
-                return err->code;
-            default_thread(&r->b, 0, r->s.index);
+        if (refill(t, r, err) != CT_OK)
+            return err->code;
+        if (r->finished) {
+            int nx = next_stream(t);
+            if (nx < 0)
+                break;
+            t->cur = (uint32_t)nx;
+            t->left = t->quantum;
             continue;
         }
-        /* next record of the running stream, in stream order */
+        /* the next record of the running stream, in stream order */
         if (r->mi < r->b.nmk && r->b.mk[r->mi].index <= r->ai) {
             ct_marker m = r->b.mk[r->mi];
-            if (m.type == CT_MK_TIMESTAMP && t->interleave == CT_IL_TIMESTAMP && !r->has_ts) {
-                r->has_ts = 1;
-                r->ts = m.time;
-                int nx = pick_stream(t);
-                if (nx >= 0 && (uint32_t)nx != t->cur) {
-                    t->cur = (uint32_t)nx;
-                    continue;
+            if (m.type == CT_MK_TIMESTAMP && t->interleave == CT_IL_TIMESTAMP) {
+                if (!r->ts_taken) {
+                    int nx;
+                    r->next_ts = m.time;
+                    nx = oldest_stream(t);
+                    if (nx >= 0 && (uint32_t)nx != t->cur) {
+                        t->cur = (uint32_t)nx;
+                        t->sv[nx]->ts_taken = 1;
+                        continue;
+                    }
                 }
+                r->ts_taken = 0;
             }
-            r->has_ts = 0;
             r->mi++;
             m.index = out->n;
             out->mk[out->nmk++] = m;
@@ -765,14 +894,12 @@ static int next_multi(ct_trace *t, ct_batch *out, ct_error *err)
         }
         if (r->ai < r->b.n) {
             out->acc[out->n++] = r->b.acc[r->ai++];
-            if (t->interleave == CT_IL_QUANTUM && --t->left == 0)
-                switch_now = 1;
-        }
-        if (switch_now) {
-            int nx = pick_stream(t);
-            t->left = t->quantum;
-            if (nx >= 0)
-                t->cur = (uint32_t)nx;
+            if (t->interleave == CT_IL_QUANTUM && --t->left == 0) {
+                int nx = next_stream(t);
+                t->left = t->quantum;
+                if (nx >= 0)
+                    t->cur = (uint32_t)nx;
+            }
         }
     }
     return out->n + out->nmk + out->nev > 0 ? 1 : 0;
@@ -784,30 +911,34 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
 
     ct_batch_clear(b);
     if (t->nstreams == 1) {
-        stream_rt *r = &t->sv[0];
+        stream_rt *r = t->sv[0];
         if (fill_stream(t, r, b, err) < 0)
             return err->code;
         default_thread(b, 0, 0);
         rc = b->n + b->nmk + b->nev > 0 ? 1 : 0;
     } else {
-        if (t->cfg->interleave == CT_IL_AUTO && t->interleave == CT_IL_AUTO) {
-            /* timestamps if the first stream has any in its first batch */
-            stream_rt *r = &t->sv[0];
-            if (fill_stream(t, r, &r->b, err) < 0)
+        if (!t->started) {
+            t->started = 1;
+            if (t->interleave == CT_IL_AUTO) {
+                /* timestamps if the first stream has any in its first batch */
+                stream_rt *r = t->sv[0];
+                if (refill(t, r, err) != CT_OK)
+                    return err->code;
+                t->interleave = CT_IL_QUANTUM;
+                for (uint32_t i = 0; i < r->b.nmk; i++)
+                    if (r->b.mk[i].type == CT_MK_TIMESTAMP) {
+                        t->interleave = CT_IL_TIMESTAMP;
+                        break;
+                    }
+            }
+            if (t->interleave == CT_IL_TIMESTAMP && start_streams(t, err) != CT_OK)
                 return err->code;
-            default_thread(&r->b, 0, 0);
-            t->interleave = CT_IL_QUANTUM;
-            for (uint32_t i = 0; i < r->b.nmk; i++)
-                if (r->b.mk[i].type == CT_MK_TIMESTAMP) {
-                    t->interleave = CT_IL_TIMESTAMP;
-                    break;
-                }
         }
         rc = next_multi(t, b, err);
         if (rc < 0)
             return rc;
     }
-    assign_cores(t, b, 0);
+    assign_cores(t, b);
     return rc;
 }
 
