@@ -10,6 +10,7 @@ static const ct_format_ops *const formats[] = {
     &ct_format_din,
     &ct_format_tarmac,
     &ct_format_tracematcher,
+    &ct_format_drmemtrace,
     &ct_format_gen,
 };
 

@@ -1,0 +1,1124 @@
+/*
+ * drmemtrace.c - DynamoRIO drmemtrace final (post-processed) traces.
+ *
+ * Layout
+ *   A trace is a sequence of trace_entry_t records, little-endian and
+ *   packed: u16 type, u16 size, then a pointer-sized addr (u64 in 12-byte
+ *   records from 64-bit producers, u32 in 8-byte records from 32-bit ones).
+ *   The width is not stored: record 0 is always HEADER (type 25, size 0,
+ *   addr = version), so 12-byte records have a u64 in 1..255 at offset 4;
+ *   8-byte records have a u32 in 1..255 there followed by the type of
+ *   record 1 (MARKER 28 or THREAD 22). A FILETYPE marker naming a 32-bit
+ *   architecture in a 12-byte trace (or a 64-bit one in an 8-byte trace)
+ *   is an error. Versions 1 (legacy: no VERSION or FILETYPE marker) to 7
+ *   are read; a HEADER announcing another version is refused.
+ *
+ * Inputs
+ *   A per-thread file (plain, gzip, zstd, lz4, snappy-framed or zip: the
+ *   byte sources undo the container, chosen by magic bytes), a legacy
+ *   single file interleaving threads with THREAD records, or a directory
+ *   of per-thread files (also the trace/ subdirectory of a *.dir), listed
+ *   in name order. In a directory, DynamoRIO's side files are skipped:
+ *   modules.log, funclist.log, v2p.textproto, encodings.bin*,
+ *   serial_schedule.bin*, cpu_schedule.bin*, hidden files, subdirectories.
+ *   Raw (not yet post-processed) files are recognised by their header and
+ *   refused with a hint to run raw2trace.
+ *
+ * Records before the thread
+ *   After HEADER only MARKER, THREAD and PID records may come until the PID
+ *   record (markers may precede THREAD; they belong to that thread).
+ *
+ * Mapping to the access stream
+ *   INSTR, DIRECT_JUMP, INDIRECT_JUMP, CONDITIONAL_JUMP, DIRECT_CALL,
+ *     INDIRECT_CALL, RETURN, SYSENTER, TAKEN_JUMP, UNTAKEN_JUMP: an ifetch
+ *     of `size` bytes at the pc; size 0 only sets the pc (i-filtered
+ *     traces). INSTR_BUNDLE: one ifetch per length, at consecutive pcs after
+ *     the previous instruction. INSTR_MAYBE_FETCH: a no-fetch instruction
+ *     when its pc repeats the previous instruction's, else an ifetch.
+ *   INSTR_NO_FETCH: a "nofetch" instruction (counted, never simulated).
+ *   READ, WRITE: load, store of `size` bytes with the last instruction's pc.
+ *   Prefetch types: a prefetch with hints: write (PREFETCH_WRITE*),
+ *     instruction (PREFETCH_INSTR*), non-temporal (NTA, *_NT), target
+ *     level 1-3 (T0/T1/T2, *_L1/_L2/_L3); HARDWARE_PREFETCH: a plain one.
+ *   INSTR_FLUSH / DATA_FLUSH (+ *_END when size is 0): a clean+invalidate of
+ *     the range, instruction side for INSTR_FLUSH.
+ *   THREAD, THREAD_EXIT: thread markers; PID: remembered.
+ *   Markers: TIMESTAMP, CPU_ID (an unknown cpu, (int)value < 0, becomes cpu
+ *     0xffff; ids are truncated to 16 bits), KERNEL_EVENT/XFER (kernel
+ *     marker), CACHE_LINE_SIZE, PAGE_SIZE, CORE_IDLE (runs of them become
+ *     one idle marker counting them in value2). PHYSICAL_ADDRESS +
+ *     VIRTUAL_ADDRESS pairs map a virtual page to a physical one
+ *     (PHYSICAL_ADDRESS_NOT_AVAILABLE maps it to the low 28 bits of the
+ *     virtual address); accesses on a mapped page carry the physical
+ *     address (page size from the PAGE_SIZE marker, 4096 without one).
+ *     The TIMESTAMP and CPU_ID that open a chunk after a CHUNK_FOOTER of the
+ *     same thread repeat the previous ones and are dropped, as DynamoRIO's
+ *     reader does. RECORD_ORDINAL, BRANCH_TARGET, FILETYPE, VERSION, the
+ *     chunk markers and other known markers produce nothing; unknown marker
+ *     types are counted as ignored. HEADER and FOOTER inside the stream
+ *     (concatenated traces) are skipped. ENCODING records are checked
+ *     (at most 15 bytes; their total equals the next instruction's size
+ *     except in REGDEPS traces) and dropped.
+ *   An access's `time` is its record index in the file.
+ *
+ * Zip archives (chunked traces)
+ *   Members are read in archive order and must be named chunk.<digits>
+ *   (any width). A record may not straddle two members, and every member
+ *   must end with CHUNK_FOOTER or FOOTER (else it was truncated).
+ *
+ * Malformed input
+ *   Errors name the file (and member), the byte offset (within the member
+ *   for zip archives, of the decompressed stream otherwise), the 0-based
+ *   record index and the reason. In lenient mode a well-framed bad record
+ *   (unknown type, bad encoding length, stray flush end) is skipped and
+ *   counted; a fault that breaks the framing (a truncated record, a member
+ *   that is not a chunk or lacks its footer) skips to the next zip member,
+ *   the only resynchronisation point the format has; outside zip archives
+ *   it ends the stream. Header faults (unsupported version, wrong record
+ *   width, raw file, template library) always stop.
+ */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../sim/compiler.h"
+#include "../sim/config_internal.h"
+#include "frontend.h"
+
+/* trace_type_t */
+enum {
+    T_READ = 0, T_WRITE = 1, T_PREFETCH = 2, T_PREFETCHT0 = 3, T_PREFETCHT1 = 4,
+    T_PREFETCHT2 = 5, T_PREFETCHNTA = 6, T_PREFETCH_READ = 7, T_PREFETCH_WRITE = 8,
+    T_PREFETCH_INSTR = 9, T_INSTR = 10, T_INSTR_DIRECT_JUMP = 11, T_INSTR_INDIRECT_JUMP = 12,
+    T_INSTR_CONDITIONAL_JUMP = 13, T_INSTR_DIRECT_CALL = 14, T_INSTR_INDIRECT_CALL = 15,
+    T_INSTR_RETURN = 16, T_INSTR_BUNDLE = 17, T_INSTR_FLUSH = 18, T_INSTR_FLUSH_END = 19,
+    T_DATA_FLUSH = 20, T_DATA_FLUSH_END = 21, T_THREAD = 22, T_THREAD_EXIT = 23, T_PID = 24,
+    T_HEADER = 25, T_FOOTER = 26, T_HARDWARE_PREFETCH = 27, T_MARKER = 28,
+    T_INSTR_NO_FETCH = 29, T_INSTR_MAYBE_FETCH = 30, T_INSTR_SYSENTER = 31,
+    T_PREFETCH_READ_L1_NT = 32, T_PREFETCH_READ_L2_NT = 33, T_PREFETCH_READ_L3_NT = 34,
+    T_PREFETCH_INSTR_L1 = 35, T_PREFETCH_INSTR_L1_NT = 36, T_PREFETCH_INSTR_L2 = 37,
+    T_PREFETCH_INSTR_L2_NT = 38, T_PREFETCH_INSTR_L3 = 39, T_PREFETCH_INSTR_L3_NT = 40,
+    T_PREFETCH_WRITE_L1 = 41, T_PREFETCH_WRITE_L1_NT = 42, T_PREFETCH_WRITE_L2 = 43,
+    T_PREFETCH_WRITE_L2_NT = 44, T_PREFETCH_WRITE_L3 = 45, T_PREFETCH_WRITE_L3_NT = 46,
+    T_ENCODING = 47, T_INSTR_TAKEN_JUMP = 48, T_INSTR_UNTAKEN_JUMP = 49, T_COUNT = 50
+};
+
+/* trace_marker_type_t (the ones with a meaning here) */
+enum {
+    M_KERNEL_EVENT = 0, M_KERNEL_XFER = 1, M_TIMESTAMP = 2, M_CPU_ID = 3, M_FILETYPE = 9,
+    M_CACHE_LINE_SIZE = 10, M_VERSION = 12, M_PHYSICAL_ADDRESS = 15,
+    M_PHYSICAL_ADDRESS_NOT_AVAILABLE = 16, M_VIRTUAL_ADDRESS = 17, M_PAGE_SIZE = 18,
+    M_CHUNK_INSTR_COUNT = 20, M_CHUNK_FOOTER = 21, M_CORE_IDLE = 33, M_KNOWN_END = 47,
+    M_RESERVED_END = 100
+};
+
+/* offline_file_type_t bits */
+enum {
+    FT_ARCH_AARCH64 = 0x08, FT_ARCH_ARM32 = 0x10, FT_ARCH_X86_32 = 0x20,
+    FT_ARCH_X86_64 = 0x40, FT_KERNEL_SYSCALL_TRACE_TEMPLATES = 0x4000,
+    FT_ARCH_REGDEPS = 0x20000
+};
+
+#define DMT_MAX_VERSION 7
+#define MAX_PER_RECORD 8        /* a bundle of 8 lengths */
+#define MAX_ENCODING 15
+#define HEAD_SCAN 4096          /* bytes scanned at open for the thread id */
+#define CPU_SLOTS 64            /* per-thread last cpu, for interleaved files */
+#define SKIP_SLOTS 16           /* threads whose chunk-start duplicates are pending */
+#define CPU_UNKNOWN 0xffff
+
+enum { ST_HEADER, ST_PRE_PID, ST_BODY };
+
+typedef struct v2p_map {
+    uint64_t *key;          /* virtual page + 1, 0 = empty */
+    uint64_t *val;          /* physical page */
+    uint64_t mask, used;
+} v2p_map;
+
+typedef struct dmt {
+    ct_stream *s;
+    ct_bytes *in;
+    unsigned rs;            /* record size: 12 or 8 */
+    uint64_t version, filetype;
+    int state;
+    uint64_t rec;           /* index of the next record */
+    /* zip members */
+    int zip;
+    uint64_t nmembers, member;   /* member being read */
+    uint64_t mstart, mend;       /* its byte range in the stream */
+    uint64_t mrec0;              /* index of its first record */
+    int member_open;
+    uint16_t last_type, last_size; /* last record of the member */
+    /* thread context */
+    uint64_t tid, pid;
+    uint32_t thread;
+    uint16_t cpu;
+    uint64_t cpu_tid[CPU_SLOTS];
+    uint16_t cpu_val[CPU_SLOTS];
+    uint32_t ncpu;
+    uint64_t skip_tid[SKIP_SLOTS];
+    uint32_t nskip;
+    uint64_t chunk_instr_count;
+    uint64_t last_ts;
+    /* instruction context */
+    uint64_t pc, next_pc, prev_instr_pc;
+    int have_instr;
+    uint32_t enc_bytes;
+    int regdeps;
+    /* pending flush (size 0 until its _END record) */
+    int flush_type;
+    uint64_t flush_addr;
+    /* a run of CORE_IDLE markers being coalesced: marker slot, or -1 */
+    int64_t idle_slot;
+    /* physical addresses */
+    v2p_map v2p;
+    uint64_t prior_phys, page_size;
+} dmt;
+
+/* ---- little-endian loads ---------------------------------------------------- */
+
+FORCE_INLINE uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+
+FORCE_INLINE uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+FORCE_INLINE uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+
+/* ---- recognising files ------------------------------------------------------- */
+
+/* 12 or 8 for a final trace head, 0 otherwise. */
+static unsigned record_width(const uint8_t *h, size_t n)
+{
+    if (n < 12 || rd16(h) != T_HEADER || rd16(h + 2) != 0)
+        return 0;
+    if (n >= 16) {
+        uint64_t v = rd64(h + 4);
+        uint16_t next = rd16(h + 12);
+        if (v >= 1 && v <= 255 &&
+            (next == T_MARKER || next == T_THREAD || next == T_PID))
+            return 12;
+    }
+    {
+        uint32_t v = rd32(h + 4);
+        uint16_t next = rd16(h + 8);
+        if (v >= 1 && v <= 255 && (next == T_MARKER || next == T_THREAD || next == T_PID))
+            return 8;
+    }
+    return 0;
+}
+
+/* A raw (pre-raw2trace) file starts with an offline_entry_t of type
+ * EXTENDED (6, top 3 bits) and extension HEADER (4, next 5 bits). */
+static int is_raw(const uint8_t *h, size_t n)
+{
+    uint64_t v;
+    if (n < 8)
+        return 0;
+    v = rd64(h);
+    return (v >> 61) == 6 && ((v >> 56) & 0x1f) == 4 && ((v >> 48) & 0xff) >= 1;
+}
+
+static int dmt_probe(const uint8_t *h, size_t n)
+{
+    if (record_width(h, n))
+        return 95;
+    if (is_raw(h, n))
+        return 90;  /* claimed so that open can refuse it with a hint */
+    return 0;
+}
+
+static int is_side_file(const char *name)
+{
+    static const char *const exact[] = {"modules.log", "funclist.log", "v2p.textproto"};
+    static const char *const prefix[] = {"encodings.bin", "serial_schedule.bin",
+                                         "cpu_schedule.bin"};
+    for (size_t i = 0; i < CT_ARRAY_LEN(exact); i++)
+        if (strcmp(name, exact[i]) == 0)
+            return 1;
+    for (size_t i = 0; i < CT_ARRAY_LEN(prefix); i++)
+        if (strncmp(name, prefix[i], strlen(prefix[i])) == 0)
+            return 1;
+    return 0;
+}
+
+static int is_raw_name(const char *name)
+{
+    const char *dot = strstr(name, ".raw");
+    return dot && (dot[4] == '\0' || dot[4] == '.');
+}
+
+/* out = a "/" b; 0, or -1 when it does not fit. */
+static int join_path(char *out, size_t n, const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la + 1 + lb + 1 > n)
+        return -1;
+    memcpy(out, a, la);
+    out[la] = '/';
+    memcpy(out + la + 1, b, lb + 1);
+    return 0;
+}
+
+static int is_dir_path(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* The directory holding the per-thread files: dir/trace when it exists. */
+static void trace_dir(const char *dir, char *out, size_t n)
+{
+    char sub[PATH_MAX];
+    if (join_path(sub, sizeof sub, dir, "trace") == 0 && is_dir_path(sub) && strlen(sub) < n)
+        memcpy(out, sub, strlen(sub) + 1);
+    else
+        snprintf(out, n, "%s", dir);
+}
+
+static int dmt_probe_path(const char *path)
+{
+    char dir[PATH_MAX];
+    DIR *d;
+    struct dirent *e;
+    int score = 0;
+
+    if (!is_dir_path(path))
+        return 0;
+    trace_dir(path, dir, sizeof dir);
+    d = opendir(dir);
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) != NULL && !score) {
+        size_t len = strlen(e->d_name);
+        if (strstr(e->d_name, ".trace") || (len > 3 && strcmp(e->d_name + len - 3, ".sz") == 0))
+            score = 70;
+    }
+    closedir(d);
+    if (!score) {
+        char raw[PATH_MAX];
+        if (join_path(raw, sizeof raw, path, "raw") == 0 && is_dir_path(raw))
+            score = 60;  /* refused by list_dir with a hint */
+    }
+    return score;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int dmt_list_dir(const char *path, int (*fn)(void *ctx, const char *path), void *ctx,
+                        ct_error *err)
+{
+    char dir[PATH_MAX], full[PATH_MAX];
+    DIR *d;
+    struct dirent *e;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int rc = CT_OK;
+
+    trace_dir(path, dir, sizeof dir);
+    d = opendir(dir);
+    if (!d)
+        return ct_error_set(err, CT_E_IO, "%s: cannot list the directory", dir);
+    while ((e = readdir(d)) != NULL && rc == CT_OK) {
+        if (e->d_name[0] == '.' || is_side_file(e->d_name))
+            continue;
+        if (join_path(full, sizeof full, dir, e->d_name) != 0 || is_dir_path(full))
+            continue;
+        if (is_raw_name(e->d_name)) {
+            rc = ct_error_set(err, CT_E_UNSUPPORTED,
+                              "%s: raw drmemtrace file (not post-processed): run raw2trace "
+                              "on its directory first", full);
+            break;
+        }
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 32;
+            char **v = realloc(names, nc * sizeof *v);
+            if (!v) {
+                rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+                break;
+            }
+            names = v;
+            cap = nc;
+        }
+        names[n] = strdup(e->d_name);
+        if (!names[n]) {
+            rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    if (rc == CT_OK && n == 0) {
+        char raw[PATH_MAX];
+        if (join_path(raw, sizeof raw, path, "raw") == 0 && is_dir_path(raw))
+            rc = ct_error_set(err, CT_E_UNSUPPORTED,
+                              "%s: holds only raw drmemtrace files (raw/): run raw2trace "
+                              "first", path);
+    }
+    if (rc == CT_OK)
+        qsort(names, n, sizeof *names, cmp_names);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == CT_OK) {
+            if (join_path(full, sizeof full, dir, names[i]) != 0)
+                rc = ct_error_set(err, CT_E_IO, "%s: path too long", names[i]);
+            else if (fn(ctx, full) != 0)
+                rc = err->code ? err->code : CT_E_INTERNAL;
+        }
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+/* ---- diagnostics ----------------------------------------------------------- */
+
+static const char *member_name(const dmt *d)
+{
+    const char *name = "?";
+    (void)ct_zip_member(d->in, d->member, &name, NULL);
+    return name;
+}
+
+/* Fill err for the record at stream offset `off` whose index is `rec`;
+ * returns code. */
+static int fail_at(dmt *d, ct_error *err, uint64_t off, uint64_t rec, int code,
+                   const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+static int fail_at(dmt *d, ct_error *err, uint64_t off, uint64_t rec, int code,
+                   const char *fmt, ...)
+{
+    char why[256];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    if (d->zip && d->member_open)
+        return ct_error_set(err, code, "%s:%s: byte %llu, record %llu (record %llu of the file): %s",
+                            d->s->path, member_name(d), (unsigned long long)(off - d->mstart),
+                            (unsigned long long)(rec - d->mrec0), (unsigned long long)rec, why);
+    return ct_error_set(err, code, "%s: byte %llu, record %llu: %s", d->s->path,
+                        (unsigned long long)off, (unsigned long long)rec, why);
+}
+
+/* A malformed record: strict mode returns the error, lenient mode counts it
+ * under `reason` and returns CT_OK (or CT_E_LIMIT past max_errors). */
+#define MALFORMED(d, err, off, rec, reason, ...)                                    \
+    (fail_at((d), (err), (off), (rec), CT_E_FORMAT, __VA_ARGS__),                   \
+     ct_stream_malformed((d)->s, (err), (reason)))
+
+/* ---- opening ------------------------------------------------------------------ */
+
+static int dmt_open(void **st, ct_stream *s, ct_error *err)
+{
+    dmt *d;
+    ssize_t n = ct_bytes_fill(s->in, HEAD_SCAN, err);
+    const uint8_t *h;
+    unsigned rs;
+
+    if (n < 0)
+        return (int)n;
+    h = ct_bytes_ptr(s->in);
+    if (is_raw(h, (size_t)n))
+        return ct_error_set(err, CT_E_UNSUPPORTED,
+                            "%s: raw drmemtrace file (offline_entry_t records, not "
+                            "post-processed): run raw2trace on its directory first", s->path);
+    rs = record_width(h, (size_t)n);
+    if (!rs)
+        return ct_error_set(err, CT_E_FORMAT,
+                            "%s: byte 0, record 0: not a drmemtrace trace (record 0 is not a "
+                            "HEADER record)", s->path);
+    d = calloc(1, sizeof *d);
+    if (!d)
+        return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", s->path);
+    d->s = s;
+    d->in = s->in;
+    d->rs = rs;
+    d->cpu = CPU_UNKNOWN;
+    d->zip = s->in->ops == &ct_source_zip;
+    d->nmembers = ct_zip_members(s->in);
+    /* the thread id, for markers that precede the THREAD record */
+    for (size_t off = rs; off + rs <= (size_t)n; off += rs) {
+        uint16_t t = rd16(h + off);
+        if (t == T_THREAD) {
+            d->tid = rs == 12 ? rd64(h + off + 4) : rd32(h + off + 4);
+            d->thread = (uint32_t)d->tid;
+        }
+        if (t != T_MARKER && t != T_THREAD)
+            break;
+    }
+    *st = d;
+    return CT_OK;
+}
+
+static void dmt_close(void *st)
+{
+    dmt *d = st;
+    if (!d)
+        return;
+    free(d->v2p.key);
+    free(d->v2p.val);
+    free(d);
+}
+
+/* ---- per-thread state ------------------------------------------------------------ */
+
+static void remember_cpu(dmt *d)
+{
+    uint32_t i;
+    for (i = 0; i < d->ncpu; i++)
+        if (d->cpu_tid[i] == d->tid)
+            break;
+    if (i == d->ncpu) {
+        if (d->ncpu < CPU_SLOTS)
+            d->ncpu++;
+        else
+            i = (uint32_t)(d->tid % CPU_SLOTS);  /* forget one */
+    }
+    d->cpu_tid[i] = d->tid;
+    d->cpu_val[i] = d->cpu;
+}
+
+static void switch_thread(dmt *d, uint64_t tid)
+{
+    remember_cpu(d);
+    d->tid = tid;
+    d->thread = (uint32_t)tid;
+    d->cpu = CPU_UNKNOWN;
+    for (uint32_t i = 0; i < d->ncpu; i++)
+        if (d->cpu_tid[i] == tid)
+            d->cpu = d->cpu_val[i];
+}
+
+static int skip_pending(const dmt *d)
+{
+    for (uint32_t i = 0; i < d->nskip; i++)
+        if (d->skip_tid[i] == d->tid)
+            return 1;
+    return 0;
+}
+
+static void skip_set(dmt *d, int on)
+{
+    for (uint32_t i = 0; i < d->nskip; i++)
+        if (d->skip_tid[i] == d->tid) {
+            if (!on)
+                d->skip_tid[i] = d->skip_tid[--d->nskip];
+            return;
+        }
+    if (on && d->nskip < SKIP_SLOTS)
+        d->skip_tid[d->nskip++] = d->tid;
+}
+
+/* ---- physical addresses ---------------------------------------------------------- */
+
+static uint64_t hash64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    return x ^ (x >> 33);
+}
+
+static int v2p_put(v2p_map *m, uint64_t vpage, uint64_t ppage)
+{
+    uint64_t i;
+    if ((m->used + 1) * 2 > m->mask + 1 || !m->key) {
+        v2p_map g;
+        uint64_t slots = m->key ? (m->mask + 1) * 2 : 1024;
+        g.key = calloc(slots, sizeof *g.key);
+        g.val = malloc(slots * sizeof *g.val);
+        if (!g.key || !g.val) {
+            free(g.key);
+            free(g.val);
+            return -1;
+        }
+        g.mask = slots - 1;
+        g.used = 0;
+        for (uint64_t j = 0; m->key && j <= m->mask; j++)
+            if (m->key[j]) {
+                uint64_t k = hash64(m->key[j]) & g.mask;
+                while (g.key[k])
+                    k = (k + 1) & g.mask;
+                g.key[k] = m->key[j];
+                g.val[k] = m->val[j];
+                g.used++;
+            }
+        free(m->key);
+        free(m->val);
+        *m = g;
+    }
+    for (i = hash64(vpage + 1) & m->mask; m->key[i] && m->key[i] != vpage + 1;
+         i = (i + 1) & m->mask)
+        ;
+    if (!m->key[i])
+        m->used++;
+    m->key[i] = vpage + 1;
+    m->val[i] = ppage;
+    return 0;
+}
+
+static NOINLINE void translate(const dmt *d, ct_access *a)
+{
+    const v2p_map *m = &d->v2p;
+    uint64_t ps = d->page_size ? d->page_size : 4096;
+    uint64_t vpage = a->vaddr & ~(ps - 1);
+    for (uint64_t i = hash64(vpage + 1) & m->mask; m->key[i]; i = (i + 1) & m->mask)
+        if (m->key[i] == vpage + 1) {
+            a->paddr = m->val[i] | (a->vaddr & (ps - 1));
+            a->flags |= CT_F_PADDR;
+            return;
+        }
+}
+
+/* ---- decoding ---------------------------------------------------------------------- */
+
+/* Prefetch hints per prefetch type (CT_PF_*), indexed by trace type. */
+#define L(n) ((n) << CT_PF_LEVEL_SHIFT)
+static const uint8_t pf_hint[T_COUNT] = {
+    [T_PREFETCHT0] = L(1), [T_PREFETCHT1] = L(2), [T_PREFETCHT2] = L(3),
+    [T_PREFETCHNTA] = CT_PF_NT, [T_PREFETCH_WRITE] = CT_PF_WRITE,
+    [T_PREFETCH_INSTR] = CT_PF_INSTR,
+    [T_PREFETCH_READ_L1_NT] = L(1) | CT_PF_NT, [T_PREFETCH_READ_L2_NT] = L(2) | CT_PF_NT,
+    [T_PREFETCH_READ_L3_NT] = L(3) | CT_PF_NT,
+    [T_PREFETCH_INSTR_L1] = CT_PF_INSTR | L(1), [T_PREFETCH_INSTR_L1_NT] = CT_PF_INSTR | L(1) | CT_PF_NT,
+    [T_PREFETCH_INSTR_L2] = CT_PF_INSTR | L(2), [T_PREFETCH_INSTR_L2_NT] = CT_PF_INSTR | L(2) | CT_PF_NT,
+    [T_PREFETCH_INSTR_L3] = CT_PF_INSTR | L(3), [T_PREFETCH_INSTR_L3_NT] = CT_PF_INSTR | L(3) | CT_PF_NT,
+    [T_PREFETCH_WRITE_L1] = CT_PF_WRITE | L(1), [T_PREFETCH_WRITE_L1_NT] = CT_PF_WRITE | L(1) | CT_PF_NT,
+    [T_PREFETCH_WRITE_L2] = CT_PF_WRITE | L(2), [T_PREFETCH_WRITE_L2_NT] = CT_PF_WRITE | L(2) | CT_PF_NT,
+    [T_PREFETCH_WRITE_L3] = CT_PF_WRITE | L(3), [T_PREFETCH_WRITE_L3_NT] = CT_PF_WRITE | L(3) | CT_PF_NT,
+};
+#undef L
+
+FORCE_INLINE void emit(dmt *d, ct_batch *b, int kind, uint64_t addr, uint32_t size, uint8_t op,
+                       uint64_t rec)
+{
+    ct_access *a = &b->acc[b->n++];
+    a->vaddr = addr;
+    a->paddr = 0;
+    a->pc = d->pc;
+    a->time = rec;
+    a->size = size;
+    a->thread = d->thread;
+    a->cpu = d->cpu;
+    a->core = 0;
+    a->kind = (uint8_t)kind;
+    a->op = op;
+    a->flags = 0;
+    if (UNLIKELY(d->v2p.used != 0))
+        translate(d, a);
+}
+
+static ct_marker *mark(dmt *d, ct_batch *b, int type)
+{
+    ct_marker *m = &b->mk[b->nmk++];
+    m->index = b->n;
+    m->type = (uint16_t)type;
+    m->cpu = d->cpu;
+    m->thread = d->thread;
+    m->aux = 0;
+    m->time = d->last_ts;
+    m->value = 0;
+    m->value2 = 0;
+    return m;
+}
+
+static int fetch_instr(dmt *d, ct_batch *b, int kind, uint64_t pc, uint32_t size, uint64_t off,
+                       uint64_t rec, ct_error *err)
+{
+    int rc = CT_OK;
+    if (size == 0) {  /* only the pc of the data records that follow */
+        d->pc = pc;
+        return CT_OK;
+    }
+    if (UNLIKELY(d->enc_bytes != 0)) {
+        if (d->enc_bytes != size && !d->regdeps)
+            rc = MALFORMED(d, err, off, rec, "encoding size differs from instruction size",
+                           "encoding of %u bytes for an instruction of %u bytes", d->enc_bytes,
+                           size);
+        d->enc_bytes = 0;
+        if (rc)
+            return rc;
+    }
+    d->pc = pc;
+    d->next_pc = pc + size;
+    d->prev_instr_pc = pc;
+    d->have_instr = 1;
+    emit(d, b, kind, pc, size, 0, rec);
+    return CT_OK;
+}
+
+/* FILETYPE: what the reader must refuse. */
+static int check_filetype(dmt *d, uint64_t ft, uint64_t off, uint64_t rec, ct_error *err)
+{
+    d->filetype = ft;
+    d->regdeps = (ft & FT_ARCH_REGDEPS) != 0;
+    if (ft & FT_KERNEL_SYSCALL_TRACE_TEMPLATES)
+        return fail_at(d, err, off, rec, CT_E_UNSUPPORTED,
+                       "file type 0x%llx: a library of kernel system-call templates, not a "
+                       "workload trace", (unsigned long long)ft);
+    if (d->rs == 12 && (ft & (FT_ARCH_X86_32 | FT_ARCH_ARM32)))
+        return fail_at(d, err, off, rec, CT_E_FORMAT,
+                       "file type 0x%llx names a 32-bit architecture but the records are "
+                       "12 bytes wide", (unsigned long long)ft);
+    if (d->rs == 8 && (ft & (FT_ARCH_X86_64 | FT_ARCH_AARCH64)))
+        return fail_at(d, err, off, rec, CT_E_FORMAT,
+                       "file type 0x%llx names a 64-bit architecture but the records are "
+                       "8 bytes wide", (unsigned long long)ft);
+    return CT_OK;
+}
+
+static NOINLINE int do_marker(dmt *d, ct_batch *b, uint16_t mt, uint64_t v, uint64_t off,
+                              uint64_t rec, ct_error *err)
+{
+    ct_marker *m;
+    char what[64], where[64];
+
+    switch (mt) {
+    case M_TIMESTAMP:
+        if (d->chunk_instr_count && skip_pending(d))
+            return CT_OK;  /* the chunk-start copy of the last timestamp */
+        d->last_ts = v;
+        m = mark(d, b, CT_MK_TIMESTAMP);
+        m->time = v;
+        m->value = v;
+        return CT_OK;
+    case M_CPU_ID:
+        if (d->chunk_instr_count && skip_pending(d)) {
+            skip_set(d, 0);
+            return CT_OK;
+        }
+        d->cpu = (int32_t)(uint32_t)v < 0 ? CPU_UNKNOWN
+                 : v >= CPU_UNKNOWN     ? (uint16_t)(CPU_UNKNOWN - 1)
+                                        : (uint16_t)v;
+        m = mark(d, b, CT_MK_CPU);
+        m->value = v;
+        return CT_OK;
+    case M_KERNEL_EVENT:
+    case M_KERNEL_XFER:
+        m = mark(d, b, CT_MK_KERNEL);
+        m->value = v;
+        m->aux = mt;
+        return CT_OK;
+    case M_FILETYPE:
+        return check_filetype(d, v, off, rec, err);
+    case M_CACHE_LINE_SIZE:
+        mark(d, b, CT_MK_LINE_SIZE)->value = v;
+        return CT_OK;
+    case M_PAGE_SIZE:
+        if (v && (v & (v - 1)) == 0)
+            d->page_size = v;
+        mark(d, b, CT_MK_PAGE_SIZE)->value = v;
+        return CT_OK;
+    case M_VERSION:
+        if (v != d->version) {
+            snprintf(where, sizeof where, "record %llu", (unsigned long long)rec);
+            ct_stream_warn(d->s, "VERSION marker differs from the HEADER version", where);
+        }
+        return CT_OK;
+    case M_CHUNK_INSTR_COUNT:
+        d->chunk_instr_count = v;
+        return CT_OK;
+    case M_CHUNK_FOOTER:
+        skip_set(d, 1);
+        return CT_OK;
+    case M_PHYSICAL_ADDRESS:
+        d->prior_phys = v;
+        return CT_OK;
+    case M_VIRTUAL_ADDRESS:
+    case M_PHYSICAL_ADDRESS_NOT_AVAILABLE: {
+        uint64_t ps = d->page_size ? d->page_size : 4096;
+        uint64_t phys = mt == M_VIRTUAL_ADDRESS ? d->prior_phys : (v & 0xfffffffull);
+        if (v2p_put(&d->v2p, v & ~(ps - 1), phys & ~(ps - 1)) != 0)
+            return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", d->s->path);
+        return CT_OK;
+    }
+    case M_CORE_IDLE:
+        if (b->nmk && b->mk[b->nmk - 1].type == CT_MK_IDLE && b->mk[b->nmk - 1].index == b->n) {
+            b->mk[b->nmk - 1].value2++;
+            return CT_OK;
+        }
+        mark(d, b, CT_MK_IDLE)->value2 = 1;
+        return CT_OK;
+    default:
+        if (mt < M_KNOWN_END)
+            return CT_OK;  /* known, nothing to simulate */
+        if (mt < M_RESERVED_END)
+            snprintf(what, sizeof what, "drmemtrace marker type %u (unknown)", mt);
+        else
+            snprintf(what, sizeof what, "drmemtrace user-defined marker (type >= 100)");
+        snprintf(where, sizeof where, "%s record %llu", d->s->path, (unsigned long long)rec);
+        ct_stream_warn(d->s, what, where);
+        return CT_OK;
+    }
+}
+
+/* Records that are not plain accesses, in any state after the header. */
+static NOINLINE int do_other(dmt *d, ct_batch *b, uint16_t type, uint16_t size, const uint8_t *p,
+                             uint64_t addr, uint64_t off, uint64_t rec, ct_error *err)
+{
+    switch (type) {
+    case T_MARKER:
+        return do_marker(d, b, size, addr, off, rec, err);
+    case T_THREAD:
+        if (addr != d->tid || d->state != ST_BODY) {
+            switch_thread(d, addr);
+            mark(d, b, CT_MK_THREAD);
+        }
+        return CT_OK;
+    case T_PID:
+        d->pid = addr;
+        return CT_OK;
+    case T_THREAD_EXIT:
+        if (addr != d->tid)
+            switch_thread(d, addr);
+        mark(d, b, CT_MK_THREAD_EXIT);
+        return CT_OK;
+    case T_HEADER:
+    case T_FOOTER:
+        return CT_OK;  /* concatenated traces */
+    case T_ENCODING:
+        if (size > d->rs - 4 || d->enc_bytes + size > MAX_ENCODING) {
+            d->enc_bytes = 0;
+            return MALFORMED(d, err, off, rec, "encoding longer than 15 bytes",
+                             "instruction encoding longer than %d bytes", MAX_ENCODING);
+        }
+        d->enc_bytes += size;
+        return CT_OK;
+    case T_INSTR_MAYBE_FETCH:
+        return fetch_instr(d, b, addr == d->prev_instr_pc ? CT_NOFETCH : CT_IFETCH, addr, size,
+                           off, rec, err);
+    case T_INSTR_BUNDLE:
+        if (!d->have_instr)
+            return MALFORMED(d, err, off, rec, "instruction bundle without an instruction",
+                             "INSTR_BUNDLE with no instruction before it");
+        if (size > d->rs - 4)
+            return MALFORMED(d, err, off, rec, "instruction bundle too long",
+                             "INSTR_BUNDLE of %u instructions (at most %u)", size, d->rs - 4);
+        for (unsigned i = 0; i < size; i++) {
+            uint32_t len = p[4 + i];
+            d->pc = d->next_pc;
+            d->next_pc += len;
+            emit(d, b, CT_IFETCH, d->pc, len, 0, rec);
+        }
+        return CT_OK;
+    case T_INSTR_FLUSH:
+    case T_DATA_FLUSH:
+        if (size == 0) {
+            d->flush_type = type;
+            d->flush_addr = addr;
+            return CT_OK;
+        }
+        emit(d, b, CT_CACHEOP, addr, size,
+             (uint8_t)(CT_OP_CLEAN_INVAL | (type == T_INSTR_FLUSH ? CT_OP_ISIDE : 0)), rec);
+        return CT_OK;
+    case T_INSTR_FLUSH_END:
+    case T_DATA_FLUSH_END:
+        if (d->flush_type != type - 1 || addr < d->flush_addr)
+            return MALFORMED(d, err, off, rec, "flush end without its flush",
+                             "%s_FLUSH_END without a matching %s_FLUSH of size 0",
+                             type == T_INSTR_FLUSH_END ? "INSTR" : "DATA",
+                             type == T_INSTR_FLUSH_END ? "INSTR" : "DATA");
+        d->flush_type = 0;
+        emit(d, b, CT_CACHEOP, d->flush_addr,
+             addr - d->flush_addr > UINT32_MAX ? UINT32_MAX : (uint32_t)(addr - d->flush_addr),
+             (uint8_t)(CT_OP_CLEAN_INVAL | (type == T_INSTR_FLUSH_END ? CT_OP_ISIDE : 0)), rec);
+        return CT_OK;
+    default:
+        return MALFORMED(d, err, off, rec, "unknown record type", "unknown record type %u",
+                         type);
+    }
+}
+
+/* The header records: HEADER, then markers, THREAD and PID until PID. */
+static NOINLINE int do_header(dmt *d, ct_batch *b, uint16_t type, uint16_t size,
+                              const uint8_t *p, uint64_t addr, uint64_t off, uint64_t rec,
+                              ct_error *err)
+{
+    if (d->state == ST_HEADER) {
+        /* open() checked the type; the version is checked here */
+        d->version = addr;
+        if (addr < 1 || addr > DMT_MAX_VERSION)
+            return fail_at(d, err, off, rec, CT_E_UNSUPPORTED,
+                           "unsupported trace version %llu (this reader knows versions 1 "
+                           "to %d)", (unsigned long long)addr, DMT_MAX_VERSION);
+        d->state = ST_PRE_PID;
+        return CT_OK;
+    }
+    if (type != T_MARKER && type != T_THREAD && type != T_PID)
+        return fail_at(d, err, off, rec, CT_E_FORMAT,
+                       "record type %u before the thread's PID record (only markers, THREAD "
+                       "and PID may come first)", type);
+    if (type == T_PID)
+        d->state = ST_BODY;
+    return do_other(d, b, type, size, p, addr, off, rec, err);
+}
+
+/*
+ * Decode up to n whole records at p (stream offset off0), stopping early when
+ * the batch is full. Returns the number of records consumed, or a negative
+ * code.
+ */
+static int64_t decode(dmt *d, const uint8_t *p, uint64_t n, uint64_t off0, ct_batch *b,
+                      ct_error *err)
+{
+    const unsigned rs = d->rs;
+    uint64_t i;
+    uint64_t rec = d->rec;
+
+    for (i = 0; i < n; i++, p += rs, rec++) {
+        uint16_t type, size;
+        uint64_t addr;
+        int rc;
+
+        if (UNLIKELY(!ct_batch_room(b, MAX_PER_RECORD)))
+            break;
+        type = rd16(p);
+        size = rd16(p + 2);
+        addr = rs == 12 ? rd64(p + 4) : rd32(p + 4);
+        d->last_type = type;
+        d->last_size = size;
+        if (UNLIKELY(d->state != ST_BODY)) {
+            rc = do_header(d, b, type, size, p, addr, off0 + i * rs, rec, err);
+            if (rc)
+                goto fail;
+            continue;
+        }
+        switch (type) {
+        case T_READ:
+            emit(d, b, CT_LOAD, addr, size, 0, rec);
+            break;
+        case T_WRITE:
+            emit(d, b, CT_STORE, addr, size, 0, rec);
+            break;
+        case T_INSTR:
+        case T_INSTR_DIRECT_JUMP:
+        case T_INSTR_INDIRECT_JUMP:
+        case T_INSTR_CONDITIONAL_JUMP:
+        case T_INSTR_DIRECT_CALL:
+        case T_INSTR_INDIRECT_CALL:
+        case T_INSTR_RETURN:
+        case T_INSTR_SYSENTER:
+        case T_INSTR_TAKEN_JUMP:
+        case T_INSTR_UNTAKEN_JUMP:
+            if (LIKELY(size != 0 && d->enc_bytes == 0)) {
+                d->pc = addr;
+                d->next_pc = addr + size;
+                d->prev_instr_pc = addr;
+                d->have_instr = 1;
+                emit(d, b, CT_IFETCH, addr, size, 0, rec);
+            } else if ((rc = fetch_instr(d, b, CT_IFETCH, addr, size, off0 + i * rs, rec, err)))
+                goto fail;
+            break;
+        case T_INSTR_NO_FETCH:
+            if ((rc = fetch_instr(d, b, CT_NOFETCH, addr, size, off0 + i * rs, rec, err)))
+                goto fail;
+            break;
+        case T_ENCODING:
+            if (LIKELY(size <= rs - 4 && d->enc_bytes + size <= MAX_ENCODING)) {
+                d->enc_bytes += size;
+                break;
+            }
+            goto other;
+        case T_PREFETCH:
+        case T_PREFETCHT0:
+        case T_PREFETCHT1:
+        case T_PREFETCHT2:
+        case T_PREFETCHNTA:
+        case T_PREFETCH_READ:
+        case T_PREFETCH_WRITE:
+        case T_PREFETCH_INSTR:
+        case T_HARDWARE_PREFETCH:
+        case T_PREFETCH_READ_L1_NT:
+        case T_PREFETCH_READ_L2_NT:
+        case T_PREFETCH_READ_L3_NT:
+        case T_PREFETCH_INSTR_L1:
+        case T_PREFETCH_INSTR_L1_NT:
+        case T_PREFETCH_INSTR_L2:
+        case T_PREFETCH_INSTR_L2_NT:
+        case T_PREFETCH_INSTR_L3:
+        case T_PREFETCH_INSTR_L3_NT:
+        case T_PREFETCH_WRITE_L1:
+        case T_PREFETCH_WRITE_L1_NT:
+        case T_PREFETCH_WRITE_L2:
+        case T_PREFETCH_WRITE_L2_NT:
+        case T_PREFETCH_WRITE_L3:
+        case T_PREFETCH_WRITE_L3_NT:
+            emit(d, b, CT_PREFETCH, addr, size, pf_hint[type], rec);
+            break;
+        default:
+        other:
+            if ((rc = do_other(d, b, type, size, p, addr, off0 + i * rs, rec, err)))
+                goto fail;
+            break;
+        }
+        continue;
+    fail:
+        d->rec = rec;
+        d->s->info->records += i;
+        return rc;
+    }
+    d->rec = rec;
+    d->s->info->records += i;
+    return (int64_t)i;
+}
+
+/* ---- zip members ------------------------------------------------------------------ */
+
+static int chunk_name(const char *name)
+{
+    if (strncmp(name, "chunk.", 6) != 0 || !name[6])
+        return 0;
+    for (const char *q = name + 6; *q; q++)
+        if (*q < '0' || *q > '9')
+            return 0;
+    return 1;
+}
+
+/* Skip the rest of the current member (lenient resynchronisation). */
+static int skip_member_rest(dmt *d, ct_error *err)
+{
+    while (ct_bytes_offset(d->in) < d->mend) {
+        ssize_t avail = ct_bytes_fill(d->in, 1u << 16, err);
+        uint64_t left = d->mend - ct_bytes_offset(d->in);
+        if (avail < 0)
+            return (int)avail;
+        if (avail == 0)
+            return ct_error_set(err, CT_E_FORMAT, "%s:%s: archive ends inside the member",
+                                d->s->path, member_name(d));
+        ct_bytes_skip(d->in, (size_t)avail < left ? (size_t)avail : (size_t)left);
+    }
+    d->last_type = T_FOOTER;  /* already reported */
+    return CT_OK;
+}
+
+/* Open member d->member at the current offset. Returns 1 when it is open,
+ * 0 when the archive has no more members, or a negative code. */
+static int start_member(dmt *d, ct_error *err)
+{
+    const char *name;
+    uint64_t size;
+    int rc;
+
+    if (d->member >= d->nmembers) {
+        if (d->nmembers == 0)
+            return ct_error_set(err, CT_E_FORMAT, "%s: zip archive without members", d->s->path);
+        return 0;
+    }
+    if (ct_zip_member(d->in, d->member, &name, &size) != 0)
+        return ct_error_set(err, CT_E_FORMAT, "%s: zip member %llu: unreadable entry",
+                            d->s->path, (unsigned long long)d->member);
+    d->mstart = ct_bytes_offset(d->in);
+    d->mend = d->mstart + size;
+    d->mrec0 = d->rec;
+    d->member_open = 1;
+    d->last_type = UINT16_MAX;
+    if (!chunk_name(name)) {
+        rc = MALFORMED(d, err, d->mstart, d->rec, "zip member is not a trace chunk",
+                       "zip member is not a trace chunk (chunk.<digits> expected)");
+        if (rc)
+            return rc;
+        if ((rc = skip_member_rest(d, err)) != CT_OK)
+            return rc;
+    }
+    return 1;
+}
+
+static int end_member(dmt *d, ct_error *err)
+{
+    int rc = CT_OK;
+    if (!(d->last_type == T_FOOTER ||
+          (d->last_type == T_MARKER && d->last_size == M_CHUNK_FOOTER)))
+        rc = MALFORMED(d, err, d->mend, d->rec, "chunk without CHUNK_FOOTER or FOOTER",
+                       "chunk ends without a CHUNK_FOOTER or FOOTER record (truncated chunk)");
+    d->member_open = 0;
+    d->member++;
+    return rc;
+}
+
+/* ---- the stream ------------------------------------------------------------------- */
+
+static int truncated(dmt *d, uint64_t off, size_t have, ct_error *err)
+{
+    int rc = MALFORMED(d, err, off, d->rec, "truncated record",
+                       "truncated record: %zu of %u bytes at the end of the %s", have, d->rs,
+                       d->zip ? "member" : "file");
+    if (rc)
+        return rc;
+    if (d->zip)
+        return skip_member_rest(d, err);
+    ct_bytes_skip(d->in, have);
+    return CT_OK;
+}
+
+static int dmt_next(void *st, ct_batch *b, ct_error *err)
+{
+    dmt *d = st;
+    ct_bytes *in = d->in;
+
+    while (ct_batch_room(b, MAX_PER_RECORD)) {
+        uint64_t off = ct_bytes_offset(in);
+        ssize_t avail;
+        size_t limit;
+        int64_t done;
+        int rc;
+
+        if (d->zip && (!d->member_open || off >= d->mend)) {
+            if (d->member_open && (rc = end_member(d, err)) != CT_OK)
+                return rc;
+            rc = start_member(d, err);
+            if (rc <= 0)
+                return rc;
+            continue;
+        }
+        avail = ct_bytes_fill(in, 1u << 16, err);
+        if (avail < 0)
+            return (int)avail;
+        limit = (size_t)avail;
+        if (d->zip && limit > d->mend - off)
+            limit = (size_t)(d->mend - off);
+        if (limit == 0) {
+            if (d->zip)
+                return ct_error_set(err, CT_E_FORMAT, "%s:%s: archive ends inside the member",
+                                    d->s->path, member_name(d));
+            return 0;
+        }
+        if (limit < d->rs) {
+            if ((rc = truncated(d, off, limit, err)) != CT_OK)
+                return rc;
+            if (!d->zip)
+                return 0;
+            continue;
+        }
+        done = decode(d, ct_bytes_ptr(in), limit / d->rs, off, b, err);
+        if (done < 0) {
+            /* a fatal fault keeps its position; a skipped record is consumed */
+            return (int)done;
+        }
+        ct_bytes_skip(in, (size_t)done * d->rs);
+        d->s->info->bytes += (uint64_t)done * d->rs;
+    }
+    return 1;
+}
+
+const ct_format_ops ct_format_drmemtrace = {
+    .name = "drmemtrace",
+    .desc = "DynamoRIO drmemtrace offline traces (files, directories, zip/gz/zst/lz4/sz), "
+            "versions 1-7",
+    .max_per_record = MAX_PER_RECORD,
+    .default_schedule = CT_SCHED_THREADS,
+    .probe = dmt_probe,
+    .probe_path = dmt_probe_path,
+    .list_dir = dmt_list_dir,
+    .open = dmt_open, .next = dmt_next, .close = dmt_close,
+};
