@@ -24,6 +24,7 @@ enum ct_inclusion { CT_INCL_NONINCLUSIVE, CT_INCL_INCLUSIVE, CT_INCL_EXCLUSIVE }
 enum ct_indexing { CT_INDEX_PHYSICAL, CT_INDEX_VIRTUAL };
 enum ct_schedule { CT_SCHED_AUTO, CT_SCHED_THREADS, CT_SCHED_CPUS, CT_SCHED_SINGLE };
 enum ct_interleave { CT_IL_AUTO, CT_IL_TIMESTAMP, CT_IL_QUANTUM };
+enum ct_compat { CT_COMPAT_NONE, CT_COMPAT_DRCACHESIM };
 
 typedef struct ct_cache_cfg {
     uint64_t size;            /* bytes */
@@ -50,6 +51,7 @@ struct ct_config {
     int indexing;             /* enum ct_indexing */
     int miss_classes;         /* 1: keep the 3C split (costs speed) */
     int flush_at_end;         /* 1: write back every dirty line when the trace ends */
+    int compat;               /* enum ct_compat: whose counting rules the model follows */
     /* cache sections */
     ct_cache_cfg cache[CT_LV_COUNT];
     /* [memory] */

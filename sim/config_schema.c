@@ -27,6 +27,7 @@ static const char *const indexing_names[] = {"physical", "virtual", NULL};
 static const char *const inclusion_names[] = {"non-inclusive", "inclusive", "exclusive", NULL};
 static const char *const schedule_names[] = {"auto", "threads", "cpus", "single", NULL};
 static const char *const interleave_names[] = {"auto", "timestamp", "quantum", NULL};
+static const char *const compat_names[] = {"none", "drcachesim", NULL};
 
 #define F(field) offsetof(struct ct_config, field), sizeof(((struct ct_config *)0)->field)
 #define CF(lv, field) F(cache[lv].field)
@@ -75,6 +76,9 @@ const ct_schema_row ct_schema_rows[] = {
     {S_SYSTEM, "flush_at_end", CT_VT_BOOL, F(flush_at_end), 0, 1, "no", NULL, NULL,
      "write back every dirty line when the trace ends, as DineroIV does (counted as "
      "write-backs, not as cycles)"},
+    {S_SYSTEM, "compat", CT_VT_ENUM, F(compat), 0, 0, "none", compat_names, NULL,
+     "count as another simulator does: drcachesim = DynamoRIO's cache simulator (LRU, no "
+     "dirty lines, its prefetch and child-hit accounting; rules in sim/drcachesim.c)"},
 
     CACHE_ROWS(S_L1I, CT_LV_L1I, "32K", "8", "1", "no"),
     CACHE_ROWS(S_L1D, CT_LV_L1D, "32K", "8", "4", "no"),

@@ -1,6 +1,11 @@
 /*
  * hier.c - the cache hierarchy: every rule of the model, stated once.
  *
+ * Compatibility
+ *   With [system] compat = drcachesim the model counts as DynamoRIO's cache
+ *   simulator does instead, by the rules at the top of sim/drcachesim.c;
+ *   the rules below do not apply then.
+ *
  * Shape
  *   Per core an optional L1I and L1D; an optional L2 and L3, each either one
  *   instance shared by all cores or one per core; then memory. A request
@@ -675,6 +680,10 @@ FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
 void ct_sim_access(ct_sim *s, const ct_access *a)
 {
     assert(a->kind < CT_KIND_STREAM && a->core < s->cores);
+    if (UNLIKELY(s->dcs != NULL)) {
+        ct_dcs_access(s, a);
+        return;
+    }
     access_one(s, a);
     s->cur = NULL;
 }
@@ -929,6 +938,11 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
                 goto fail;
             }
     }
+    if (cfg->compat == CT_COMPAT_DRCACHESIM) {
+        if ((rc = ct_dcs_attach(s, cfg, err)) != CT_OK)
+            goto fail;
+        s->run = ct_dcs_run;
+    }
     *out = s;
     return CT_OK;
 fail:
@@ -948,6 +962,7 @@ void ct_sim_free(ct_sim *s)
         ct_classify_free(L->cls);
         free(L->above);
     }
+    ct_dcs_free(s->dcs);
     free(s->lv);
     free(s->first_i);
     free(s->first_d);
@@ -959,7 +974,7 @@ void ct_sim_finish(ct_sim *s)
 {
     s->cur = NULL;
     s->ns = 0;
-    if (s->flush_at_end)
+    if (s->flush_at_end && !s->dcs)
         cacheop_all(s, CT_OP_CLEAN);
 }
 

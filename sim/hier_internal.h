@@ -61,6 +61,15 @@ struct ct_sim {
     int ns;                     /* security of the request in flight (line fills) */
     ct_event_fn ev_fn;
     void *ev_ctx;
+    struct ct_dcs *dcs;         /* non-NULL: drcachesim's counting rules (drcachesim.c) */
 };
+
+/* drcachesim.c: check the hierarchy s was built with against what drcachesim
+ * models and attach its state (CT_OK or CT_E_CONFIG); run accesses by its
+ * rules; free the state. */
+int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err);
+void ct_dcs_access(ct_sim *s, const ct_access *a);
+int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err);
+void ct_dcs_free(struct ct_dcs *d);
 
 #endif

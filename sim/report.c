@@ -83,6 +83,38 @@ static void size_text(uint64_t v, char *buf, size_t n)
 static const int shown_kinds[] = {CT_IFETCH, CT_LOAD, CT_STORE, CT_ATOMIC, CT_PREFETCH,
                                   CT_CACHEOP, CT_WRITEBACK, CT_HWPREFETCH, CT_WALK};
 
+/* drcachesim's per-cache figures (compat = drcachesim): demand hits and
+ * misses exclude prefetches, which it reports apart; compulsory misses
+ * include them. */
+typedef struct dcs_view {
+    uint64_t hits, misses, compulsory, pf_hits, pf_misses, flushes, child_hits;
+} dcs_view;
+
+static int is_drcachesim(const ct_config *cfg)
+{
+    char buf[32];
+    const char *v = ct_config_get(cfg, "system", "compat", buf, sizeof buf);
+    return v && strcmp(v, "drcachesim") == 0;
+}
+
+static dcs_view dcs_of(const ct_level_stats *st)
+{
+    dcs_view v;
+    static const int demand[] = {CT_IFETCH, CT_LOAD, CT_STORE, CT_ATOMIC};
+    memset(&v, 0, sizeof v);
+    for (size_t i = 0; i < sizeof demand / sizeof demand[0]; i++) {
+        v.hits += st->kind[demand[i]].hits;
+        v.misses += st->kind[demand[i]].misses;
+    }
+    for (int k = 0; k < CT_KIND_COUNT; k++)
+        v.compulsory += st->kind[k].compulsory;
+    v.pf_hits = st->kind[CT_PREFETCH].hits + st->kind[CT_HWPREFETCH].hits;
+    v.pf_misses = st->kind[CT_PREFETCH].misses + st->kind[CT_HWPREFETCH].misses;
+    v.flushes = st->kind[CT_CACHEOP].accesses;
+    v.child_hits = st->child_hits;
+    return v;
+}
+
 /* ---- table ---- */
 
 int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_run_meta *m)
@@ -113,6 +145,24 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
                   100.0 * ratio(tot.misses, tot.accesses),
                   1000.0 * ratio(tot.misses, t->instructions),
                   (unsigned long long)ct_sim_level_stats(s, i)->writebacks);
+    }
+    if (is_drcachesim(cfg)) {
+        ct_writef(w, "\ndrcachesim counts (compat = drcachesim)\n%-6s %4s %12s %10s %10s %10s "
+                     "%10s %12s\n", "level", "core", "hits", "misses", "compulsory", "pf_hits",
+                  "pf_misses", "child_hits");
+        for (size_t i = 0; i < ct_sim_nlevels(s); i++) {
+            const ct_level_info *li = ct_sim_level_info(s, i);
+            dcs_view v = dcs_of(ct_sim_level_stats(s, i));
+            char core[16];
+            if (li->core < 0)
+                snprintf(core, sizeof core, "all");
+            else
+                snprintf(core, sizeof core, "%d", li->core);
+            ct_writef(w, "%-6s %4s %12llu %10llu %10llu %10llu %10llu %12llu\n", li->name, core,
+                      (unsigned long long)v.hits, (unsigned long long)v.misses,
+                      (unsigned long long)v.compulsory, (unsigned long long)v.pf_hits,
+                      (unsigned long long)v.pf_misses, (unsigned long long)v.child_hits);
+        }
     }
     ct_writef(w, "\ninstructions %llu  cycles %llu  CPI %.4f\n",
               (unsigned long long)t->instructions, (unsigned long long)t->cycles,
@@ -253,6 +303,19 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
             ct_writef(w, "     \"compulsory\": %llu, \"capacity\": %llu, \"conflict\": %llu,\n",
                       (unsigned long long)tot.compulsory, (unsigned long long)tot.capacity,
                       (unsigned long long)tot.conflict);
+        }
+        if (is_drcachesim(cfg)) {
+            dcs_view v = dcs_of(st);
+            ct_writef(w, "     \"drcachesim\": {\"hits\": %llu, \"misses\": %llu, "
+                         "\"compulsory_misses\": %llu, \"invalidations\": 0, "
+                         "\"prefetch_hits\": %llu, \"prefetch_misses\": %llu, "
+                         "\"flushes\": %llu, \"child_hits\": %llu, \"miss_rate\": %.6f, "
+                         "\"total_miss_rate\": %.6f},\n",
+                      (unsigned long long)v.hits, (unsigned long long)v.misses,
+                      (unsigned long long)v.compulsory, (unsigned long long)v.pf_hits,
+                      (unsigned long long)v.pf_misses, (unsigned long long)v.flushes,
+                      (unsigned long long)v.child_hits, ratio(v.misses, v.hits + v.misses),
+                      ratio(v.misses, v.hits + v.child_hits + v.misses));
         }
         ct_writef(w, "     \"by_kind\": {");
         for (size_t k = 0, first = 1; k < sizeof shown_kinds / sizeof shown_kinds[0]; k++) {

@@ -12,7 +12,8 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: cachet run [-c FILE.ini] [-s section.key=value]... [-f FORMAT] [--lenient]\n"
-            "                  [--json FILE|-] [--csv FILE|-] [--events FILE|-] [--quiet]\n"
+            "                  [--compat drcachesim] [--json FILE|-] [--csv FILE|-]\n"
+            "                  [--events FILE|-] [--quiet]\n"
             "                  TRACE...\n\n"
             "Replays every access of the traces through the hierarchy of the configuration\n"
             "(configs/default.ini keys; built-in default: L1D 32K 8-way + L2 1M 16-way) and\n"
@@ -23,6 +24,8 @@ static void help(FILE *f)
             "  -s, --set K=V       override one key (repeatable), e.g. -s l1d.size=64K\n"
             "  -f, --format NAME   force the trace format (default: detected)\n"
             "      --lenient       skip and count malformed records instead of stopping\n"
+            "      --compat NAME   count as another simulator does ([system] compat):\n"
+            "                      drcachesim = DynamoRIO's cache simulator\n"
             "      --json FILE     write results as JSON ('-' for stdout, replaces the table)\n"
             "      --csv FILE      write one CSV row per level ('-' for stdout)\n"
             "      --events FILE   write the model's cache events as Tarmac CACHE lines\n"
@@ -63,10 +66,11 @@ int cmd_run(int argc, char **argv)
         {"format", required_argument, NULL, 'f'}, {"lenient", no_argument, NULL, 'L'},
         {"json", required_argument, NULL, 'J'},   {"csv", required_argument, NULL, 'C'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {"events", required_argument, NULL, 'E'}, {NULL, 0, NULL, 0},
+        {"events", required_argument, NULL, 'E'}, {"compat", required_argument, NULL, 'X'},
+        {NULL, 0, NULL, 0},
     };
     cli_common co = {0};
-    const char *json = NULL, *csv = NULL, *events = NULL;
+    const char *json = NULL, *csv = NULL, *events = NULL, *compat = NULL;
     event_log log = {0};
     int log_open = 0;
     int quiet = 0, c, rc, status = EXIT_OK;
@@ -96,6 +100,7 @@ int cmd_run(int argc, char **argv)
         case 'C': csv = optarg; break;
         case 'E': events = optarg; break;
         case 'q': quiet = 1; break;
+        case 'X': compat = optarg; break;
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
         }
@@ -107,6 +112,10 @@ int cmd_run(int argc, char **argv)
     }
     if ((rc = cli_load_config(&co, &cfg, &err)) != CT_OK)
         return cli_fail(&err);
+    if (compat && (rc = ct_config_set_kv(cfg, "system", "compat", compat, &err)) != CT_OK) {
+        status = cli_fail(&err);
+        goto out;
+    }
     to.cfg = cfg;
     if ((rc = ct_trace_open(&t, (const char *const *)argv + optind, (size_t)(argc - optind),
                             &to, &err)) != CT_OK) {
