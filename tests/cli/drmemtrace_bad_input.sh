@@ -1,0 +1,52 @@
+# drmemtrace_bad_input.sh - malformed drmemtrace inputs, made here by a few
+# lines of Python: exit status 2 and a message naming the file (and zip
+# member), the byte offset, the record index and the reason; --lenient skips
+# and counts what can be skipped.
+source "$(dirname "$0")/lib.sh"
+
+python3 - "$TMP" <<'PY'
+import gzip, struct, sys, zipfile
+d = sys.argv[1]
+def rec(t, s, a): return struct.pack('<HHQ', t, s, a)
+head = (rec(25, 0, 7) + rec(28, 12, 7) + rec(28, 9, 0x240) + rec(22, 8, 5) + rec(24, 8, 1) +
+        rec(28, 10, 64) + rec(28, 20, 0))                          # records 0..6
+body = rec(10, 4, 0x400) + rec(0, 8, 0x800)                        # 7, 8
+tail = rec(23, 8, 5) + rec(26, 0, 0)
+open(d + '/ok.trace', 'wb').write(head + body + tail)
+open(d + '/trunc.trace', 'wb').write(head + body + b'\x0a\x00\x04')  # record 9 cut
+open(d + '/unknown.trace', 'wb').write(head + body + rec(99, 0, 0) + rec(1, 4, 0x900) + tail)
+open(d + '/v9.trace', 'wb').write(rec(25, 0, 9) + head[12:] + body + tail)
+open(d + '/x.raw', 'wb').write(struct.pack('<Q', 0xc408000000000c40) + b'\0' * 8)
+with zipfile.ZipFile(d + '/member.zip', 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('chunk.0000', head + body + rec(28, 21, 0))
+    z.writestr('schedule.bin', b'not trace records at all')
+    z.writestr('chunk.0002', body + tail)
+good = gzip.compress(head + body * 200 + tail)
+open(d + '/corrupt.trace.gz', 'wb').write(good[:len(good) // 2] + bytes(b ^ 0x55 for b in good[len(good) // 2:]))
+PY
+
+expect_status 0 "a good trace reads" "$CACHET" info "$TMP/ok.trace"
+
+expect_status 2 "truncated record" "$CACHET" info "$TMP/trunc.trace"
+expect_err_contains "trunc.trace: byte 108, record 9: truncated record: 3 of 12 bytes" "truncated record"
+
+expect_status 2 "unknown record type" "$CACHET" info "$TMP/unknown.trace"
+expect_err_contains "unknown.trace: byte 108, record 9: unknown record type 99" "unknown type"
+expect_status 0 "unknown record type, lenient" "$CACHET" info --lenient --json "$TMP/unknown.trace"
+expect_eq "$(json_get "$TMP/out" "d['malformed'], d['accesses']['store']")" "1 1" "skipped and counted"
+
+expect_status 2 "unsupported version" "$CACHET" info "$TMP/v9.trace"
+expect_err_contains "v9.trace: byte 0, record 0: unsupported trace version 9" "version"
+
+expect_status 2 "raw file" "$CACHET" info -f drmemtrace "$TMP/x.raw"
+expect_err_contains "run raw2trace" "raw file"
+
+expect_status 2 "zip member that is not a trace" "$CACHET" info "$TMP/member.zip"
+expect_err_contains "member.zip:schedule.bin: byte 0, record 0 (record 10 of the file): zip member is not a trace chunk" "member"
+expect_status 0 "zip member that is not a trace, lenient" "$CACHET" info --lenient --json "$TMP/member.zip"
+expect_eq "$(json_get "$TMP/out" "d['malformed'], d['instructions']")" "1 2" "resynchronised at the next chunk"
+
+expect_status 2 "corrupt gzip stream" "$CACHET" info "$TMP/corrupt.trace.gz"
+expect_err_contains "corrupt.trace.gz: compressed byte" "corrupt stream"
+expect_status 2 "corrupt gzip stream, lenient too" "$CACHET" run --lenient -q "$TMP/corrupt.trace.gz"
+finish

@@ -1,0 +1,51 @@
+# drmemtrace_corpus.sh - cachet info on every drmemtrace file and directory
+# of the corpus reports the instruction, load, store and no-fetch counts that
+# $CACHET_CORPUS/SOURCES.md lists for it (directories: the sum of their
+# files), with no malformed record; the threadsig sample directory also
+# matches the basic_counts totals of its README.txt.
+source "$(dirname "$0")/lib.sh"
+need_corpus
+
+python3 - "$CACHET" "$CACHET_CORPUS" >"$TMP/report" 2>&1 <<'PY'
+import collections, json, os, re, subprocess, sys
+cachet, corpus = sys.argv[1], sys.argv[2]
+want, dirs = {}, collections.defaultdict(lambda: [0, 0, 0, 0])
+for line in open(os.path.join(corpus, 'SOURCES.md')):
+    m = re.match(r'\| traces/(drmemtrace/\S+) \|', line)
+    c = re.search(r'fetched instrs (\d+), loads (\d+), stores (\d+)'
+                  r'(?:, non-fetched instrs (\d+))?', line)
+    if m and c:
+        counts = [int(x or 0) for x in c.groups()]
+        want[m.group(1)] = counts
+        d = os.path.dirname(m.group(1))
+        if d.endswith('.tracedir') or d.endswith('/trace'):   # trace directories
+            for i in range(4):
+                dirs[d][i] += counts[i]
+want.update(dirs)
+readme = open(os.path.join(corpus, 'drmemtrace/drmemtrace_samples/threadsig.x86_64/README.txt')).read()
+def total(label):
+    return int(re.search(r'(\d+) total ' + label, readme).group(1))
+want['drmemtrace/drmemtrace_samples/threadsig.x86_64/drmemtrace.threadsig.2765542.9400.dir'] = [
+    total(r'\(fetched\) instructions'), total('data loads'), total('data stores'),
+    total('non-fetched instructions')]
+bad = 0
+for path, counts in sorted(want.items()):
+    r = subprocess.run([cachet, 'info', '--json', os.path.join(corpus, path)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        print('FAIL', path, r.stderr.strip()); bad += 1; continue
+    d = json.loads(r.stdout)
+    got = [d['instructions'], d['accesses']['load'], d['accesses']['store'],
+           d['accesses']['nofetch']]
+    if got != counts or d['malformed'] != 0 or d['format'] != 'drmemtrace':
+        print('FAIL', path, 'got', got, 'want', counts, 'malformed', d['malformed']); bad += 1
+    else:
+        print('ok', path, got)
+print('inputs', len(want))
+sys.exit(1 if bad else 0)
+PY
+status=$?
+cat "$TMP/report"
+expect_eq "$status" 0 "every drmemtrace input matches SOURCES.md"
+expect_eq "$(grep -c '^ok ' "$TMP/report")" "$(sed -n 's/^inputs //p' "$TMP/report")" "no input skipped"
+finish

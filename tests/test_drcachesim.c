@@ -1,0 +1,236 @@
+/*
+ * test_drcachesim.c - compat = drcachesim on tiny hierarchies whose state
+ * can be followed by hand: line crossing, size-0 requests, the next-line
+ * prefetcher and LRU order, compulsory and child hits, flushes, what the
+ * mode refuses, and agreement with the core model's L1 counts.
+ */
+#include "cachet/cachet.h"
+#include "harness.h"
+
+static ct_sim *make(const char *const *sets)
+{
+    ct_config *cfg = NULL;
+    ct_sim *s = NULL;
+    ct_error err = {0};
+    if (ct_config_new_empty(&cfg, &err) != CT_OK)
+        return NULL;
+    for (size_t i = 0; sets[i]; i++)
+        if (ct_config_set(cfg, sets[i], &err) != CT_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            ct_config_free(cfg);
+            return NULL;
+        }
+    if (ct_sim_create(&s, cfg, &err) != CT_OK)
+        fprintf(stderr, "%s\n", err.msg);
+    ct_config_free(cfg);
+    return s;
+}
+
+static void acc(ct_sim *s, int kind, uint64_t addr, uint32_t size, uint8_t op)
+{
+    ct_access a;
+    memset(&a, 0, sizeof a);
+    a.kind = (uint8_t)kind;
+    a.vaddr = addr;
+    a.size = size;
+    a.op = op;
+    ct_sim_access(s, &a);
+}
+
+static const ct_kind_stats *ks(ct_sim *s, size_t level, int kind)
+{
+    return &ct_sim_level_stats(s, level)->kind[kind];
+}
+
+/* one core: level 0 = L1D, level 1 = L2 */
+#define L1D_L2(l1size, l1assoc)                                                         \
+    "system.compat=drcachesim", "l1d.assoc=" l1assoc, "l1d.size=" l1size, "l1d.line=64", \
+        "l2.assoc=4", "l2.size=4K", "l2.line=64"
+
+TEST(line_crossing_requests_are_split_into_pieces)
+{
+    ct_sim *s = make((const char *const[]){L1D_L2("256", "2"), NULL});
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    acc(s, CT_LOAD, 60, 8, 0);   /* bytes 60..67: lines 0 and 1 */
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->accesses, 2);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->misses, 2);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->compulsory, 2);
+    CHECK_EQ_U64(ks(s, 1, CT_LOAD)->misses, 2);
+    CHECK_EQ_U64(ct_sim_get_totals(s)->line_crossings, 1);
+    CHECK_EQ_U64(ct_sim_get_totals(s)->mem_reads, 2);
+    acc(s, CT_STORE, 64, 4, 0);  /* line 1 is there: a hit, no dirty state */
+    CHECK_EQ_U64(ks(s, 0, CT_STORE)->hits, 1);
+    CHECK_EQ_U64(ct_sim_level_stats(s, 0)->writebacks, 0);
+    ct_sim_free(s);
+}
+
+TEST(size_zero_requests_count_only_inside_a_line)
+{
+    ct_sim *s = make((const char *const[]){L1D_L2("256", "2"), NULL});
+    if (!s)
+        return;
+    acc(s, CT_LOAD, 128, 0, 0);  /* [128, 127]: nothing */
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->accesses, 0);
+    acc(s, CT_LOAD, 129, 0, 0);  /* [129, 128]: the line of 128 */
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->accesses, 1);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->misses, 1);
+    ct_sim_free(s);
+}
+
+TEST(nextline_prefetch_follows_the_installed_demand_line)
+{
+    /* one set of two ways: the order of installs decides the victims */
+    ct_sim *s = make((const char *const[]){L1D_L2("128", "2"), "l1d.prefetcher=nextline", NULL});
+    if (!s)
+        return;
+    acc(s, CT_LOAD, 0, 4, 0);    /* miss b0, prefetch b1: {b0, b1} */
+    acc(s, CT_LOAD, 128, 4, 0);  /* miss b2 evicts b0, prefetch b3 evicts b1: {b2, b3} */
+    acc(s, CT_LOAD, 0, 4, 0);    /* miss b0 evicts b2, prefetch b1 evicts b3: {b0, b1} */
+    acc(s, CT_LOAD, 64, 4, 0);   /* b1: hit */
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->accesses, 4);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->hits, 1);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->misses, 3);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->compulsory, 2);       /* b0, b2 */
+    CHECK_EQ_U64(ks(s, 0, CT_HWPREFETCH)->misses, 3);
+    CHECK_EQ_U64(ks(s, 0, CT_HWPREFETCH)->compulsory, 2); /* b1, b3 */
+    CHECK_EQ_U64(ks(s, 1, CT_LOAD)->accesses, 3);         /* demand misses only */
+    CHECK_EQ_U64(ks(s, 1, CT_HWPREFETCH)->accesses, 3);
+    CHECK_EQ_U64(ks(s, 1, CT_HWPREFETCH)->hits, 1);       /* b1 again */
+    ct_sim_free(s);
+}
+
+TEST(a_prefetch_hit_makes_the_line_most_recent)
+{
+    /* one set of four ways */
+    ct_sim *s = make((const char *const[]){L1D_L2("256", "4"), "l1d.prefetcher=nextline", NULL});
+    if (!s)
+        return;
+    acc(s, CT_LOAD, 64, 4, 0);   /* miss b1, prefetch b2 */
+    acc(s, CT_LOAD, 0, 4, 0);    /* miss b0, prefetch b1: a hit, b1 most recent */
+    acc(s, CT_LOAD, 192, 4, 0);  /* miss b3 (way 4), prefetch b4 evicts b2, the oldest */
+    CHECK_EQ_U64(ks(s, 0, CT_HWPREFETCH)->hits, 1);
+    acc(s, CT_LOAD, 64, 4, 0);   /* b1 stayed */
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->hits, 1);
+    acc(s, CT_LOAD, 128, 4, 0);  /* b2 went; its prefetch of b3 hits */
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->misses, 4);
+    CHECK_EQ_U64(ks(s, 0, CT_HWPREFETCH)->hits, 2);
+    /* child hits of the L2: every hit above it, prefetch hits included */
+    CHECK_EQ_U64(ct_sim_level_stats(s, 1)->child_hits, 3);
+    ct_sim_free(s);
+}
+
+TEST(flushes_invalidate_every_level_below)
+{
+    ct_sim *s = make((const char *const[]){L1D_L2("256", "2"), NULL});
+    if (!s)
+        return;
+    acc(s, CT_LOAD, 0, 4, 0);
+    acc(s, CT_CACHEOP, 0, 64, CT_OP_CLEAN_INVAL);
+    acc(s, CT_LOAD, 0, 4, 0);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->misses, 2);
+    CHECK_EQ_U64(ks(s, 1, CT_LOAD)->misses, 2);
+    CHECK_EQ_U64(ks(s, 1, CT_LOAD)->compulsory, 1);
+    CHECK_EQ_U64(ks(s, 0, CT_CACHEOP)->accesses, 1);
+    CHECK_EQ_U64(ks(s, 1, CT_CACHEOP)->accesses, 1);
+    CHECK_EQ_U64(ct_sim_level_stats(s, 0)->invalidations, 1);
+    ct_sim_free(s);
+}
+
+TEST(only_the_unlevelled_instruction_prefetch_goes_to_the_l1i)
+{
+    ct_sim *s = make((const char *const[]){"system.compat=drcachesim", "l1i.assoc=4",
+                                           "l1i.size=256", "l1d.assoc=4", "l1d.size=256",
+                                           "l2.size=4K", NULL});
+    if (!s)
+        return;
+    /* levels: 0 = L1I, 1 = L1D, 2 = L2 */
+    acc(s, CT_PREFETCH, 0x1000, 1, CT_PF_INSTR);
+    acc(s, CT_PREFETCH, 0x2000, 1, CT_PF_INSTR | 1 << CT_PF_LEVEL_SHIFT);
+    acc(s, CT_NOFETCH, 0x3000, 4, 0);
+    CHECK_EQ_U64(ks(s, 0, CT_PREFETCH)->accesses, 1);
+    CHECK_EQ_U64(ks(s, 1, CT_PREFETCH)->accesses, 1);
+    CHECK_EQ_U64(ct_sim_get_totals(s)->instructions, 1);
+    ct_sim_free(s);
+}
+
+TEST(configurations_it_does_not_model_are_refused)
+{
+    static const char *const bad[][2] = {
+        {"l1d.replacement=fifo", "models lru only"},
+        {"l2.inclusion=inclusive", "non-inclusive levels only"},
+        {"l1d.prefetch_degree=2", "prefetch_degree 1 only"},
+        {"l2.line=128", "one line size for every level"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ct_config *cfg = NULL;
+        ct_sim *s = NULL;
+        ct_error err = {0};
+        const char *sets[] = {L1D_L2("256", "2"), "l1d.prefetcher=nextline", bad[i][0]};
+        CHECK(ct_config_new_empty(&cfg, &err) == CT_OK);
+        for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
+            CHECK(ct_config_set(cfg, sets[k], &err) == CT_OK);
+        CHECK_EQ_U64(ct_sim_create(&s, cfg, &err), (uint64_t)CT_E_CONFIG);
+        CHECK_STR_CONTAINS(err.msg, bad[i][1]);
+        ct_sim_free(s);
+        ct_config_free(cfg);
+    }
+}
+
+/* Without a prefetcher and without size-0 requests, the L1 counts of one
+ * core are the core model's (which follows DineroIV): both split at lines,
+ * allocate on every miss and replace LRU. */
+TEST(l1_counts_agree_with_the_core_model)
+{
+    const char *const common[] = {"l1i.assoc=2", "l1i.size=1K", "l1d.assoc=4", "l1d.size=1K",
+                                  "l2.assoc=8", "l2.size=4K", NULL};
+    const char *sets[2][16];
+    ct_sim *s[2];
+    uint64_t x = 12345;
+    size_t n = 0;
+
+    for (int m = 0; m < 2; m++) {
+        size_t k = 0;
+        for (; common[k]; k++)
+            sets[m][k] = common[k];
+        sets[m][k++] = m ? "system.compat=drcachesim" : "system.compat=none";
+        sets[m][k] = NULL;
+        s[m] = make(sets[m]);
+    }
+    if (!s[0] || !s[1])
+        return;
+    for (int i = 0; i < 200000; i++) {
+        uint64_t r;
+        int kind;
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        r = x >> 16;
+        kind = (int)(r % 3);
+        for (int m = 0; m < 2; m++)
+            acc(s[m], kind == 0 ? CT_IFETCH : kind == 1 ? CT_LOAD : CT_STORE,
+                (r >> 8) % 16384, 1 + (uint32_t)((r >> 40) % 16), 0);
+        n++;
+    }
+    for (size_t lv = 0; lv < 2; lv++)
+        for (int k = CT_IFETCH; k <= CT_STORE; k++) {
+            CHECK_EQ_U64(ks(s[1], lv, k)->hits, ks(s[0], lv, k)->hits);
+            CHECK_EQ_U64(ks(s[1], lv, k)->misses, ks(s[0], lv, k)->misses);
+        }
+    CHECK(ks(s[0], 1, CT_LOAD)->misses > 1000);  /* the stream does exercise the caches */
+    CHECK(n == 200000);
+    ct_sim_free(s[0]);
+    ct_sim_free(s[1]);
+}
+
+int main(void)
+{
+    RUN(line_crossing_requests_are_split_into_pieces);
+    RUN(size_zero_requests_count_only_inside_a_line);
+    RUN(nextline_prefetch_follows_the_installed_demand_line);
+    RUN(a_prefetch_hit_makes_the_line_most_recent);
+    RUN(flushes_invalidate_every_level_below);
+    RUN(only_the_unlevelled_instruction_prefetch_goes_to_the_l1i);
+    RUN(configurations_it_does_not_model_are_refused);
+    RUN(l1_counts_agree_with_the_core_model);
+    return harness_done();
+}
