@@ -881,8 +881,8 @@ static int64_t decode(dmt *d, const uint8_t *p, uint64_t n, uint64_t off0, ct_ba
         uint64_t addr;
         int rc;
 
-        if (UNLIKELY(!ct_batch_room(b, MAX_PER_RECORD)))
-            break;
+        if (UNLIKELY(b->n + MAX_PER_RECORD > b->cap || b->nmk + MAX_PER_RECORD > b->mkcap))
+            break;  /* decoders add no events */
         type = rd16(p);
         size = rd16(p + 2);
         addr = rs == 12 ? rd64(p + 4) : rd32(p + 4);
@@ -921,7 +921,13 @@ static int64_t decode(dmt *d, const uint8_t *p, uint64_t n, uint64_t off0, ct_ba
                 goto fail;
             break;
         case T_INSTR_NO_FETCH:
-            if ((rc = fetch_instr(d, b, CT_NOFETCH, addr, size, off0 + i * rs, rec, err)))
+            if (LIKELY(size != 0 && d->enc_bytes == 0)) {
+                d->pc = addr;
+                d->next_pc = addr + size;
+                d->prev_instr_pc = addr;
+                d->have_instr = 1;
+                emit(d, b, CT_NOFETCH, addr, size, 0, rec);
+            } else if ((rc = fetch_instr(d, b, CT_NOFETCH, addr, size, off0 + i * rs, rec, err)))
                 goto fail;
             break;
         case T_ENCODING:

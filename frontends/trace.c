@@ -713,26 +713,31 @@ static void schedule_marker(ct_trace *t, const ct_marker *m)
 /* Give every access of b its core, applying the side records in order. */
 static void assign_cores(ct_trace *t, ct_batch *b)
 {
-    uint32_t mi = 0, counted = UINT32_MAX;
+    uint32_t mi = 0, counted = UINT32_MAX, i = 0;
 
-    for (uint32_t i = 0; i < b->n; i++) {
-        ct_access *a = &b->acc[i];
+    while (i < b->n) {
+        uint32_t end = b->n;
         while (mi < b->nmk && b->mk[mi].index <= i)
             schedule_marker(t, &b->mk[mi++]);
-        if (a->thread != counted) {
-            count_thread(t, a->thread);
-            counted = a->thread;
+        if (mi < b->nmk && b->mk[mi].index < end)
+            end = b->mk[mi].index;
+        for (; i < end; i++) {  /* no side record in between */
+            ct_access *a = &b->acc[i];
+            if (a->thread != counted) {
+                count_thread(t, a->thread);
+                counted = a->thread;
+            }
+            if (t->schedule == CT_SCHED_SINGLE) {
+                a->core = 0;
+                continue;
+            }
+            if (!t->have_last || a->thread != t->last_thread) {
+                t->last_thread = a->thread;
+                t->last_core = core_for_thread(t, a->thread);
+                t->have_last = 1;
+            }
+            a->core = (uint16_t)t->last_core;
         }
-        if (t->schedule == CT_SCHED_SINGLE) {
-            a->core = 0;
-            continue;
-        }
-        if (!t->have_last || a->thread != t->last_thread) {
-            t->last_thread = a->thread;
-            t->last_core = core_for_thread(t, a->thread);
-            t->have_last = 1;
-        }
-        a->core = (uint16_t)t->last_core;
     }
     while (mi < b->nmk)
         schedule_marker(t, &b->mk[mi++]);
@@ -893,8 +898,21 @@ static int next_multi(ct_trace *t, ct_batch *out, ct_error *err)
             continue;
         }
         if (r->ai < r->b.n) {
-            out->acc[out->n++] = r->b.acc[r->ai++];
-            if (t->interleave == CT_IL_QUANTUM && --t->left == 0) {
+            /* a run of accesses up to the next side record, the end of the
+             * output or the end of the quantum, copied at once */
+            uint32_t run = r->b.n - r->ai;
+            if (r->mi < r->b.nmk && r->b.mk[r->mi].index - r->ai < run)
+                run = r->b.mk[r->mi].index - r->ai;
+            if (r->ei < r->b.nev && r->b.ev[r->ei].index - r->ai < run)
+                run = r->b.ev[r->ei].index - r->ai;
+            if (out->cap - out->n < run)
+                run = out->cap - out->n;
+            if (t->interleave == CT_IL_QUANTUM && t->left < run)
+                run = (uint32_t)t->left;
+            memcpy(&out->acc[out->n], &r->b.acc[r->ai], (size_t)run * sizeof *out->acc);
+            out->n += run;
+            r->ai += run;
+            if (t->interleave == CT_IL_QUANTUM && (t->left -= run) == 0) {
                 int nx = next_stream(t);
                 t->left = t->quantum;
                 if (nx >= 0)

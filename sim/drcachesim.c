@@ -7,7 +7,9 @@
  *
  * What is modelled
  *   The levels of the configuration (each core's L1I and L1D, then L2/L3,
- *   the last one being drcachesim's LL), LRU replacement, one line size for
+ *   the last one being drcachesim's LL), LRU replacement (kept here as a
+ *   last-use stamp per line: the order drcachesim's per-set counters give,
+ *   invalid ways being filled first, lowest way first), one line size for
  *   all levels, non-inclusive levels, no coherence, and a next-line
  *   prefetcher (degree 1) on any level that has one. Creation refuses
  *   anything else. Write policy, allocation policy and latencies do not
@@ -63,9 +65,18 @@ typedef struct seen_set {
     uint64_t mask, used;
 } seen_set;
 
+/* Per level: LRU stamps (the last use of each line; drcachesim's counters
+ * give the same order) and the lines that ever missed. */
+typedef struct dcs_level {
+    uint64_t *stamp;   /* sets * ways */
+    seen_set seen;
+    uint64_t memo_block, memo_idx;  /* the line touched last */
+} dcs_level;
+
 struct ct_dcs {
-    seen_set *seen;  /* per level */
+    dcs_level *lv;
     size_t nlv;
+    uint64_t clock;
     int nomem;       /* a seen set could not grow: compulsory counts are low */
 };
 
@@ -113,27 +124,50 @@ static int seen_add(struct ct_dcs *d, seen_set *s, uint64_t block)
 
 static void request(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind);
 
+/* The way to fill in set: the first invalid one, else the least recently
+ * used (the lowest way on a tie, which cannot happen once all are used). */
+static uint64_t victim(const ct_cache *c, const uint64_t *stamp, uint64_t set)
+{
+    uint64_t base = set * c->ways, best = base;
+    for (uint64_t i = base; i < base + c->ways; i++) {
+        if (c->tag[i] == CT_TAG_INVALID)
+            return i;
+        if (stamp[i] < stamp[best])
+            best = i;
+    }
+    return best;
+}
+
 /* One piece (inside one line) at level li. */
 static void piece(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind)
 {
     ct_level *L = &s->lv[li];
     ct_cache *c = &L->c;
+    dcs_level *D = &s->dcs->lv[li];
     uint64_t block = addr >> c->line_bits;
-    uint64_t set = ct_cache_set(c, block);
-    int64_t found = ct_cache_find(c, set, block);
     ct_kind_stats *k = &L->st.kind[kind];
-    uint64_t idx;
+    uint64_t set, idx;
+    int64_t found;
 
     k->accesses++;
+    if (block == D->memo_block && c->tag[D->memo_idx] == block) {
+        k->hits++;
+        D->stamp[D->memo_idx] = ++s->dcs->clock;
+        return;
+    }
+    set = ct_cache_set(c, block);
+    found = ct_cache_find(c, set, block);
     if (found >= 0) {
         k->hits++;
-        c->pol->hit(c->pst, set, (uint32_t)((uint64_t)found - set * c->ways));
+        D->stamp[found] = ++s->dcs->clock;
+        D->memo_block = block;
+        D->memo_idx = (uint64_t)found;
         return;
     }
     k->misses++;
-    if (seen_add(s->dcs, &s->dcs->seen[li], block))
+    if (seen_add(s->dcs, &D->seen, block))
         k->compulsory++;
-    idx = ct_cache_slot(c, set);
+    idx = victim(c, D->stamp, set);
     if (L->next >= 0)
         request(s, L->next, addr, size, kind);
     else
@@ -142,7 +176,9 @@ static void piece(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind)
         L->st.evictions++;
     c->tag[idx] = block;
     c->flag[idx] = 0;
-    c->pol->fill(c->pst, set, (uint32_t)(idx - set * c->ways));
+    D->stamp[idx] = ++s->dcs->clock;
+    D->memo_block = block;
+    D->memo_idx = idx;
     if (L->pf && kind != CT_PREFETCH && kind != CT_HWPREFETCH) {
         L->st.prefetches_issued++;
         request(s, li, addr + L->line, size, CT_HWPREFETCH);
@@ -184,7 +220,6 @@ static void flush(ct_sim *s, int li, uint64_t addr, uint64_t size)
                 continue;
             c->tag[idx] = CT_TAG_INVALID;
             c->flag[idx] = 0;
-            c->pol->inval(c->pst, set, (uint32_t)((uint64_t)idx - set * c->ways));
             L->st.invalidations++;
         }
     }
@@ -198,7 +233,6 @@ static void flush_all(ct_sim *s)
         for (uint64_t idx = 0; idx < c->sets * c->ways; idx++)
             if (c->tag[idx] != CT_TAG_INVALID) {
                 c->tag[idx] = CT_TAG_INVALID;
-                c->pol->inval(c->pst, idx / c->ways, (uint32_t)(idx % c->ways));
                 s->lv[li].st.invalidations++;
             }
     }
@@ -237,7 +271,12 @@ void ct_dcs_access(ct_sim *s, const ct_access *a)
     }
     if (li < 0)
         return;
-    if (((addr ^ (addr + (a->size ? a->size - 1 : 0))) >> s->lv[li].c.line_bits) != 0)
+    if (LIKELY(a->size != 0 &&
+               ((addr ^ (addr + a->size - 1)) >> s->lv[li].c.line_bits) == 0)) {
+        piece(s, li, addr, a->size, kind == CT_ATOMIC ? CT_STORE : kind);
+        return;
+    }
+    if (a->size > 1)
         s->tot.line_crossings++;
     request(s, li, addr, a->size, kind == CT_ATOMIC ? CT_STORE : kind);
 }
@@ -290,16 +329,20 @@ int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err)
         line = L->line;
     }
     d = calloc(1, sizeof *d);
-    if (!d || !(d->seen = calloc(s->nlv ? s->nlv : 1, sizeof *d->seen))) {
+    if (!d || !(d->lv = calloc(s->nlv ? s->nlv : 1, sizeof *d->lv))) {
         free(d);
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
     }
     d->nlv = s->nlv;
-    for (size_t li = 0; li < s->nlv; li++)
-        if (seen_grow(&d->seen[li]) != 0) {
+    for (size_t li = 0; li < s->nlv; li++) {
+        const ct_cache *c = &s->lv[li].c;
+        d->lv[li].stamp = calloc(c->sets * c->ways, sizeof *d->lv[li].stamp);
+        d->lv[li].memo_block = CT_TAG_INVALID;
+        if (!d->lv[li].stamp || seen_grow(&d->lv[li].seen) != 0) {
             ct_dcs_free(d);
             return ct_error_set(err, CT_E_NOMEM, "out of memory");
         }
+    }
     s->dcs = d;
     return CT_OK;
 }
@@ -308,8 +351,10 @@ void ct_dcs_free(struct ct_dcs *d)
 {
     if (!d)
         return;
-    for (size_t li = 0; li < d->nlv; li++)
-        free(d->seen[li].key);
-    free(d->seen);
+    for (size_t li = 0; li < d->nlv; li++) {
+        free(d->lv[li].stamp);
+        free(d->lv[li].seen.key);
+    }
+    free(d->lv);
     free(d);
 }
