@@ -865,6 +865,96 @@ static NOINLINE int do_header(dmt *d, ct_batch *b, uint16_t type, uint16_t size,
 }
 
 /*
+ * The common records (loads, stores, fetched and no-fetch instructions of
+ * non-zero size, short encodings) of a thread's body, decoded with the
+ * decoder's state in locals. Stops at the first other record or when the
+ * batch is nearly full; returns how many records it consumed. Same mapping
+ * as decode() below.
+ */
+static uint64_t fast_run(dmt *d, const uint8_t *p, uint64_t n, uint64_t rec, ct_batch *b)
+{
+    const unsigned rs = d->rs;
+    ct_access *const acc = b->acc;
+    const uint32_t lim = b->cap - MAX_PER_RECORD;
+    const uint32_t thread = d->thread;
+    const uint16_t cpu = d->cpu;
+    uint32_t na = b->n, enc = d->enc_bytes;
+    uint64_t pc = d->pc, next_pc = d->next_pc, prev = d->prev_instr_pc;
+    uint16_t lt = d->last_type, ls = d->last_size;
+    int have = d->have_instr;
+    uint64_t i;
+
+    for (i = 0; i < n && na <= lim; i++, p += rs) {
+        const uint16_t type = rd16(p), size = rd16(p + 2);
+        const uint64_t addr = rs == 12 ? rd64(p + 4) : rd32(p + 4);
+        int kind;
+
+        switch (type) {
+        case T_READ:
+            kind = CT_LOAD;
+            break;
+        case T_WRITE:
+            kind = CT_STORE;
+            break;
+        case T_INSTR:
+        case T_INSTR_DIRECT_JUMP:
+        case T_INSTR_INDIRECT_JUMP:
+        case T_INSTR_CONDITIONAL_JUMP:
+        case T_INSTR_DIRECT_CALL:
+        case T_INSTR_INDIRECT_CALL:
+        case T_INSTR_RETURN:
+        case T_INSTR_SYSENTER:
+        case T_INSTR_TAKEN_JUMP:
+        case T_INSTR_UNTAKEN_JUMP:
+        case T_INSTR_NO_FETCH:
+            if (size == 0 || enc != 0)
+                goto out;
+            kind = type == T_INSTR_NO_FETCH ? CT_NOFETCH : CT_IFETCH;
+            pc = addr;
+            next_pc = addr + size;
+            prev = addr;
+            have = 1;
+            break;
+        case T_ENCODING:
+            if (size > rs - 4 || enc + size > MAX_ENCODING)
+                goto out;
+            enc += size;
+            lt = type;
+            ls = size;
+            continue;
+        default:
+            goto out;
+        }
+        {
+            ct_access *a = &acc[na++];
+            a->vaddr = addr;
+            a->paddr = 0;
+            a->pc = pc;
+            a->time = rec + i;
+            a->size = size;
+            a->thread = thread;
+            a->cpu = cpu;
+            a->core = 0;
+            a->kind = (uint8_t)kind;
+            a->op = 0;
+            a->flags = 0;
+        }
+        lt = type;
+        ls = size;
+    }
+out:
+    b->n = na;
+    d->enc_bytes = enc;
+    d->pc = pc;
+    d->next_pc = next_pc;
+    d->prev_instr_pc = prev;
+    d->have_instr = have;
+    d->last_type = lt;
+    d->last_size = ls;
+    return i;
+}
+
+/*
  * Decode up to n whole records at p (stream offset off0), stopping early when
  * the batch is full. Returns the number of records consumed, or a negative
  * code.
@@ -883,6 +973,14 @@ static int64_t decode(dmt *d, const uint8_t *p, uint64_t n, uint64_t off0, ct_ba
 
         if (UNLIKELY(b->n + MAX_PER_RECORD > b->cap || b->nmk + MAX_PER_RECORD > b->mkcap))
             break;  /* decoders add no events */
+        if (LIKELY(d->state == ST_BODY && d->v2p.used == 0)) {
+            uint64_t k = fast_run(d, p, n - i, rec, b);
+            i += k;
+            p += k * rs;
+            rec += k;
+            if (i >= n || b->n + MAX_PER_RECORD > b->cap)
+                break;
+        }
         type = rd16(p);
         size = rd16(p + 2);
         addr = rs == 12 ? rd64(p + 4) : rd32(p + 4);
