@@ -21,6 +21,8 @@
  *   in name order. In a directory, DynamoRIO's side files are skipped:
  *   modules.log, funclist.log, v2p.textproto, encodings.bin*,
  *   serial_schedule.bin*, cpu_schedule.bin*, hidden files, subdirectories.
+ *   A directory of window.NNNN subdirectories (a multi-window trace) is
+ *   refused with a hint to name one window.
  *   Raw (not yet post-processed) files are recognised by their header and
  *   refused with a hint to run raw2trace.
  *
@@ -319,7 +321,7 @@ static int dmt_list_dir(const char *path, int (*fn)(void *ctx, const char *path)
     DIR *d;
     struct dirent *e;
     char **names = NULL;
-    size_t n = 0, cap = 0;
+    size_t n = 0, cap = 0, windows = 0;
     int rc = CT_OK;
 
     trace_dir(path, dir, sizeof dir);
@@ -329,8 +331,13 @@ static int dmt_list_dir(const char *path, int (*fn)(void *ctx, const char *path)
     while ((e = readdir(d)) != NULL && rc == CT_OK) {
         if (e->d_name[0] == '.' || is_side_file(e->d_name))
             continue;
-        if (join_path(full, sizeof full, dir, e->d_name) != 0 || is_dir_path(full))
+        if (join_path(full, sizeof full, dir, e->d_name) != 0)
             continue;
+        if (is_dir_path(full)) {
+            if (strncmp(e->d_name, "window.", 7) == 0)
+                windows++;
+            continue;
+        }
         if (is_raw_name(e->d_name)) {
             rc = ct_error_set(err, CT_E_UNSUPPORTED,
                               "%s: raw drmemtrace file (not post-processed): run raw2trace "
@@ -355,6 +362,10 @@ static int dmt_list_dir(const char *path, int (*fn)(void *ctx, const char *path)
         n++;
     }
     closedir(d);
+    if (rc == CT_OK && n == 0 && windows > 0)
+        rc = ct_error_set(err, CT_E_UNSUPPORTED,
+                          "%s: a multi-window trace (%zu window.NNNN directories): give one "
+                          "window directory, e.g. %s/window.0000", dir, windows, dir);
     if (rc == CT_OK && n == 0) {
         char raw[PATH_MAX];
         if (join_path(raw, sizeof raw, path, "raw") == 0 && is_dir_path(raw))

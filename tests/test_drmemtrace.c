@@ -325,6 +325,18 @@ TEST(directories_skip_side_files_and_accept_dir_trace)
     r = tc_read1(dw_path("app.123.dir/trace"), NULL);
     CHECK_EQ_U64(r->info.streams, 2);
 
+    /* a multi-window trace: one window at a time */
+    mkdir(dw_path("win.dir"), 0700);
+    mkdir(dw_path("win.dir/window.0000"), 0700);
+    mkdir(dw_path("win.dir/window.0001"), 0700);
+    dw_file(dw_path("win.dir/window.0000/t.1.trace"), a.p, a.n);
+    r = tc_read1(dw_path("win.dir"), (const char *const[]){"trace.format=drmemtrace", NULL});
+    CHECK_EQ_U64(r->rc, CT_E_UNSUPPORTED);
+    CHECK_STR_CONTAINS(r->err.msg, "a multi-window trace (2 window.NNNN directories)");
+    r = tc_read1(dw_path("win.dir/window.0000"), NULL);
+    CHECK_EQ_U64(r->rc, 0);
+    CHECK_EQ_U64(r->n, 1);
+
     /* a directory holding only raw files */
     mkdir(dw_path("raw.dir"), 0700);
     mkdir(dw_path("raw.dir/raw"), 0700);
