@@ -1,3 +1,4 @@
+#!/bin/bash
 # drcachesim_targets.sh - cachet run --compat drcachesim reproduces
 # DynamoRIO's own test expectations, read from the expectation files
 # themselves: offline-cpu.templatex (every number, -cpu_scheduling on
@@ -5,7 +6,7 @@
 # hits, -no_core_sharded on the chase-snappy directory); and a one-core run
 # of one thread gives the core model's L1 misses (DineroIV's rules) when
 # there is no prefetcher.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib.bash"
 need_corpus
 T=$CACHET_CORPUS/drmemtrace/dynamorio-tests
 CFG=$SRC/configs/drcachesim-exact.ini

@@ -1,8 +1,9 @@
+#!/bin/bash
 # drmemtrace_bad_input.sh - malformed drmemtrace inputs, made here by a few
 # lines of Python: exit status 2 and a message naming the file (and zip
 # member), the byte offset, the record index and the reason; --lenient skips
 # and counts what can be skipped.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib.bash"
 
 python3 - "$TMP" <<'PY'
 import gzip, struct, sys, zipfile

@@ -1,9 +1,10 @@
+#!/bin/bash
 # drmemtrace_corpus.sh - cachet info on every drmemtrace file and directory
 # of the corpus reports the instruction, load, store and no-fetch counts that
 # $CACHET_CORPUS/SOURCES.md lists for it (directories: the sum of their
 # files), with no malformed record; the threadsig sample directory also
 # matches the basic_counts totals of its README.txt.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib.bash"
 need_corpus
 
 python3 - "$CACHET" "$CACHET_CORPUS" >"$TMP/report" 2>&1 <<'PY'

@@ -31,6 +31,31 @@ bounded "din" "$TMP/a.din" "$TMP/b.din" -c configs/default.ini
 zstd -q "$TMP/a.din" -o "$TMP/a.din.zst"
 zstd -q "$TMP/b.din" -o "$TMP/b.din.zst"
 bounded "din.zst" "$TMP/a.din.zst" "$TMP/b.din.zst" -c configs/default.ini
+# drmemtrace: a thread of 200K instructions with loads over 4 MiB, and the same
+# body ten times (plain, and as a zip of ten chunks), also counted as drcachesim
+python3 - "$TMP" <<'PY'
+import struct, sys, zipfile
+d = sys.argv[1]
+def rec(t, s, a): return struct.pack('<HHQ', t, s, a)
+head = (rec(25, 0, 7) + rec(28, 12, 7) + rec(28, 9, 0x240) + rec(22, 8, 7) + rec(24, 8, 7) +
+        rec(28, 10, 64) + rec(28, 20, 200000))
+x, body = 1, bytearray()
+for i in range(200000):
+    x = (x * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+    body += rec(10, 4, 0x400000 + (i % 4096) * 4) + rec(0, 8, (x >> 20) % (4 << 20))
+tail = rec(23, 8, 7) + rec(26, 0, 0)
+open(d + '/a.trace', 'wb').write(head + body + tail)
+open(d + '/b.trace', 'wb').write(head + body * 10 + tail)
+with zipfile.ZipFile(d + '/b.trace.zip', 'w', zipfile.ZIP_DEFLATED) as z:
+    for k in range(10):
+        z.writestr('chunk.%04d' % k, (head if k == 0 else b'') + body +
+                   (rec(28, 21, k) if k < 9 else tail))
+with zipfile.ZipFile(d + '/a.trace.zip', 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('chunk.0000', head + body + tail)
+PY
+bounded "drmemtrace" "$TMP/a.trace" "$TMP/b.trace" -c configs/default.ini
+bounded "drmemtrace zip, drcachesim counting" "$TMP/a.trace.zip" "$TMP/b.trace.zip" \
+    -c configs/drcachesim-exact.ini
 # generators stream too
 bounded "gen" gen:stream:n=200K gen:stream:n=2M -c configs/default.ini
 finish
