@@ -28,7 +28,8 @@
 typedef struct sz_src {
     ct_bytes *in;
     int seen_id;
-    uint32_t crc_table[256];
+    int hw_crc;                  /* the CPU has the SSE4.2 crc32 instruction */
+    uint32_t crc_table[8][256];  /* slice-by-8 tables otherwise */
     uint8_t out[SZ_MAX_BLOCK];
     size_t out_pos, out_len;
 } sz_src;
@@ -39,27 +40,59 @@ static int sz_probe(const uint8_t *h, size_t n)
     return n >= sizeof id && memcmp(h, id, sizeof id) == 0;
 }
 
-static void crc32c_init(uint32_t *t)
+/* CRC-32C (Castagnoli, reflected polynomial 0x82f63b78). */
+static void crc32c_init(uint32_t t[8][256])
 {
     for (uint32_t i = 0; i < 256; i++) {
         uint32_t c = i;
         for (int k = 0; k < 8; k++)
             c = (c & 1) ? (c >> 1) ^ 0x82f63b78u : c >> 1;
-        t[i] = c;
+        t[0][i] = c;
     }
+    for (uint32_t i = 0; i < 256; i++)
+        for (int k = 1; k < 8; k++)
+            t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xff];
 }
 
-static uint32_t crc32c(const uint32_t *t, const uint8_t *p, size_t n)
+static uint32_t crc32c_sw(uint32_t t[8][256], const uint8_t *p, size_t n)
 {
     uint32_t c = 0xffffffffu;
+    for (; n >= 8; n -= 8, p += 8) {
+        uint32_t lo = c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                           (uint32_t)p[3] << 24);
+        c = t[7][lo & 0xff] ^ t[6][(lo >> 8) & 0xff] ^ t[5][(lo >> 16) & 0xff] ^
+            t[4][lo >> 24] ^ t[3][p[4]] ^ t[2][p[5]] ^ t[1][p[6]] ^ t[0][p[7]];
+    }
     while (n--)
-        c = t[(c ^ *p++) & 0xff] ^ (c >> 8);
+        c = t[0][(c ^ *p++) & 0xff] ^ (c >> 8);
     return c ^ 0xffffffffu;
 }
 
-static uint32_t masked_crc(const uint32_t *t, const uint8_t *p, size_t n)
+#if defined(__GNUC__) && defined(__x86_64__)
+#define HAVE_HW_CRC 1
+__attribute__((target("sse4.2"))) static uint32_t crc32c_hw(const uint8_t *p, size_t n)
 {
-    uint32_t c = crc32c(t, p, n);
+    uint64_t c = 0xffffffffu;
+    for (; n >= 8; n -= 8, p += 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        c = __builtin_ia32_crc32di(c, v);
+    }
+    while (n--)
+        c = __builtin_ia32_crc32qi((uint32_t)c, *p++);
+    return (uint32_t)c ^ 0xffffffffu;
+}
+#endif
+
+static uint32_t masked_crc(sz_src *s, const uint8_t *p, size_t n)
+{
+    uint32_t c;
+#ifdef HAVE_HW_CRC
+    if (s->hw_crc)
+        c = crc32c_hw(p, n);
+    else
+#endif
+        c = crc32c_sw(s->crc_table, p, n);
     return ((c >> 15) | (c << 17)) + 0xa282ead8u;
 }
 
@@ -70,6 +103,10 @@ static int sz_open(void **st, ct_bytes *inner, ct_error *err)
         return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", inner->name);
     s->in = inner;
     crc32c_init(s->crc_table);
+#ifdef HAVE_HW_CRC
+    __builtin_cpu_init();
+    s->hw_crc = __builtin_cpu_supports("sse4.2");
+#endif
     *st = s;
     return CT_OK;
 }
@@ -80,9 +117,9 @@ static int bad(sz_src *s, uint64_t at, const char *why, ct_error *err)
                         (unsigned long long)at, why);
 }
 
-/* Read the next data chunk into s->out. Returns 1, 0 at the end, or a
- * negative code. */
-static int next_chunk(sz_src *s, ct_error *err)
+/* Read the next data chunk into dst (room for SZ_MAX_BLOCK bytes). Returns
+ * its length (> 0), 0 at the end, or a negative code. */
+static int next_chunk(sz_src *s, uint8_t *dst, ct_error *err)
 {
     ct_bytes *in = s->in;
 
@@ -149,26 +186,24 @@ static int next_chunk(sz_src *s, ct_error *err)
                 if (snappy_uncompressed_length((const char *)data, body, &need) != SNAPPY_OK ||
                     need > SZ_MAX_BLOCK)
                     return bad(s, at, "corrupt snappy block (bad length)", err);
-                if (snappy_uncompress((const char *)data, body, (char *)s->out, &out_len) !=
+                if (snappy_uncompress((const char *)data, body, (char *)dst, &out_len) !=
                     SNAPPY_OK)
                     return bad(s, at, "corrupt snappy block", err);
             } else {
                 if (body > SZ_MAX_BLOCK)
                     return bad(s, at, "uncompressed snappy chunk longer than 65536 bytes", err);
-                memcpy(s->out, data, body);
+                memcpy(dst, data, body);
                 out_len = body;
             }
             if (has_crc) {
                 uint32_t want = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
                                 (uint32_t)p[3] << 24;
-                if (masked_crc(s->crc_table, s->out, out_len) != want)
+                if (masked_crc(s, dst, out_len) != want)
                     return bad(s, at, "snappy chunk CRC mismatch (corrupt data)", err);
             }
             ct_bytes_skip(in, len);
-            s->out_pos = 0;
-            s->out_len = out_len;
             if (out_len > 0)
-                return 1;
+                return (int)out_len;
         }
     }
 }
@@ -181,11 +216,24 @@ static ssize_t sz_read(void *st, uint8_t *dst, size_t n, ct_error *err)
     while (done < n) {
         size_t take;
         if (s->out_pos == s->out_len) {
-            int rc = next_chunk(s, err);
+            int rc;
+            if (n - done >= SZ_MAX_BLOCK) {  /* room for a whole block: no copy */
+                rc = next_chunk(s, dst + done, err);
+                if (rc <= 0) {
+                    if (rc < 0)
+                        return rc;
+                    break;
+                }
+                done += (size_t)rc;
+                continue;
+            }
+            rc = next_chunk(s, s->out, err);
             if (rc < 0)
                 return rc;
             if (rc == 0)
                 break;
+            s->out_pos = 0;
+            s->out_len = (size_t)rc;
         }
         take = s->out_len - s->out_pos;
         if (take > n - done)
