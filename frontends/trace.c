@@ -113,9 +113,6 @@ struct ct_trace {
     id_map cpu_core;       /* traced cpu -> core (cpus schedule) */
     uint32_t *thread_count;/* per core: threads mapped there and not exited */
     uint32_t *cpu_count;   /* per core: traced cpus mapped there */
-    uint32_t last_thread;  /* memo of the last access's thread and core */
-    uint32_t last_core;
-    int have_last;
     id_map threads;        /* distinct threads seen (for info.threads) */
     char **structures;     /* shared by all streams */
     uint32_t nstructures, capstructures;
@@ -664,7 +661,6 @@ static void thread_exit(ct_trace *t, uint32_t thread)
         t->thread_count[*slot]--;
         *slot = NO_CORE;
     }
-    t->have_last = 0;
 }
 
 static void thread_on_cpu(ct_trace *t, uint32_t thread, uint16_t cpu)
@@ -689,7 +685,6 @@ static void thread_on_cpu(ct_trace *t, uint32_t thread, uint16_t cpu)
         *tslot = core;
     }
     t->thread_count[core]++;
-    t->have_last = 0;
 }
 
 static void count_thread(ct_trace *t, uint32_t thread)
@@ -710,34 +705,32 @@ static void schedule_marker(ct_trace *t, const ct_marker *m)
         thread_on_cpu(t, m->thread, m->cpu);
 }
 
-/* Give every access of b its core, applying the side records in order. */
+/* Give every access of b its core, applying the side records in order. The
+ * core is looked up when the thread changes or a side record was applied. */
 static void assign_cores(ct_trace *t, ct_batch *b)
 {
-    uint32_t mi = 0, counted = UINT32_MAX, i = 0;
+    const int single = t->schedule == CT_SCHED_SINGLE;
+    uint32_t mi = 0, i = 0, thread = 0, core = 0;
+    int known = 0;
 
     while (i < b->n) {
         uint32_t end = b->n;
-        while (mi < b->nmk && b->mk[mi].index <= i)
+        while (mi < b->nmk && b->mk[mi].index <= i) {
             schedule_marker(t, &b->mk[mi++]);
+            known = 0;
+        }
         if (mi < b->nmk && b->mk[mi].index < end)
             end = b->mk[mi].index;
-        for (; i < end; i++) {  /* no side record in between */
-            ct_access *a = &b->acc[i];
-            if (a->thread != counted) {
-                count_thread(t, a->thread);
-                counted = a->thread;
+        for (ct_access *a = &b->acc[i], *stop = &b->acc[end]; a < stop; a++) {
+            if (UNLIKELY(!known || a->thread != thread)) {
+                thread = a->thread;
+                known = 1;
+                count_thread(t, thread);
+                core = single ? 0 : core_for_thread(t, thread);
             }
-            if (t->schedule == CT_SCHED_SINGLE) {
-                a->core = 0;
-                continue;
-            }
-            if (!t->have_last || a->thread != t->last_thread) {
-                t->last_thread = a->thread;
-                t->last_core = core_for_thread(t, a->thread);
-                t->have_last = 1;
-            }
-            a->core = (uint16_t)t->last_core;
+            a->core = (uint16_t)core;
         }
+        i = end;
     }
     while (mi < b->nmk)
         schedule_marker(t, &b->mk[mi++]);
