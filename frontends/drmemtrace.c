@@ -936,20 +936,8 @@ static uint64_t fast_run(dmt *d, const uint8_t *p, uint64_t n, uint64_t rec, ct_
         default:
             goto out;
         }
-        {
-            ct_access *a = &acc[na++];
-            a->vaddr = addr;
-            a->paddr = 0;
-            a->pc = pc;
-            a->time = rec + i;
-            a->size = size;
-            a->thread = thread;
-            a->cpu = cpu;
-            a->core = 0;
-            a->kind = (uint8_t)kind;
-            a->op = 0;
-            a->flags = 0;
-        }
+        acc[na++] = (ct_access){.vaddr = addr, .pc = pc, .time = rec + i, .size = size,
+                                .thread = thread, .cpu = cpu, .kind = (uint8_t)kind};
         lt = type;
         ls = size;
     }
