@@ -50,7 +50,9 @@
  *   Every cache operation acts as drcachesim's flush: the lines of the range
  *   are invalidated at the first level (L1I for instruction-side
  *   operations, else L1D) and at every level below it; each level counts
- *   one access of kind cacheop per operation (drcachesim's "Flushes").
+ *   one access of kind cacheop per operation (drcachesim's "Flushes"). (A
+ *   range larger than a level is applied by looking at each of its lines:
+ *   same result, bounded time.)
  *   CT_OP_ALL invalidates every level of every core.
  */
 #include <stdlib.h>
@@ -213,6 +215,16 @@ static void flush(ct_sim *s, int li, uint64_t addr, uint64_t size)
         ct_cache *c = &L->c;
         uint64_t b0 = addr >> c->line_bits, b1 = (addr + (size ? size : 1) - 1) >> c->line_bits;
         L->st.kind[CT_CACHEOP].accesses++;
+        if (b1 - b0 >= c->sets * c->ways) {
+            /* a range larger than the cache: look at every line instead */
+            for (uint64_t idx = 0; idx < c->sets * c->ways; idx++)
+                if (c->tag[idx] != CT_TAG_INVALID && c->tag[idx] >= b0 && c->tag[idx] <= b1) {
+                    c->tag[idx] = CT_TAG_INVALID;
+                    c->flag[idx] = 0;
+                    L->st.invalidations++;
+                }
+            continue;
+        }
         for (uint64_t b = b0; b <= b1; b++) {
             uint64_t set = ct_cache_set(c, b);
             int64_t idx = ct_cache_find(c, set, b);

@@ -135,6 +135,13 @@ TEST(flushes_invalidate_every_level_below)
     CHECK_EQ_U64(ks(s, 0, CT_CACHEOP)->accesses, 1);
     CHECK_EQ_U64(ks(s, 1, CT_CACHEOP)->accesses, 1);
     CHECK_EQ_U64(ct_sim_level_stats(s, 0)->invalidations, 1);
+    /* a range far larger than the caches drops what lies inside it only */
+    acc(s, CT_LOAD, 0x10040, 4, 0);  /* set 1, which line 0 does not use */
+    acc(s, CT_LOAD, 0x20040, 4, 0);
+    acc(s, CT_CACHEOP, 0x10000, 0xf0000000u, CT_OP_CLEAN_INVAL);
+    CHECK_EQ_U64(ct_sim_level_stats(s, 0)->invalidations, 3);
+    acc(s, CT_LOAD, 0, 4, 0);        /* line 0 is below the range: kept */
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->hits, 1);
     ct_sim_free(s);
 }
 
