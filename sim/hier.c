@@ -65,7 +65,10 @@
  *   clean+invalidate: written back if dirty, then dropped.
  *   Data-side operations act on every level from the core's L1D down to the
  *   last level; instruction-side operations act on the L1I only. Each line
- *   looked at counts as one "cacheop" access (a hit when present).
+ *   looked at counts as one "cacheop" access (a hit when present). Lines
+ *   are taken in address order, except when the range holds more lines
+ *   than the level: then the level's resident lines of the range are taken
+ *   in set and way order (bounded time for huge ranges).
  *   zero / allocate: the first data level fills the line without fetching
  *   (zero also makes it dirty); levels below are not touched.
  *   CT_OP_ALL applies clean / invalidate / clean+invalidate to every line of
@@ -540,6 +543,18 @@ static void cacheop_range(ct_sim *s, int li, uint64_t addr, uint64_t bytes, int 
     ct_cache *c = &L->c;
     uint64_t b0 = addr >> c->line_bits, b1 = (addr + (bytes ? bytes : 1) - 1) >> c->line_bits;
 
+    if (b1 - b0 >= c->sets * c->ways) {
+        /* more lines in the range than in the level: visit the level's lines */
+        uint64_t found = 0;
+        for (uint64_t idx = 0; idx < c->sets * c->ways; idx++)
+            if (c->tag[idx] != CT_TAG_INVALID && c->tag[idx] >= b0 && c->tag[idx] <= b1) {
+                found++;
+                maintain_line(s, li, idx, op);
+            }
+        L->st.kind[CT_CACHEOP].accesses += b1 - b0 + 1;
+        L->st.kind[CT_CACHEOP].misses += b1 - b0 + 1 - found;
+        return;
+    }
     for (uint64_t b = b0; b <= b1; b++) {
         int64_t idx = ct_cache_find(c, ct_cache_set(c, b), b);
         L->st.kind[CT_CACHEOP].accesses++;
