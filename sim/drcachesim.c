@@ -14,7 +14,8 @@
  *   prefetcher (degree 1) on any level that has one. Creation refuses
  *   anything else. Write policy, allocation policy and latencies do not
  *   exist in drcachesim: there are no dirty lines, every miss allocates,
- *   nothing is timed (cycles stay 0).
+ *   nothing is timed (cycles stay 0). The model emits no cache events
+ *   (cachet run --events writes none).
  *
  * Which level an access starts at
  *   Instruction fetches and the plain instruction prefetch
