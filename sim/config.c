@@ -665,6 +665,96 @@ int ct_config_set_kv(ct_config *c, const char *section, const char *key, const c
     return CT_OK;
 }
 
+int ct_config_set_many(ct_config *c, const char *origin, size_t n, const char *const *sections,
+                       const char *const *keys, const char *const *values, ct_error *err)
+{
+    char **old_text = NULL, **old_origin = NULL;
+    unsigned char old_present[CT_CFG_MAX_SECTIONS];
+    int rc = CT_OK;
+
+    memcpy(old_present, c->present, sizeof old_present);
+    old_text = calloc(ct_schema_nrows, sizeof *old_text);
+    old_origin = calloc(ct_schema_nrows, sizeof *old_origin);
+    if (!old_text || !old_origin) {
+        free(old_text);
+        free(old_origin);
+        return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", origin);
+    }
+    /* keep the current texts so that a failure puts everything back */
+    for (size_t i = 0; i < ct_schema_nrows; i++) {
+        old_text[i] = c->text[i];
+        old_origin[i] = origins_of(c)->of[i];
+        c->text[i] = NULL;
+        origins_of(c)->of[i] = NULL;
+        if (old_text[i] &&
+            store_text(c, i, old_text[i], old_origin[i] ? old_origin[i] : origin) != CT_OK)
+            rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", origin);
+    }
+    for (size_t k = 0; k < n && rc == CT_OK; k++) {
+        int s = find_section(sections[k]), r;
+        if (s < 0) {
+            rc = ct_error_set(err, CT_E_CONFIG, "%s: [%s]: unknown section", origin, sections[k]);
+            break;
+        }
+        r = find_row(s, keys[k]);
+        if (r < 0) {
+            rc = ct_error_set(err, CT_E_CONFIG, "%s: [%s] %s: unknown key", origin, sections[k],
+                              keys[k]);
+            break;
+        }
+        if (store_text(c, (size_t)r, values[k], origin) != CT_OK) {
+            rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", origin);
+            break;
+        }
+        c->present[s] = 1;
+    }
+    if (rc == CT_OK)
+        rc = resolve(c, err);
+    for (size_t i = 0; i < ct_schema_nrows; i++) {
+        if (rc == CT_OK) { /* keep the new texts, drop the saved ones */
+            free(old_text[i]);
+            free(old_origin[i]);
+        } else {
+            free(c->text[i]);
+            free(origins_of(c)->of[i]);
+            c->text[i] = old_text[i];
+            origins_of(c)->of[i] = old_origin[i];
+        }
+    }
+    if (rc != CT_OK) {
+        ct_error saved = err ? *err : (ct_error){0};
+        memcpy(c->present, old_present, sizeof old_present);
+        resolve(c, NULL);
+        if (err)
+            *err = saved;
+    }
+    free(old_text);
+    free(old_origin);
+    return rc;
+}
+
+int ct_config_check_value(const char *section, const char *key, const char *value,
+                          ct_error *err)
+{
+    struct ct_config *scratch;
+    char why[384];
+    int s = find_section(section), r, rc = CT_OK;
+
+    if (s < 0)
+        return ct_error_set(err, CT_E_CONFIG, "[%s]: unknown section", section);
+    r = find_row(s, key);
+    if (r < 0)
+        return ct_error_set(err, CT_E_CONFIG, "[%s] %s: unknown key", section, key);
+    scratch = config_alloc();
+    if (!scratch)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    if (parse_row(scratch, &ct_schema_rows[r], value, why, sizeof why) != 0)
+        rc = ct_error_set(err, CT_E_CONFIG, "[%s] %s: %s", ct_schema_sections[s].name,
+                          ct_schema_rows[r].key, why);
+    ct_config_free(scratch);
+    return rc;
+}
+
 int ct_config_set(ct_config *c, const char *assignment, ct_error *err)
 {
     char buf[512];

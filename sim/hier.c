@@ -88,6 +88,9 @@
  *   AMAT(kind) = cycles of that kind / accesses of that kind;
  *   CPI = cycles / instructions, instructions being ifetch + nofetch
  *   accesses.
+ *   A request's latency is charged to a demand access only when it lies on
+ *   that access's fetch path (the `demand` flag): write-backs, write-throughs
+ *   and prefetches sent down clear it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,11 +137,14 @@ static void fill_victim(ct_sim *s, int li, uint64_t block, int dirty);
 /* Write [addr, addr+bytes) to level li (or memory): buffered, no cost. */
 static void write_down(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind)
 {
+    int demand = s->demand;
     if (li < 0) {
         s->tot.mem_writes++;
         return;
     }
+    s->demand = 0;  /* buffered: its latency is charged to nobody */
     (void)request(s, li, addr, bytes, kind, 1);
+    s->demand = demand;
 }
 
 /* Drop every line of level li inside [addr, addr+bytes); returns 1 when one
@@ -306,6 +312,10 @@ static uint32_t serve(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
             write_line(s, li, c->memo_idx, addr, bytes);
         return L->latency;
     }
+    if (UNLIKELY(L->tap != NULL)) {
+        L->tap(L->tap_ctx, addr, bytes, kind, write, s->demand);
+        return 0;
+    }
     set = ct_cache_set(c, block);
     found = ct_cache_find(c, set, block);
     if (L->cls) {
@@ -373,9 +383,11 @@ static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int hit)
     ct_level *L = &s->lv[li];
     uint64_t want[CT_PF_MAX];
     uint32_t n;
+    int demand = s->demand;
 
     if (kind != CT_IFETCH && kind != CT_LOAD && kind != CT_STORE && kind != CT_ATOMIC)
         return;
+    s->demand = 0;  /* prefetches cost nothing */
     n = L->pf->observe(L->pfst, block, s->cur ? s->cur->pc : 0, kind, hit, want, CT_PF_MAX);
     for (uint32_t i = 0; i < n; i++) {
         ct_cache *c = &L->c;
@@ -392,6 +404,7 @@ static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int hit)
         (void)fetch(s, L->next, b << c->line_bits, L->line, CT_HWPREFETCH, &dirty_in);
         (void)install(s, li, set, b, (uint8_t)(CT_LF_PREFETCHED | (dirty_in ? CT_LF_DIRTY : 0)));
     }
+    s->demand = demand;
 }
 
 /* ---- cache operations ----------------------------------------------------- */
@@ -507,6 +520,7 @@ void ct_sim_access(ct_sim *s, const ct_access *a)
 
     assert(kind < CT_KIND_STREAM && a->core < s->cores);
     s->cur = a;
+    s->demand = kind != CT_PREFETCH;
     s->tot.accesses[kind]++;
     if (kind == CT_IFETCH || kind == CT_NOFETCH) {
         s->tot.instructions++;
@@ -773,6 +787,12 @@ const ct_level_stats *ct_sim_level_stats(const ct_sim *s, size_t i)
 }
 
 const ct_sim_totals *ct_sim_get_totals(const ct_sim *s) { return &s->tot; }
+
+void ct_sim_tap(ct_sim *s, size_t li, ct_tap_fn fn, void *ctx)
+{
+    s->lv[li].tap = fn;
+    s->lv[li].tap_ctx = ctx;
+}
 
 void ct_sim_set_event_sink(ct_sim *s, ct_event_fn fn, void *ctx)
 {

@@ -16,6 +16,14 @@
 #define CT_MAX_LEVELS_ABOVE 2048
 #define CT_PF_MAX 64
 
+/* A tapped level hands every request that reaches its lookup to fn instead
+ * of simulating it (a sweep's one-pass analysis computes the outcomes for
+ * many geometries at once). `demand` is 1 when the latency of the request
+ * is charged to a demand access (the rule in hier.c); the level answers
+ * with latency 0 and the tap adds the right one per geometry. */
+typedef void (*ct_tap_fn)(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write,
+                          int demand);
+
 typedef struct ct_level {
     ct_cache c;
     int next;                   /* index of the next level, -1: memory */
@@ -30,6 +38,8 @@ typedef struct ct_level {
     const ct_prefetch_ops *pf;  /* NULL when the prefetcher is "none" */
     void *pfst;
     ct_classify *cls;           /* NULL unless [system] miss_classes */
+    ct_tap_fn tap;              /* non-NULL: requests go to tap, not the tags */
+    void *tap_ctx;
     ct_level_stats st;
     ct_level_info info;
     char name[8];
@@ -46,8 +56,13 @@ struct ct_sim {
     int flush_at_end;           /* [system] flush_at_end */
     ct_sim_totals tot;
     const ct_access *cur;       /* access being simulated (for events) */
+    int demand;                 /* 1 while the request being served charges its
+                                   latency to a demand access */
     ct_event_fn ev_fn;
     void *ev_ctx;
 };
+
+/* Tap level li (fn NULL removes the tap). */
+void ct_sim_tap(ct_sim *s, size_t li, ct_tap_fn fn, void *ctx);
 
 #endif

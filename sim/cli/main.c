@@ -18,6 +18,9 @@ static const command commands[] = {
     {"convert", cmd_convert, "rewrite a trace in another format"},
     {"config", cmd_config, "print a resolved configuration, or the key reference"},
     {"bench", cmd_bench, "measure cachet's own speed on a synthetic trace"},
+    {"sweep", cmd_sweep, "run every point of a parameter sweep, decoding each trace once"},
+    {"merge", cmd_merge, "join the CSVs of sweep shards into the file one run writes"},
+    {"plot", cmd_plot, "draw miss-rate curves of a sweep CSV with gnuplot"},
 };
 
 static void usage(FILE *f)
