@@ -192,7 +192,7 @@ static void stack_free(stack *s)
     free(s->bit);
 }
 
-static void wb_range(stack *s, int64_t *diff, uint32_t lo, uint32_t hi)
+FORCE_INLINE void wb_range(stack *s, int64_t *diff, uint32_t lo, uint32_t hi)
 {
     if (lo == INF || lo > hi)
         return;
@@ -269,7 +269,8 @@ static inline uint64_t dm_pack(uint32_t dm) { return dm == INF ? DM_INF : dm; }
 
 /* Depth (1-based; depth+1 = deeper than the stack) of block in a per-set
  * list, updating the list. */
-static uint32_t list_access(stack *s, uint64_t set, uint64_t tx, uint64_t now, int write)
+FORCE_INLINE uint32_t list_access(stack *s, uint64_t set, uint64_t tx, uint64_t now,
+                                  int write)
 {
     const uint32_t D = s->depth;
     uint64_t *R = s->t + set * (D + 1), *T = R + 1;
@@ -385,8 +386,8 @@ static int stack_samples(const stack *s, uint64_t block, uint32_t *rep)
     return (h & 0xffffff) < s->threshold;
 }
 
-static void count(stack *s, int cls, uint32_t d, int first, uint32_t dfa, int classes,
-                  uint32_t rep)
+FORCE_INLINE void count(stack *s, int cls, uint32_t d, int first, uint32_t dfa, int classes,
+                        uint32_t rep)
 {
     uint32_t b = s->lt[d];
     s->hist[(size_t)cls * (s->ncap + 1) + b]++;
@@ -427,6 +428,7 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
         want = UINT32_MAX;
         memset(rep, 0, sizeof rep[0] * o->nstk);
     }
+    PREFETCH_R(&o->seen.e[mix64(block) & o->seen.mask]);
     for (uint32_t i = 0; i < o->nstk; i++) {
         const stack *s = &o->stk[i];
         if (!s->fa) {

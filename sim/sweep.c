@@ -1036,6 +1036,7 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
         int l = choice[i];
         uint32_t nparts;
         uint64_t setc[64];
+        uint32_t maxw[64];
         size_t nsetc = 0;
         if (taken[i] || l < 0)
             continue;
@@ -1062,8 +1063,11 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
                 if (s == nsetc) {
                     if (nsetc == 32)
                         continue;  /* too many set counts for one group: simulate */
+                    maxw[nsetc] = 0;
                     setc[nsetc++] = sets;
                 }
+                if (assoc > maxw[s])
+                    maxw[s] = (uint32_t)assoc;
                 taken[j] = 1;
                 members[m] = pts[j];
                 opp[m].sets = sets;
@@ -1071,8 +1075,9 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
                 opp[m].latency = (uint32_t)lat;
                 m++;
             }
-        /* parts: set counts dealt round the threads, the fully-associative
-         * stack (or a 3C split) weighing most */
+        /* parts: set counts dealt round the threads, heaviest first (a
+         * stack costs more the deeper it is; the fully-associative tree
+         * about as much as a 32-deep stack) */
         nparts = (uint32_t)(nsetc < threads ? nsetc : threads);
         if (sw->cfg[members[0]]->miss_classes || nparts == 0)
             nparts = 1;
@@ -1085,14 +1090,25 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
                 rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
                 goto out;
             }
-            for (size_t s = 0; s < nsetc; s++) {
+            for (size_t k = 0; k < nsetc; k++) {
                 uint32_t best = 0;
+                size_t s = 0;
+                double w = -1;
+                for (size_t x = 0; x < nsetc; x++) {  /* heaviest stack not placed */
+                    double wx = setc[x] == 1 ? 3.0 : 1.0 + log2((double)maxw[x] + 1) / 2;
+                    if (part_of[x] == 0 && wx > w) {
+                        w = wx;
+                        s = x;
+                    }
+                }
                 for (uint32_t q = 1; q < nparts; q++)
                     if (load[q] < load[best])
                         best = q;
-                part_of[s] = (int)best;
-                load[best] += setc[s] == 1 ? 3.0 : 1.0;
+                part_of[s] = (int)best + 1;
+                load[best] += w;
             }
+            for (size_t k = 0; k < nsetc; k++)
+                part_of[k]--;
             for (uint32_t q = 0; q < nparts && rc == CT_OK; q++) {
                 job *j = calloc(1, sizeof *j);
                 ct_op_point *sub = calloc(m, sizeof *sub);
