@@ -170,6 +170,20 @@ typedef struct series {
     size_t n, cap;
 } series;
 
+/* One field, quoted when it holds a comma, quote or newline, then sep. */
+static void csv_put(ct_writer *w, const char *s, char sep)
+{
+    if (strpbrk(s, ",\"\n")) {
+        ct_writef(w, "\"");
+        for (; *s; s++)
+            ct_writef(w, *s == '"' ? "\"\"" : "%c", *s);
+        ct_writef(w, "\"");
+    } else {
+        ct_writef(w, "%s", s);
+    }
+    ct_writef(w, "%c", sep);
+}
+
 int write_fits(const char *csv_text, ct_writer *out, FILE *summary, ct_error *err)
 {
     char hdr_buf[16384], *hdr[512], buf[16384], *f[512];
@@ -262,8 +276,11 @@ int write_fits(const char *csv_text, ct_writer *out, FILE *summary, ct_error *er
         }
         if (distinct < 3 || ct_powerlaw_fit(sv[i].x, sv[i].y, sv[i].n, &pl, &e) != CT_OK)
             continue;
-        ct_writef(out, "%s,%s,%s,\"%s\",%zu,%.6g,%.6f,%.6f\n", sv[i].trace, sv[i].level,
-                  sv[i].core, sv[i].key, pl.n, pl.a, pl.b, pl.r2);
+        csv_put(out, sv[i].trace, ',');
+        csv_put(out, sv[i].level, ',');
+        csv_put(out, sv[i].core, ',');
+        csv_put(out, sv[i].key, ',');
+        ct_writef(out, "%zu,%.6g,%.6f,%.6f\n", pl.n, pl.a, pl.b, pl.r2);
         if (summary)
             fprintf(summary, "fit  %s [%s] %s: miss_rate = %.4g * size^%.4f  (R^2 %.4f, %zu "
                              "points)\n", sv[i].trace, sv[i].level,
