@@ -164,7 +164,7 @@ typedef struct stack {
     uint64_t *rep_acc;      /* [NREP] sampled requests per replica */
     uint64_t *rep_hist;     /* [NREP][ncap+1] */
     /* per-set lists (fa == 0) */
-    uint64_t *t;            /* sets x (1 + depth): header, then packed entries */
+    uint64_t *t;            /* sets x (2 + depth): header, oldest, packed entries */
     /* Mattson tree (fa == 1) */
     uint32_t W, next, live, oldest;
     uint64_t *st;           /* slot -> last-use time (0: dead) */
@@ -220,6 +220,13 @@ static uint32_t bit_prefix(const stack *s, uint32_t slot)
 
 /* ---- the analysis ----------------------------------------------------------- */
 
+#define OP_QUEUE 8
+
+typedef struct op_req {
+    uint64_t block;
+    int cls, write;
+} op_req;
+
 typedef struct op_pt {
     ct_op_point p;
     uint32_t stack;         /* index into stacks */
@@ -246,18 +253,20 @@ struct ct_onepass {
     size_t npt;
     double rate;
     int oom;
-    ct_ivstat *up_iv;       /* unused placeholder for symmetry */
-    uint64_t *pos_acc;      /* scratch for intervals */
+    op_req q[OP_QUEUE];     /* requests not processed yet */
+    uint32_t qh, qn;
 };
 
 static int cls_of(int kind, int demand, int full) { return kind * 4 + demand * 2 + full; }
 
-/* Per-set lists are packed for locality: set s owns rec[s * (depth + 1)]:
- * first a header (head | count << 32), then `depth` entries, each
- * last-use time << 16 | dirty-from (0xffff: clean everywhere), newest first
- * from head, as a ring. */
+/* Per-set lists are packed for locality: set s owns rec[s * (depth + 2)]:
+ * a header (head | count << 32), a copy of the oldest entry (so that a
+ * request deeper than the list is seen from the first cache line), then
+ * `depth` entries, each last-use time << 16 | dirty-from (0xffff: clean
+ * everywhere), newest first from head, as a ring. */
 #define DM_INF 0xffffu
 #define ENT(t, dm) ((t) << 16 | (dm))
+#define REC_WORDS(s) ((size_t)(s)->depth + 2)
 
 static inline uint32_t dm_of(uint64_t e)
 {
@@ -273,21 +282,25 @@ FORCE_INLINE uint32_t list_access(stack *s, uint64_t set, uint64_t tx, uint64_t 
                                   int write)
 {
     const uint32_t D = s->depth;
-    uint64_t *R = s->t + set * (D + 1), *T = R + 1;
+    uint64_t *R = s->t + set * REC_WORDS(s), *T = R + 2;
     uint32_t h = (uint32_t)R[0], c = (uint32_t)(R[0] >> 32), d;
 #define SLOT(k) (h + (k) >= D ? h + (k) - D : h + (k))
 
-    if (tx == 0 || c == 0 || tx < (T[SLOT(c - 1)] >> 16)) {
+    if (tx == 0 || c == 0 || tx < (R[1] >> 16)) {
         d = D + 1;
         if (c == D) {
             uint32_t old = SLOT(D - 1);
-            wb_range(s, s->wb, dm_of(T[old]), D);
+            wb_range(s, s->wb, dm_of(R[1]), D);
             h = old;
+            T[h] = ENT(now, write ? 1 : DM_INF);
+            R[1] = T[SLOT(D - 1)];
         } else {
             h = h == 0 ? D - 1 : h - 1;
             c++;
+            T[h] = ENT(now, write ? 1 : DM_INF);
+            if (c == 1)
+                R[1] = T[h];
         }
-        T[h] = ENT(now, write ? 1 : DM_INF);
     } else {
         uint32_t lo = 0, hi = c - 1, k, dmk, ndm;
         while (lo < hi) {
@@ -305,6 +318,8 @@ FORCE_INLINE uint32_t list_access(stack *s, uint64_t set, uint64_t tx, uint64_t 
         for (uint32_t j = k; j > 0; j--)
             T[SLOT(j)] = T[SLOT(j - 1)];
         T[SLOT(0)] = ENT(now, dm_pack(ndm));
+        if (k == c - 1)
+            R[1] = T[SLOT(c - 1)];
     }
 #undef SLOT
     R[0] = (uint64_t)h | (uint64_t)c << 32;
@@ -405,19 +420,14 @@ FORCE_INLINE void count(stack *s, int cls, uint32_t d, int first, uint32_t dfa, 
     }
 }
 
-static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, int demand)
+/* One request at L, through every stack. */
+static void process(ct_onepass *o, uint64_t block, int cls, int write)
 {
-    ct_onepass *o = ctx;
-    const uint64_t block = addr >> o->line_bits;
-    const int cls = cls_of(kind, demand, write && bytes == o->line);
     uint32_t rep[64], want = 0, dfa = INF;
     seen_entry *e;
     uint64_t tx, now;
     int first;
 
-    o->acc[cls]++;
-    if (write)
-        o->writes++;
     if (UNLIKELY(o->rate < 1.0)) {
         for (uint32_t i = 0; i < o->nstk; i++)
             if (stack_samples(&o->stk[i], block, &rep[i]))
@@ -427,14 +437,6 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
     } else {
         want = UINT32_MAX;
         memset(rep, 0, sizeof rep[0] * o->nstk);
-    }
-    PREFETCH_R(&o->seen.e[mix64(block) & o->seen.mask]);
-    for (uint32_t i = 0; i < o->nstk; i++) {
-        const stack *s = &o->stk[i];
-        if (!s->fa) {
-            uint64_t set = s->pow2 ? block & (s->sets - 1) : block % s->sets;
-            PREFETCH_R(s->t + set * ((size_t)s->depth + 1));
-        }
     }
     e = seen_get(&o->seen, block);
     if (UNLIKELY(!e)) {
@@ -463,6 +465,49 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
         count(s, cls, d, first, dfa, o->classes, rep[i]);
     }
     e->time = now;
+}
+
+/* Requests wait in a short queue so that the memory they will touch is
+ * prefetched while earlier ones are processed; the order is unchanged. */
+static void drain(ct_onepass *o)
+{
+    while (o->qn > 0) {
+        const op_req *r = &o->q[o->qh];
+        process(o, r->block, r->cls, r->write);
+        o->qh = (o->qh + 1) % OP_QUEUE;
+        o->qn--;
+    }
+}
+
+static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, int demand)
+{
+    ct_onepass *o = ctx;
+    const uint64_t block = addr >> o->line_bits;
+    const int cls = cls_of(kind, demand, write && bytes == o->line);
+    op_req *r;
+
+    o->acc[cls]++;
+    if (write)
+        o->writes++;
+    PREFETCH_R(&o->seen.e[mix64(block) & o->seen.mask]);
+    for (uint32_t i = 0; i < o->nstk; i++) {
+        const stack *s = &o->stk[i];
+        if (!s->fa) {
+            uint64_t set = s->pow2 ? block & (s->sets - 1) : block % s->sets;
+            PREFETCH_R(s->t + set * REC_WORDS(s));
+        }
+    }
+    if (o->qn == OP_QUEUE) {
+        const op_req *old = &o->q[o->qh];
+        process(o, old->block, old->cls, old->write);
+        o->qh = (o->qh + 1) % OP_QUEUE;
+        o->qn--;
+    }
+    r = &o->q[(o->qh + o->qn) % OP_QUEUE];
+    r->block = block;
+    r->cls = cls;
+    r->write = write;
+    o->qn++;
 }
 
 /* ---- eligibility ------------------------------------------------------------- */
@@ -585,7 +630,7 @@ static int stack_setup(stack *s, uint64_t sets, int fa, const uint32_t *caps, si
     } else {
         if (s->depth >= DM_INF)
             return -2;
-        s->t = calloc(sets * ((size_t)s->depth + 1), sizeof *s->t);
+        s->t = calloc(sets * REC_WORDS(s), sizeof *s->t);
         if (!s->t)
             return -1;
     }
@@ -779,6 +824,7 @@ static double est_misses(const ct_onepass *o, const op_pt *p, int cls)
 
 void ct_onepass_interval(ct_onepass *o)
 {
+    drain(o);
     for (size_t i = 0; i < o->npt; i++) {
         op_pt *p = &o->pt[i];
         for (size_t l = 0; l < ct_sim_nlevels(o->sim); l++) {
@@ -797,6 +843,7 @@ void ct_onepass_interval(ct_onepass *o)
 void ct_onepass_finish(ct_onepass *o)
 {
     ct_sim_finish(o->sim);  /* the levels above flush into L first */
+    drain(o);
     for (uint32_t k = 0; k < o->nstk; k++) {
         stack *s = &o->stk[k];
         if (s->fa) {
@@ -815,11 +862,11 @@ void ct_onepass_finish(ct_onepass *o)
         }
         for (uint64_t set = 0; set < s->sets; set++) {
             const uint32_t D = s->depth;
-            const uint64_t *R = s->t + set * (D + 1);
+            const uint64_t *R = s->t + set * REC_WORDS(s);
             const uint32_t h = (uint32_t)R[0], cnt = (uint32_t)(R[0] >> 32);
             for (uint32_t k2 = 0; k2 < cnt; k2++) {
                 uint32_t slot = h + k2 >= D ? h + k2 - D : h + k2, d = k2 + 1;
-                uint32_t dm = dm_of(R[1 + slot]);
+                uint32_t dm = dm_of(R[2 + slot]);
                 wb_range(s, s->wb, dm, d - 1);
                 if (o->flush)
                     wb_range(s, s->flush, dm > d ? dm : d, D);
