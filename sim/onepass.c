@@ -40,7 +40,8 @@
  *  - Cache maintenance operations break the stack model; the sweep engine
  *    simulates the points instead when a trace has any.
  *  - Sampled mode (rate R < 1): set-associative stacks follow a spatially
- *    hashed R of the sets (exact for those sets); the fully-associative
+ *    hashed R of the sets (exact for those sets; a stack with fewer than
+ *    64 / R sets is not sampled); the fully-associative
  *    stack follows a hashed R of the lines and compares distances with
  *    lines x R (SHARDS, Waldspurger et al. 2015). Counts are scaled to the
  *    level's exact number of accesses; the error is the spread of the miss
@@ -586,6 +587,8 @@ static int stack_setup(stack *s, uint64_t sets, int fa, const uint32_t *caps, si
     s->sets = sets;
     s->fa = fa;
     s->pow2 = (sets & (sets - 1)) == 0;
+    if (!fa && (double)sets * rate < 64)
+        rate = 1.0;  /* too few sets to sample: this stack stays exact */
     s->rate = rate;
     s->threshold = (uint64_t)(rate * 16777216.0);
     if (rate >= 1.0)
@@ -815,7 +818,7 @@ static double est_misses(const ct_onepass *o, const op_pt *p, int cls)
     const stack *s = &o->stk[p->stack];
     uint64_t m = stack_misses(s, p->cap, cls);
     uint64_t seen = 0;
-    if (o->rate >= 1.0)
+    if (s->rate >= 1.0)
         return (double)m;
     for (uint32_t b = 0; b <= s->ncap; b++)
         seen += s->hist[(size_t)cls * (s->ncap + 1) + b];
@@ -941,9 +944,10 @@ void ct_onepass_result(ct_onepass *o, size_t k, ct_level_info *info, ct_level_st
     }
     for (int c = 0; c < NCLASS; c++) {
         total += o->acc[c];
-        sampled += o->sacc[c];
+        for (uint32_t b = 0; b <= s->ncap; b++)
+            sampled += s->hist[(size_t)c * (s->ncap + 1) + b];
     }
-    if (o->rate < 1.0 && sampled)
+    if (s->rate < 1.0 && sampled)
         scale = (double)total / (double)sampled;
     wb = (uint64_t)llround((double)diff_at(s->wb, p->cap) * scale);
     fl = (uint64_t)llround((double)diff_at(s->flush, p->cap) * scale);
@@ -955,12 +959,12 @@ void ct_onepass_result(ct_onepass *o, size_t k, ct_level_info *info, ct_level_st
     }
     {
         uint64_t res = (uint64_t)llround((double)s->resident[p->cap] *
-                                         (o->rate < 1.0 && !s->fa ? 1.0 / o->rate : 1.0));
-        if (s->fa && o->rate < 1.0)
+                                         (s->rate < 1.0 && !s->fa ? 1.0 / s->rate : 1.0));
+        if (s->fa && s->rate < 1.0)
             res = p->p.ways; /* a sampled fully-associative cache is full */
         L->evictions = misses_all > res ? misses_all - res : 0;
     }
-    if (o->rate < 1.0) {
+    if (s->rate < 1.0) {
         /* spread of the miss rate over the replicas */
         double r[NREP], mean = 0, var = 0;
         int n = 0;

@@ -118,6 +118,7 @@ typedef struct got {
     ct_level_stats stats[256][4];
     ct_sim_totals tot[256];
     ct_interval_stats iv[256][4];
+    double err[256], rate[256];
 } got;
 
 static int collect(void *ctx, const ct_sweep_result *r)
@@ -264,6 +265,52 @@ TEST(lru_misses_obey_the_inclusion_property)
     ct_sweep_free(sw);
 }
 
+static int collect_sampled(void *ctx, const ct_sweep_result *r)
+{
+    got *g = ctx;
+    if (collect(ctx, r))
+        return 1;
+    g->err[r->point] = r->miss_rate_error[0];
+    g->rate[r->point] = r->sample_rate;
+    return 0;
+}
+
+/* Sampled one-pass stays close to the exact figures and says it sampled. */
+TEST(sampled_mode_estimates_miss_rates)
+{
+    static got ex, sa;
+    ct_sweep *sw = NULL;
+    ct_error err = {0};
+    ct_sweep_opts o;
+    const char *traces[1] = {"gen:random:n=200000,footprint=512K,writes=25"};
+    size_t with_error = 0;
+
+    if (ct_sweep_load(&sw, write_file("sa.ini", "[l1d]\nline = 64\n[sweep]\n"
+                          "l1d.size = 16K..256K x4\nl1d.assoc = 1 4 full\n"), &err)) {
+        CHECK(0);
+        return;
+    }
+    CHECK(run(sw, traces[0], 0, 2, &ex) == CT_OK);
+    memset(&o, 0, sizeof o);
+    memset(&sa, 0, sizeof sa);
+    o.sample = 0.25;
+    o.result = collect_sampled;
+    o.result_ctx = &sa;
+    CHECK(ct_sweep_run(sw, traces, 1, &o, &err) == CT_OK);
+    CHECK_EQ_U64(sa.n, ct_sweep_npoints(sw));
+    for (size_t p = 0; p < sa.n; p++) {
+        ct_kind_stats a = ct_level_total(&ex.stats[p][0]), b = ct_level_total(&sa.stats[p][0]);
+        double ra = (double)a.misses / (double)a.accesses, rb = (double)b.misses / (double)b.accesses;
+        CHECK(sa.method[p] == CT_SWEEP_SAMPLED);
+        CHECK(sa.rate[p] == 0.25);
+        CHECK_EQ_U64(b.accesses, a.accesses);     /* accesses stay exact */
+        CHECK(fabs(ra - rb) < 0.03);
+        with_error += sa.err[p] > 0;
+    }
+    CHECK(with_error > 0);
+    ct_sweep_free(sw);
+}
+
 TEST(intervals_count_full_intervals_only)
 {
     static got g;
@@ -310,6 +357,7 @@ int main(void)
     RUN(onepass_equals_simulation_with_flush_3c_and_unaligned_accesses);
     RUN(onepass_equals_simulation_for_an_l2_under_fixed_l1s);
     RUN(lru_misses_obey_the_inclusion_property);
+    RUN(sampled_mode_estimates_miss_rates);
     RUN(intervals_count_full_intervals_only);
     RUN(power_law_fit_recovers_exponent);
     {
