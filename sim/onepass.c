@@ -303,21 +303,26 @@ FORCE_INLINE uint32_t list_access(stack *s, uint64_t set, uint64_t tx, uint64_t 
                 R[1] = T[h];
         }
     } else {
-        uint32_t lo = 0, hi = c - 1, k, dmk, ndm;
-        while (lo < hi) {
-            uint32_t mid = (lo + hi) / 2;
-            if ((T[SLOT(mid)] >> 16) > tx)
-                lo = mid + 1;
-            else
-                hi = mid;
+        uint32_t base = 0, n = c, k, dmk, ndm;
+        /* branch-free search for the entry stamped tx (times descend) */
+        while (n > 1) {
+            uint32_t half = n / 2;
+            base = (T[SLOT(base + half)] >> 16) > tx ? base + half : base;
+            n -= half;
         }
-        k = lo;
+        k = base + ((T[SLOT(base)] >> 16) > tx);
         d = k + 1;
         dmk = dm_of(T[SLOT(k)]);
         wb_range(s, s->wb, dmk, d - 1);
         ndm = write ? 1 : (dmk > d ? dmk : d);
-        for (uint32_t j = k; j > 0; j--)
-            T[SLOT(j)] = T[SLOT(j - 1)];
+        if (k <= (c - 1) / 2) {       /* move the newer entries down one */
+            for (uint32_t j = k; j > 0; j--)
+                T[SLOT(j)] = T[SLOT(j - 1)];
+        } else {                      /* move the older ones up, new head */
+            for (uint32_t j = k; j + 1 < c; j++)
+                T[SLOT(j)] = T[SLOT(j + 1)];
+            h = h == 0 ? D - 1 : h - 1;
+        }
         T[SLOT(0)] = ENT(now, dm_pack(ndm));
         if (k == c - 1)
             R[1] = T[SLOT(c - 1)];
