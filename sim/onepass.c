@@ -132,7 +132,7 @@ static seen_entry *seen_get(seen_map *m, uint64_t block)
     for (h = mix64(block) & m->mask; m->e[h].block != EMPTY_KEY; h = (h + 1) & m->mask)
         if (m->e[h].block == block)
             return &m->e[h];
-    if ((m->used + 1) * 2 > m->mask) {
+    if ((m->used + 1) * 4 > m->mask * 3) {  /* load factor 3/4 */
         if (seen_grow(m) != 0)
             return NULL;
         return seen_get(m, block);
@@ -264,10 +264,11 @@ static int cls_of(int kind, int demand, int full) { return kind * 4 + demand * 2
  * a header (head | count << 32), a copy of the oldest entry (so that a
  * request deeper than the list is seen from the first cache line), then
  * `depth` entries, each last-use time << 16 | dirty-from (0xffff: clean
- * everywhere), newest first from head, as a ring. */
+ * everywhere), newest first from head, as a ring. A direct-mapped list is
+ * its one entry (0: empty). */
 #define DM_INF 0xffffu
 #define ENT(t, dm) ((t) << 16 | (dm))
-#define REC_WORDS(s) ((size_t)(s)->depth + 2)
+#define REC_WORDS(s) ((s)->depth == 1 ? 1 : (size_t)(s)->depth + 2)
 
 static inline uint32_t dm_of(uint64_t e)
 {
@@ -283,9 +284,26 @@ FORCE_INLINE uint32_t list_access(stack *s, uint64_t set, uint64_t tx, uint64_t 
                                   int write)
 {
     const uint32_t D = s->depth;
-    uint64_t *R = s->t + set * REC_WORDS(s), *T = R + 2;
-    uint32_t h = (uint32_t)R[0], c = (uint32_t)(R[0] >> 32), d;
+    uint64_t *R, *T;
+    uint32_t h, c, d;
 #define SLOT(k) (h + (k) >= D ? h + (k) - D : h + (k))
+
+    if (D == 1) {
+        uint64_t *E = s->t + set;
+        if (tx != 0 && *E != 0 && (*E >> 16) == tx) {
+            uint32_t dmk = dm_of(*E);
+            *E = ENT(now, write ? 1 : dm_pack(dmk > 1 ? dmk : 1));
+            return 1;
+        }
+        if (*E != 0)
+            wb_range(s, s->wb, dm_of(*E), 1);
+        *E = ENT(now, write ? 1 : DM_INF);
+        return 2;
+    }
+    R = s->t + set * REC_WORDS(s);
+    T = R + 2;
+    h = (uint32_t)R[0];
+    c = (uint32_t)(R[0] >> 32);
 
     if (tx == 0 || c == 0 || tx < (R[1] >> 16)) {
         d = D + 1;
@@ -871,10 +889,11 @@ void ct_onepass_finish(ct_onepass *o)
         for (uint64_t set = 0; set < s->sets; set++) {
             const uint32_t D = s->depth;
             const uint64_t *R = s->t + set * REC_WORDS(s);
-            const uint32_t h = (uint32_t)R[0], cnt = (uint32_t)(R[0] >> 32);
+            const uint32_t h = D == 1 ? 0 : (uint32_t)R[0];
+            const uint32_t cnt = D == 1 ? R[0] != 0 : (uint32_t)(R[0] >> 32);
             for (uint32_t k2 = 0; k2 < cnt; k2++) {
                 uint32_t slot = h + k2 >= D ? h + k2 - D : h + k2, d = k2 + 1;
-                uint32_t dm = dm_of(R[2 + slot]);
+                uint32_t dm = dm_of(D == 1 ? R[0] : R[2 + slot]);
                 wb_range(s, s->wb, dm, d - 1);
                 if (o->flush)
                     wb_range(s, s->flush, dm > d ? dm : d, D);
