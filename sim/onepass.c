@@ -866,7 +866,7 @@ void ct_onepass_interval(ct_onepass *o)
     }
 }
 
-void ct_onepass_finish(ct_onepass *o)
+int ct_onepass_finish(ct_onepass *o, ct_error *err)
 {
     ct_sim_finish(o->sim);  /* the levels above flush into L first */
     drain(o);
@@ -902,7 +902,11 @@ void ct_onepass_finish(ct_onepass *o)
                 s->resident[c] += cnt < s->cap[c] ? cnt : s->cap[c];
         }
     }
+    if (o->oom)
+        return ct_error_set(err, CT_E_NOMEM, "one-pass analysis: out of memory");
+    return CT_OK;
 }
+
 
 size_t ct_onepass_nlevels(const ct_onepass *o) { return ct_sim_nlevels(o->sim); }
 

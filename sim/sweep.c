@@ -1444,15 +1444,16 @@ out:
     }
     if (rc == CT_OK) {
         /* an interval that is not full does not count; then the end rules */
-        for (size_t i = 0; i < nj; i++) {
+        for (size_t i = 0; i < nj && rc == CT_OK; i++) {
             if (jobs[i]->broken)
                 continue;
             if (jobs[i]->type == JOB_SIM)
                 ct_sim_finish(jobs[i]->sim);
             else
-                ct_onepass_finish(jobs[i]->op);
+                rc = ct_onepass_finish(jobs[i]->op, err);
         }
-        rc = deliver(pc, jobs, nj, ct_trace_get_info(t)->format, redo, nredo, err);
+        if (rc == CT_OK)
+            rc = deliver(pc, jobs, nj, ct_trace_get_info(t)->format, redo, nredo, err);
     }
     for (size_t i = 0; w && i < nw; i++)
         free(w[i].jobs);

@@ -53,7 +53,7 @@ int ct_onepass_run(ct_onepass *op, const ct_batch *b, ct_error *err);
 void ct_onepass_interval(ct_onepass *op);
 
 /* The trace has ended (end-of-run rules included). */
-void ct_onepass_finish(ct_onepass *op);
+int ct_onepass_finish(ct_onepass *op, ct_error *err);
 
 /* Figures of point k after finish: arrays of ct_onepass_nlevels entries. */
 size_t ct_onepass_nlevels(const ct_onepass *op);

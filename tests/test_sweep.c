@@ -231,6 +231,44 @@ TEST(onepass_equals_simulation_for_an_l2_under_fixed_l1s)
                     "gen:random:n=20000,footprint=16K,writes=50", 2);
 }
 
+/* A trace with cache maintenance cannot be analysed in one pass: its
+ * points are simulated instead, with the same figures. */
+TEST(cache_operations_fall_back_to_simulation)
+{
+    static got a, b;
+    ct_sweep *sw = NULL;
+    ct_error err = {0};
+    char din[64 * 1024] = "", path[600];
+    size_t used = 0;
+    FILE *f;
+
+    for (int i = 0; i < 3000; i++)
+        used += (size_t)snprintf(din + used, sizeof din - used, "%d %x\n", i % 7 == 0,
+                                 (unsigned)((i * 2654435761u) % 32768));
+    used += (size_t)snprintf(din + used, sizeof din - used, "4 0\n");
+    for (int i = 0; i < 500; i++)
+        used += (size_t)snprintf(din + used, sizeof din - used, "0 %x\n", i * 64);
+    snprintf(path, sizeof path, "%s", write_file("ops.din", din));
+    f = fopen(path, "r");
+    CHECK(f != NULL);
+    if (f)
+        fclose(f);
+    if (ct_sweep_load(&sw, write_file("ops.ini", "[l1d]\nline = 64\n[sweep]\n"
+                                                 "l1d.size = 1K 4K\nl1d.assoc = 1 full\n"), &err)) {
+        CHECK(0);
+        return;
+    }
+    CHECK(run(sw, path, 0, 2, &a) == CT_OK);
+    CHECK(run(sw, path, 1, 2, &b) == CT_OK);
+    CHECK_EQ_U64(a.n, 4);
+    for (size_t p = 0; p < a.n; p++) {
+        CHECK(a.method[p] == CT_SWEEP_SIMULATED);
+        CHECK(memcmp(&a.stats[p][0], &b.stats[p][0], sizeof a.stats[p][0]) == 0);
+        CHECK(a.stats[p][0].writebacks > 0);
+    }
+    ct_sweep_free(sw);
+}
+
 /* LRU inclusion: misses never grow with associativity at a fixed set count,
  * nor with size when fully associative. */
 TEST(lru_misses_obey_the_inclusion_property)
@@ -356,6 +394,7 @@ int main(void)
     RUN(onepass_equals_simulation_for_an_l1d_alone);
     RUN(onepass_equals_simulation_with_flush_3c_and_unaligned_accesses);
     RUN(onepass_equals_simulation_for_an_l2_under_fixed_l1s);
+    RUN(cache_operations_fall_back_to_simulation);
     RUN(lru_misses_obey_the_inclusion_property);
     RUN(sampled_mode_estimates_miss_rates);
     RUN(intervals_count_full_intervals_only);
