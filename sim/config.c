@@ -641,14 +641,19 @@ int ct_config_load(ct_config **out, const char *path, ct_error *err)
 
 /* ---- editing ------------------------------------------------------------ */
 
-/* Store one key's text without checking the whole configuration. */
+/* Store one key's text without checking the whole configuration. The
+ * origin names where the value came from in later errors; NULL means the
+ * command line ("-s section.key=value"). */
 static int set_text(struct ct_config *c, const char *section, const char *key, const char *value,
-                    ct_error *err)
+                    const char *origin, ct_error *err)
 {
-    char origin[1600];
+    char cli[1600];
     int s = find_section(section), r;
 
-    snprintf(origin, sizeof origin, "-s %s.%s=%s", section, key, value);
+    if (!origin) {
+        snprintf(cli, sizeof cli, "-s %s.%s=%s", section, key, value);
+        origin = cli;
+    }
     if (s < 0)
         return ct_error_set(err, CT_E_CONFIG, "%s: [%s]: unknown section", origin, section);
     r = find_row(s, key);
@@ -690,16 +695,27 @@ static void swap_configs(struct ct_config *a, struct ct_config *b)
     memcpy(b, &tmp, sizeof tmp);
 }
 
-int ct_config_set_all(ct_config *c, const char *const *assignments, size_t n, ct_error *err)
+/*
+ * Every change goes through here: the keys are set on a copy, the copy is
+ * checked once, and only a valid copy replaces the configuration. Keys come
+ * either as "section.key=value" assignments or as three parallel arrays.
+ */
+static int apply(struct ct_config *c, size_t n, const char *const *assignments,
+                 const char *const *sections, const char *const *keys,
+                 const char *const *values, const char *origin, ct_error *err)
 {
     struct ct_config *work = NULL;
     char buf[512], *sec = NULL, *key = NULL, *val = NULL;
     int rc = ct_config_clone(&work, c, err);
 
     for (size_t i = 0; rc == CT_OK && i < n; i++) {
-        rc = split_assignment(assignments[i], buf, sizeof buf, &sec, &key, &val, err);
-        if (rc == CT_OK)
-            rc = set_text(work, sec, key, val, err);
+        if (assignments) {
+            rc = split_assignment(assignments[i], buf, sizeof buf, &sec, &key, &val, err);
+            if (rc == CT_OK)
+                rc = set_text(work, sec, key, val, origin, err);
+        } else {
+            rc = set_text(work, sections[i], keys[i], values[i], origin, err);
+        }
     }
     if (rc == CT_OK)
         rc = resolve(work, err);
@@ -709,22 +725,48 @@ int ct_config_set_all(ct_config *c, const char *const *assignments, size_t n, ct
     return rc;
 }
 
+int ct_config_set_all(ct_config *c, const char *const *assignments, size_t n, ct_error *err)
+{
+    return apply(c, n, assignments, NULL, NULL, NULL, NULL, err);
+}
+
+int ct_config_set_many(ct_config *c, const char *origin, size_t n, const char *const *sections,
+                       const char *const *keys, const char *const *values, ct_error *err)
+{
+    return apply(c, n, NULL, sections, keys, values, origin, err);
+}
+
 int ct_config_set_kv(ct_config *c, const char *section, const char *key, const char *value,
                      ct_error *err)
 {
-    char assignment[512];
-    const char *one[1] = {assignment};
-
-    if (snprintf(assignment, sizeof assignment, "%s.%s=%s", section, key, value) >=
-        (int)sizeof assignment)
-        return ct_error_set(err, CT_E_USAGE, "-s %.40s.%.40s=...: setting too long", section,
-                            key);
-    return ct_config_set_all(c, one, 1, err);
+    return apply(c, 1, NULL, &section, &key, &value, NULL, err);
 }
 
 int ct_config_set(ct_config *c, const char *assignment, ct_error *err)
 {
     return ct_config_set_all(c, &assignment, 1, err);
+}
+
+int ct_config_check_value(const char *section, const char *key, const char *value,
+                          ct_error *err)
+{
+    struct ct_config *scratch;
+    char why[384];
+    int s = find_section(section), r, rc = CT_OK;
+
+    if (s < 0)
+        return ct_error_set(err, CT_E_CONFIG, "[%s]: unknown section", section);
+    r = find_row(s, key);
+    if (r < 0)
+        return ct_error_set(err, CT_E_CONFIG, "[%s] %s: unknown key", section, key);
+    scratch = config_alloc();
+    if (!scratch)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    if (parse_row(scratch, &ct_schema_rows[r], value, why, sizeof why) != 0)
+        rc = ct_error_set(err, CT_E_CONFIG, "[%s] %s: %s", ct_schema_sections[s].name,
+                          ct_schema_rows[r].key, why);
+    ct_config_free(scratch);
+    return rc;
 }
 
 int ct_config_remove_section(ct_config *c, const char *section, ct_error *err)

@@ -117,6 +117,9 @@
  *   AMAT(kind) = cycles of that kind / accesses of that kind;
  *   CPI = cycles / instructions, instructions being ifetch + nofetch
  *   accesses.
+ *   A request's latency is charged to a demand access only when it lies on
+ *   that access's fetch path (the `demand` flag): write-backs, write-throughs
+ *   and prefetches sent down clear it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,11 +196,14 @@ static void fill_victim(ct_sim *s, int li, uint64_t block, int dirty);
 /* Write [addr, addr+bytes) to level li (or memory): buffered, no cost. */
 static void write_down(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind)
 {
+    int demand = s->demand;
     if (li < 0) {
         s->tot.mem_writes++;
         return;
     }
+    s->demand = 0;  /* buffered: its latency is charged to nobody */
     (void)request(s, li, addr, bytes, kind, 1);
+    s->demand = demand;
 }
 
 /* Drop every line of level li inside [addr, addr+bytes); returns 1 when one
@@ -460,6 +466,16 @@ static uint32_t serve_lru(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
     return L->latency;
 }
 
+/* A tapped level: every request goes to the tap (a sweep's one-pass
+ * analysis), which charges the latencies itself. */
+static uint32_t serve_tap(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
+{
+    ct_level *L = &s->lv[li];
+    L->st.kind[kind].accesses++;
+    L->tap(L->tap_ctx, addr, bytes, kind, write, s->demand);
+    return 0;
+}
+
 /* [addr, addr+bytes) at level li, split at li's line boundaries; returns
  * the largest latency of the pieces. */
 static uint32_t request(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
@@ -487,9 +503,11 @@ static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int hit)
     ct_level *L = &s->lv[li];
     uint64_t want[CT_PF_MAX];
     uint32_t n;
+    int demand = s->demand;
 
     if (kind != CT_IFETCH && kind != CT_LOAD && kind != CT_STORE && kind != CT_ATOMIC)
         return;
+    s->demand = 0;  /* prefetches cost nothing */
     n = L->pf->observe(L->pfst, block, s->cur ? s->cur->pc : 0, kind, hit, want, CT_PF_MAX);
     for (uint32_t i = 0; i < n; i++) {
         ct_cache *c = &L->c;
@@ -506,6 +524,7 @@ static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int hit)
         (void)install(s, li, set, b, (uint8_t)(CT_LF_PREFETCHED | (dirty_in ? CT_LF_DIRTY : 0)),
                       LC_FILL);
     }
+    s->demand = demand;
 }
 
 /* ---- cache operations ----------------------------------------------------- */
@@ -647,6 +666,7 @@ FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
 
     s->cur = a;
     s->ns = (a->flags & CT_F_NS) != 0;
+    s->demand = kind != CT_PREFETCH;
     s->tot.accesses[kind]++;
     if (UNLIKELY(kind >= CT_PREFETCH)) {
         if (kind == CT_NOFETCH)
@@ -838,6 +858,7 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
     }
     /* chosen once: the access path never tests the configuration again */
     L->serve = (L->c.lru_stamp && !L->cls && !L->pf) ? serve_lru : serve_any;
+    L->serve_own = L->serve;
     snprintf(L->name, sizeof L->name, "%s", level_names[lv]);
     L->info.name = L->name;
     L->info.core = core;
@@ -1058,6 +1079,18 @@ const ct_sim_totals *ct_sim_get_totals(const ct_sim *s)
 {
     refresh(s);
     return &s->tot;
+}
+
+void ct_sim_tap(ct_sim *s, size_t li, ct_tap_fn fn, void *ctx)
+{
+    ct_level *L = &s->lv[li];
+    L->tap = fn;
+    L->tap_ctx = ctx;
+    /* the serve function and the batch loop are chosen again: a tapped
+     * level takes every request through serve_tap and the general loop */
+    L->serve = fn ? serve_tap : L->serve_own;
+    if (!s->dcs)
+        s->run = fn ? run_any : s->run_own;
 }
 
 void ct_sim_set_event_sink(ct_sim *s, ct_event_fn fn, void *ctx)

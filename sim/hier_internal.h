@@ -23,9 +23,18 @@ struct ct_sim;
 typedef uint32_t (*ct_serve_fn)(struct ct_sim *s, int li, uint64_t addr, uint32_t bytes,
                                 int kind, int write);
 
+/* A tapped level hands every request that reaches its lookup to fn instead
+ * of simulating it (a sweep's one-pass analysis computes the outcomes for
+ * many geometries at once). `demand` is 1 when the latency of the request
+ * is charged to a demand access (the rule in hier.c); the level answers
+ * with latency 0 and the tap adds the right one per geometry. */
+typedef void (*ct_tap_fn)(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write,
+                          int demand);
+
 typedef struct ct_level {
     ct_cache c;
     ct_serve_fn serve;          /* chosen at creation for this level's policy */
+    ct_serve_fn serve_own;      /* the same, kept while a tap replaces it */
     int index;                  /* position in ct_sim.lv */
     int next;                   /* index of the next level, -1: memory */
     int lv;                     /* enum ct_level_id */
@@ -39,6 +48,8 @@ typedef struct ct_level {
     const ct_prefetch_ops *pf;  /* NULL when the prefetcher is "none" */
     void *pfst;
     ct_classify *cls;           /* NULL unless [system] miss_classes */
+    ct_tap_fn tap;              /* non-NULL: requests go to tap, not the tags */
+    void *tap_ctx;
     ct_level_stats st;
     ct_level_info info;
     char name[8];
@@ -46,6 +57,7 @@ typedef struct ct_level {
 
 struct ct_sim {
     int (*run)(struct ct_sim *s, const ct_batch *b, ct_error *err); /* chosen at creation */
+    int (*run_own)(struct ct_sim *s, const ct_batch *b, ct_error *err); /* kept under taps */
     struct ct_level **route;    /* per core and kind (ifetch, load, store): first level */
     uint16_t paddr_flag;        /* CT_F_PADDR when indexing is physical, else 0 */
     ct_level *lv;
@@ -59,6 +71,9 @@ struct ct_sim {
     ct_sim_totals tot;
     const ct_access *cur;       /* access being simulated (for events) */
     int ns;                     /* security of the request in flight (line fills) */
+
+    int demand;                 /* 1 while the request being served charges its
+                                   latency to a demand access */
     ct_event_fn ev_fn;
     void *ev_ctx;
     struct ct_dcs *dcs;         /* non-NULL: drcachesim's counting rules (drcachesim.c) */
@@ -71,5 +86,8 @@ int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err);
 void ct_dcs_access(ct_sim *s, const ct_access *a);
 int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err);
 void ct_dcs_free(struct ct_dcs *d);
+
+/* Tap level li (fn NULL removes the tap). */
+void ct_sim_tap(ct_sim *s, size_t li, ct_tap_fn fn, void *ctx);
 
 #endif

@@ -4,13 +4,16 @@
  * Ratios are computed here from the integer counters and printed with
  * enough digits to check by hand: miss_rate = misses / accesses, MPKI =
  * misses * 1000 / instructions, AMAT(kind) = cycles of kind / accesses of
- * kind, CPI = cycles / instructions. A ratio with a zero denominator is 0.
+ * kind, CPI = cycles / instructions, amat (CSV) = cycles of demand accesses
+ * (ifetch, load, store, atomic) / their number. A ratio with a zero
+ * denominator is 0.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cachet/cachet.h"
+#include "report_internal.h"
 
 const char *ct_version(void) { return CACHET_VERSION; }
 
@@ -338,7 +341,7 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
 
 /* ---- CSV ---- */
 
-static void csv_field(ct_writer *w, const char *s, int last)
+void ct_csv_field(ct_writer *w, const char *s, int last)
 {
     int quote = strpbrk(s, ",\"\n") != NULL;
     if (quote) {
@@ -349,65 +352,98 @@ static void csv_field(ct_writer *w, const char *s, int last)
     } else {
         ct_writef(w, "%s", s);
     }
-    ct_writef(w, last ? "\n" : ",");
+    if (last >= 0)
+        ct_writef(w, last ? "\n" : ",");
+}
+
+void ct_csv_run_header(ct_writer *w)
+{
+    ct_writef(w, "cachet_version,config,config_hash,trace,trace_bytes,format,level,core,"
+                 "size,assoc,line,sets,replacement,write_back,write_allocate,inclusion,"
+                 "latency,accesses,hits,misses,miss_rate,mpki,"
+                 "ifetch_accesses,ifetch_misses,load_accesses,load_misses,"
+                 "store_accesses,store_misses,writeback_accesses,writeback_misses,"
+                 "prefetch_accesses,prefetch_misses,hwprefetch_accesses,hwprefetch_misses,"
+                 "writebacks,compulsory,capacity,conflict,instructions,cycles,cpi,"
+                 "amat,mem_reads,mem_writes");
+}
+
+/* AMAT over demand accesses: cycles of ifetch, load, store and atomic
+ * accesses over their number. */
+static double demand_amat(const ct_sim_totals *t)
+{
+    static const int k[] = {CT_IFETCH, CT_LOAD, CT_STORE, CT_ATOMIC};
+    uint64_t cyc = 0, n = 0;
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        cyc += t->kind_cycles[k[i]];
+        n += t->accesses[k[i]];
+    }
+    return ratio(cyc, n);
+}
+
+void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *li,
+                       const ct_level_stats *st, const ct_sim_totals *t)
+{
+    ct_kind_stats tot = ct_level_total(st);
+    char core[16];
+
+    ct_writef(w, "%s,", ct_version());
+    ct_csv_field(w, p->config, 0);
+    ct_writef(w, "%016llx,", (unsigned long long)p->hash);
+    ct_csv_field(w, p->traces, 0);
+    ct_writef(w, "%llu,", (unsigned long long)p->bytes);
+    ct_csv_field(w, p->format ? p->format : "", 0);
+    if (li->core < 0)
+        snprintf(core, sizeof core, "all");
+    else
+        snprintf(core, sizeof core, "%d", li->core);
+    ct_writef(w, "%s,%s,%llu,%u,%u,%llu,%s,%s,%s,%s,%u,", li->name, core,
+              (unsigned long long)li->size, li->assoc, li->line, (unsigned long long)li->sets,
+              li->replacement, li->write_back ? "yes" : "no", li->write_allocate ? "yes" : "no",
+              li->inclusion, li->latency);
+    ct_writef(w, "%llu,%llu,%llu,%.6f,%.6f,", (unsigned long long)tot.accesses,
+              (unsigned long long)tot.hits, (unsigned long long)tot.misses,
+              ratio(tot.misses, tot.accesses), 1000.0 * ratio(tot.misses, t->instructions));
+    {
+        static const int k[] = {CT_IFETCH, CT_LOAD, CT_STORE, CT_WRITEBACK, CT_PREFETCH,
+                                CT_HWPREFETCH};
+        for (size_t j = 0; j < sizeof k / sizeof k[0]; j++)
+            ct_writef(w, "%llu,%llu,", (unsigned long long)st->kind[k[j]].accesses,
+                      (unsigned long long)st->kind[k[j]].misses);
+    }
+    ct_writef(w, "%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu",
+              (unsigned long long)st->writebacks, (unsigned long long)tot.compulsory,
+              (unsigned long long)tot.capacity, (unsigned long long)tot.conflict,
+              (unsigned long long)t->instructions, (unsigned long long)t->cycles,
+              ratio(t->cycles, t->instructions), demand_amat(t),
+              (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes);
 }
 
 int ct_report_csv(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_run_meta *m,
                   int header)
 {
     const ct_sim_totals *t = ct_sim_get_totals(s);
-    char hash[32], traces[4096] = "";
-    uint64_t bytes = 0;
+    char traces[4096] = "";
+    ct_csv_prov p;
 
-    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)ct_config_hash(cfg));
+    p.bytes = 0;
     for (size_t i = 0; m && i < m->ntraces; i++) {
         size_t used = strlen(traces);
         snprintf(traces + used, sizeof traces - used, "%s%s", i ? ";" : "", m->traces[i]);
         if (m->trace_sizes)
-            bytes += m->trace_sizes[i];
+            p.bytes += m->trace_sizes[i];
     }
-    if (header)
-        ct_writef(w, "cachet_version,config,config_hash,trace,trace_bytes,format,level,core,"
-                     "size,assoc,line,sets,replacement,write_back,write_allocate,inclusion,"
-                     "latency,accesses,hits,misses,miss_rate,mpki,"
-                     "ifetch_accesses,ifetch_misses,load_accesses,load_misses,"
-                     "store_accesses,store_misses,writeback_accesses,writeback_misses,"
-                     "prefetch_accesses,prefetch_misses,hwprefetch_accesses,hwprefetch_misses,"
-                     "writebacks,compulsory,capacity,conflict,instructions,cycles,cpi\n");
+    p.config = m && m->config_path ? m->config_path : ct_config_path(cfg);
+    p.hash = ct_config_hash(cfg);
+    p.traces = traces;
+    p.format = m && m->format ? m->format : "";
+    if (header) {
+        ct_csv_run_header(w);
+        ct_writef(w, "\n");
+    }
     for (size_t i = 0; i < ct_sim_nlevels(s); i++) {
-        const ct_level_info *li = ct_sim_level_info(s, i);
-        const ct_level_stats *st = ct_sim_level_stats(s, i);
-        ct_kind_stats tot = ct_level_total(st);
-        char core[16];
-
-        ct_writef(w, "%s,", ct_version());
-        csv_field(w, m && m->config_path ? m->config_path : ct_config_path(cfg), 0);
-        ct_writef(w, "%s,", hash);
-        csv_field(w, traces, 0);
-        ct_writef(w, "%llu,", (unsigned long long)bytes);
-        csv_field(w, m && m->format ? m->format : "", 0);
-        if (li->core < 0)
-            snprintf(core, sizeof core, "all");
-        else
-            snprintf(core, sizeof core, "%d", li->core);
-        ct_writef(w, "%s,%s,%llu,%u,%u,%llu,%s,%s,%s,%s,%u,", li->name, core,
-                  (unsigned long long)li->size, li->assoc, li->line,
-                  (unsigned long long)li->sets, li->replacement, li->write_back ? "yes" : "no",
-                  li->write_allocate ? "yes" : "no", li->inclusion, li->latency);
-        ct_writef(w, "%llu,%llu,%llu,%.6f,%.6f,", (unsigned long long)tot.accesses,
-                  (unsigned long long)tot.hits, (unsigned long long)tot.misses,
-                  ratio(tot.misses, tot.accesses), 1000.0 * ratio(tot.misses, t->instructions));
-        {
-            static const int k[] = {CT_IFETCH, CT_LOAD, CT_STORE, CT_WRITEBACK, CT_PREFETCH,
-                                    CT_HWPREFETCH};
-            for (size_t j = 0; j < sizeof k / sizeof k[0]; j++)
-                ct_writef(w, "%llu,%llu,", (unsigned long long)st->kind[k[j]].accesses,
-                          (unsigned long long)st->kind[k[j]].misses);
-        }
-        ct_writef(w, "%llu,%llu,%llu,%llu,%llu,%llu,%.6f\n", (unsigned long long)st->writebacks,
-                  (unsigned long long)tot.compulsory, (unsigned long long)tot.capacity,
-                  (unsigned long long)tot.conflict, (unsigned long long)t->instructions,
-                  (unsigned long long)t->cycles, ratio(t->cycles, t->instructions));
+        ct_csv_run_fields(w, &p, ct_sim_level_info(s, i), ct_sim_level_stats(s, i), t);
+        ct_writef(w, "\n");
     }
     return w->failed;
 }

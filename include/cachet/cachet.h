@@ -9,6 +9,7 @@
  *   sim.h     the cache hierarchy model and its statistics
  *   report.h  tables, JSON and CSV
  *   validate.h the model against a trace's own cache events; geometry inference
+ *   sweep.h   parameter sweeps over shared decodes
  */
 #ifndef CACHET_CACHET_H
 #define CACHET_CACHET_H
@@ -21,6 +22,7 @@
 #include "cachet/sim.h"
 #include "cachet/report.h"
 #include "cachet/validate.h"
+#include "cachet/sweep.h"
 
 #define CACHET_VERSION "0.1.0"
 

@@ -55,6 +55,19 @@ int ct_config_set_kv(ct_config *c, const char *section, const char *key,
  * nothing is changed. */
 int ct_config_set_all(ct_config *c, const char *const *assignments, size_t n, ct_error *err);
 
+/* Set several keys at once ("sections[i].keys[i] = values[i]"), then check
+ * the configuration once: combinations that are only valid together (a new
+ * size with a new associativity) are accepted. Errors name `origin` as the
+ * place the values came from ("ORIGIN: [section] key: reason"); on failure
+ * the configuration is left as it was. */
+int ct_config_set_many(ct_config *c, const char *origin, size_t n, const char *const *sections,
+                       const char *const *keys, const char *const *values, ct_error *err);
+
+/* Check that `value` parses for a key (type and range only, no geometry):
+ * CT_OK, or CT_E_CONFIG with "[section] key: reason". */
+int ct_config_check_value(const char *section, const char *key, const char *value,
+                          ct_error *err);
+
 /* Remove a whole section (a cache level); no error if it is absent. */
 int ct_config_remove_section(ct_config *c, const char *section, ct_error *err);
 

@@ -56,8 +56,9 @@ int cli_out_open(cli_out *o, const char *path, ct_error *err);
 int cli_out_commit(cli_out *o, ct_error *err);   /* close and rename */
 void cli_out_abort(cli_out *o);                  /* close and remove */
 
-/* A writer on stdout. */
+/* A writer on stdout, and on any open FILE. */
 ct_writer cli_stdout_writer(void);
+ct_writer cli_file_writer(FILE *f);
 
 /* 1 once SIGINT or SIGTERM arrived (after cli_catch_signals). */
 void cli_catch_signals(void);
@@ -77,5 +78,8 @@ int cmd_convert(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_infer(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

@@ -74,6 +74,12 @@ ct_writer cli_stdout_writer(void)
     return w;
 }
 
+ct_writer cli_file_writer(FILE *f)
+{
+    ct_writer w = {file_write, f, 0};
+    return w;
+}
+
 int cli_out_open(cli_out *o, const char *path, ct_error *err)
 {
     memset(o, 0, sizeof *o);

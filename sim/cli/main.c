@@ -20,6 +20,9 @@ static const command commands[] = {
     {"bench", cmd_bench, "measure cachet's own speed on a synthetic trace"},
     {"validate", cmd_validate, "check the model's cache events against Tarmac CACHE lines"},
     {"infer", cmd_infer, "infer cache geometry from Tarmac CACHE lines"},
+    {"sweep", cmd_sweep, "run every point of a parameter sweep, decoding each trace once"},
+    {"merge", cmd_merge, "join the CSVs of sweep shards into the file one run writes"},
+    {"plot", cmd_plot, "draw miss-rate curves of a sweep CSV with gnuplot"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,579 @@
+/*
+ * cmd_sweep.c - cachet sweep: every point of a sweep file on every trace.
+ *
+ * Output: OUT.csv is written once, at the end, to a temporary name and
+ * renamed. While the sweep runs, every finished (trace, point) is appended
+ * to OUT.csv.partial (its rows, then a "#done" line) and flushed, so a
+ * sweep killed with SIGKILL and rerun with --resume skips what the journal
+ * holds and ends with the same OUT.csv. SIGINT or SIGTERM stops the sweep:
+ * OUT.csv then holds the finished points, and the journal stays for
+ * --resume. Power-law fits of miss rate against size go to OUT.fit.csv.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifdef CACHET_HAVE_MPI
+#include <mpi.h>
+#endif
+
+#include "cli.h"
+#include "cli_csv.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: cachet sweep SWEEP.ini [-j N] [-o OUT.csv] [--resume] [--shard K/N]\n"
+            "                    [--interval N] [--sample RATE] [--no-onepass] [-q] TRACE...\n"
+            "       cachet sweep SWEEP.ini --list | --emit-configs DIR\n\n"
+            "Runs every point of the sweep on every trace, decoding each trace once; points\n"
+            "that differ only in the size and associativity of one LRU level are computed in\n"
+            "one pass (said on stderr). Writes one CSV row per trace x point x level\n"
+            "(results/README.md) and, with -o, power-law fits to OUT.fit.csv.\n\n"
+            "  -j, --threads N     worker threads (default: the cores available)\n"
+            "  -o, --output FILE   CSV file (default '-': stdout)\n"
+            "      --resume        skip the points OUT.csv.partial already holds\n"
+            "      --shard K/N     run points K, K+N, K+2N, ... (for Slurm arrays; join the\n"
+            "                      shard files with cachet merge)\n"
+            "      --interval N    accesses per interval of the miss-rate statistics (1M)\n"
+            "      --sample RATE   sampled one-pass (0 < RATE < 1) with estimated error\n"
+            "      --no-onepass    simulate every point on its own\n"
+            "      --list          print the points and the skipped combinations\n"
+            "      --emit-configs DIR  write each point's resolved configuration as\n"
+            "                      DIR/point-N.ini (for `cachet run -c`)\n"
+#ifdef CACHET_HAVE_MPI
+            "      --mpi           share the points among MPI ranks; rank 0 writes OUT.csv\n"
+#endif
+            "  -q, --quiet         no notes, progress or fit summary\n");
+}
+
+typedef struct sweep_cli {
+    ct_sweep *sw;
+    const char *const *traces;
+    size_t ntraces;
+    uint64_t *sizes;
+    blocks done;
+    FILE *journal;
+    int quiet, tty;
+    int progress_shown;
+} sweep_cli;
+
+static int on_result(void *ctx, const ct_sweep_result *r)
+{
+    sweep_cli *c = ctx;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    ct_writer w;
+    int rc = 0;
+
+    if (!m)
+        return -1;
+    w = cli_file_writer(m);
+    ct_sweep_csv_rows(&w, c->sw, r, c->traces[r->trace], c->sizes[r->trace]);
+    fclose(m);
+    if (w.failed || blocks_add(&c->done, r->trace, r->point, buf, len) < 0)
+        rc = -1;
+    if (!rc && c->journal) {
+        if (fwrite(buf, 1, len, c->journal) != len ||
+            fprintf(c->journal, "#done,%zu,%zu\n", r->trace, r->point) < 0 ||
+            fflush(c->journal) != 0)
+            rc = -1;
+    }
+    free(buf);
+    return rc;
+}
+
+static int is_done(void *ctx, size_t trace, size_t point)
+{
+    return blocks_has(&((sweep_cli *)ctx)->done, trace, point);
+}
+
+static int should_stop(void *ctx)
+{
+    (void)ctx;
+    return cli_interrupted();
+}
+
+static void on_progress(void *ctx, const ct_sweep_progress *p)
+{
+    sweep_cli *c = ctx;
+    double rate = p->seconds > 0 ? (double)p->accesses / p->seconds : 0;
+    if (c->quiet || !c->tty)
+        return;
+    fprintf(stderr, "\rsweep: trace %zu/%zu  points %zu/%zu done  %.1f M accesses/s",
+            p->trace + 1, p->ntraces, p->points_done, p->points_total, rate / 1e6);
+    if (p->bytes_total && p->bytes > 0 && p->bytes <= p->bytes_total) {
+        double frac = (double)p->bytes / (double)p->bytes_total;
+        fprintf(stderr, "  %3.0f%%  %.0f s left in this trace ", 100 * frac,
+                p->seconds * (1 - frac) / (frac > 0 ? frac : 1));
+    }
+    fprintf(stderr, "   ");
+    c->progress_shown = 1;
+}
+
+static void on_plan(void *ctx, const ct_sweep_plan *p)
+{
+    sweep_cli *c = ctx;
+    if (c->quiet)
+        return;
+    if (c->progress_shown) {
+        fputc('\n', stderr);
+        c->progress_shown = 0;
+    }
+    if (p->onepass)
+        cli_error("sweep: %s: %s (%zu simulated one by one, %zu threads)",
+                  c->traces[p->trace], p->note, p->simulated, p->threads);
+    else
+        cli_error("sweep: %s: %zu points simulated one by one on %zu threads",
+                  c->traces[p->trace], p->simulated, p->threads);
+}
+
+/* The journal's first line: what it belongs to. */
+static void journal_signature(const sweep_cli *c, uint64_t interval, double sample,
+                              const char *shard, char *out, size_t n)
+{
+    uint64_t h = ct_sweep_hash(c->sw) ^ (interval * 0x9e3779b97f4a7c15ull);
+    for (size_t t = 0; t < c->ntraces; t++) {
+        for (const char *q = c->traces[t]; *q; q++)
+            h = (h ^ (unsigned char)*q) * 0x100000001b3ull;
+        h = (h ^ c->sizes[t]) * 0x100000001b3ull;
+    }
+    snprintf(out, n, "#cachet-sweep-journal,%016llx,%g,%s", (unsigned long long)h, sample,
+             shard ? shard : "all");
+}
+
+/* Read the finished blocks of a journal; 0 when there is none. */
+static int journal_load(sweep_cli *c, const char *path, const char *sig, ct_error *err)
+{
+    size_t len;
+    char *text = read_text_file(path, &len), *p, *start;
+    size_t nsig = strlen(sig);
+    int loaded = 0;
+
+    if (!text)
+        return errno == ENOENT ? 0 : ct_error_set(err, CT_E_IO, "%s: cannot read: %s", path,
+                                                  strerror(errno));
+    if (strncmp(text, sig, nsig) != 0 || text[nsig] != '\n') {
+        free(text);
+        return ct_error_set(err, CT_E_USAGE,
+                            "%s: written by a different sweep (other points, traces or "
+                            "options); remove it or run without --resume", path);
+    }
+    p = strchr(text, '\n') + 1;      /* signature */
+    p = strchr(p, '\n');             /* header */
+    if (!p) {
+        free(text);
+        return 0;
+    }
+    start = ++p;
+    while (*p) {
+        char *nl = strchr(p, '\n');
+        size_t t, pt;
+        if (!nl)
+            break;  /* a torn last line */
+        if (sscanf(p, "#done,%zu,%zu", &t, &pt) == 2) {
+            if (t < c->ntraces && pt < ct_sweep_npoints(c->sw) &&
+                blocks_add(&c->done, t, pt, start, (size_t)(p - start)) == 0)
+                loaded++;
+            start = nl + 1;
+        }
+        p = nl + 1;
+    }
+    free(text);
+    return loaded;
+}
+
+static int write_outputs(sweep_cli *c, const char *out_path, int fits, ct_error *err)
+{
+    cli_out o;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m;
+    ct_writer mw = {0};
+
+    blocks_sort(&c->done);
+    m = open_memstream(&text, &len);
+    if (!m)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    mw = cli_file_writer(m);
+    ct_sweep_csv_header(&mw, c->sw);
+    blocks_write(&c->done, &mw);
+    fclose(m);
+    if (cli_out_open(&o, out_path, err) != CT_OK) {
+        free(text);
+        return err->code;
+    }
+    if (o.w.write(o.w.ctx, text, len) != 0)
+        o.w.failed = -1;
+    if (cli_out_commit(&o, err) != CT_OK) {
+        free(text);
+        return err->code;
+    }
+    if (fits && strcmp(out_path, "-") != 0) {
+        char fit_path[4200];
+        snprintf(fit_path, sizeof fit_path, "%.*s.fit.csv",
+                 (int)(strlen(out_path) > 4 && strcmp(out_path + strlen(out_path) - 4, ".csv") == 0
+                           ? strlen(out_path) - 4 : strlen(out_path)), out_path);
+        if (cli_out_open(&o, fit_path, err) != CT_OK) {
+            free(text);
+            return err->code;
+        }
+        if (write_fits(text, &o.w, c->quiet ? NULL : stdout, err) != CT_OK) {
+            cli_out_abort(&o);
+            free(text);
+            return err->code;
+        }
+        if (cli_out_commit(&o, err) != CT_OK) {
+            free(text);
+            return err->code;
+        }
+    }
+    free(text);
+    return CT_OK;
+}
+
+typedef struct ini_out {
+    FILE *f;
+    const char *section;
+} ini_out;
+
+static int ini_visit(void *ctx, const char *section, const char *key, const char *value)
+{
+    ini_out *v = ctx;
+    if (!v->section || strcmp(v->section, section) != 0) {
+        fprintf(v->f, "[%s]\n", section);
+        v->section = section;
+    }
+    fprintf(v->f, "%s = %s\n", key, value);
+    return 0;
+}
+
+static int emit_configs(const ct_sweep *sw, const char *dir)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        cli_error("%s: cannot create: %s", dir, strerror(errno));
+        return EXIT_INPUT;
+    }
+    for (size_t i = 0; i < ct_sweep_npoints(sw); i++) {
+        char path[4200];
+        ini_out v = {NULL, NULL};
+        snprintf(path, sizeof path, "%s/point-%zu.ini", dir, i);
+        v.f = fopen(path, "w");
+        if (!v.f) {
+            cli_error("%s: cannot create: %s", path, strerror(errno));
+            return EXIT_INPUT;
+        }
+        fprintf(v.f, "; point %zu of %s\n", i, ct_sweep_path(sw));
+        ct_config_visit(ct_sweep_point_config(sw, i), ini_visit, &v);
+        if (fclose(v.f) != 0) {
+            cli_error("%s: write error", path);
+            return EXIT_INPUT;
+        }
+    }
+    return EXIT_OK;
+}
+
+#ifdef CACHET_HAVE_MPI
+/* Gather every rank's blocks on rank 0. */
+static int mpi_gather(sweep_cli *c, int rank, int size)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    int mylen, *lens = NULL, *offs = NULL, total = 0;
+    char *all = NULL;
+
+    if (!m)
+        return -1;
+    for (size_t i = 0; i < c->done.n; i++)
+        fprintf(m, "#block,%zu,%zu,%zu\n%s", c->done.v[i].trace, c->done.v[i].point,
+                strlen(c->done.v[i].text), c->done.v[i].text);
+    fclose(m);
+    mylen = (int)len;
+    if (rank == 0) {
+        lens = calloc((size_t)size, sizeof *lens);
+        offs = calloc((size_t)size, sizeof *offs);
+    }
+    MPI_Gather(&mylen, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        for (int r = 0; r < size; r++) {
+            offs[r] = total;
+            total += lens[r];
+        }
+        all = malloc((size_t)total + 1);
+    }
+    MPI_Gatherv(text, mylen, MPI_CHAR, all, lens, offs, MPI_CHAR, 0, MPI_COMM_WORLD);
+    free(text);
+    if (rank == 0) {
+        char *p = all, *end = all + total;
+        blocks_free(&c->done);
+        while (p < end) {
+            size_t t, pt, n;
+            char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (!nl || sscanf(p, "#block,%zu,%zu,%zu", &t, &pt, &n) != 3)
+                break;
+            blocks_add(&c->done, t, pt, nl + 1, n);
+            p = nl + 1 + n;
+        }
+        free(all);
+        free(lens);
+        free(offs);
+    }
+    return 0;
+}
+#endif
+
+int cmd_sweep(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"threads", required_argument, NULL, 'j'}, {"output", required_argument, NULL, 'o'},
+        {"resume", no_argument, NULL, 'R'},        {"shard", required_argument, NULL, 'S'},
+        {"interval", required_argument, NULL, 'I'}, {"sample", required_argument, NULL, 'P'},
+        {"no-onepass", no_argument, NULL, 'N'},    {"list", no_argument, NULL, 'l'},
+        {"emit-configs", required_argument, NULL, 'E'}, {"mpi", no_argument, NULL, 'M'},
+        {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *out_path = "-", *shard = NULL, *emit = NULL;
+    int resume = 0, list = 0, use_mpi = 0, c, rc, status = EXIT_OK;
+    ct_sweep_opts so;
+    ct_error err = {0};
+    sweep_cli sc;
+    char journal_path[4200] = "", sig[256];
+    int rank = 0, nranks = 1;
+
+    memset(&so, 0, sizeof so);
+    memset(&sc, 0, sizeof sc);
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "j:o:qh", opts, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 'j':
+            so.threads = (unsigned)strtoul(optarg, &end, 10);
+            if (*end || !so.threads || so.threads > 1024) {
+                cli_error("sweep: -j %s: expected a number of threads (1..1024)", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'o': out_path = optarg; break;
+        case 'R': resume = 1; break;
+        case 'S':
+            if (sscanf(optarg, "%u/%u", &so.shard_k, &so.shard_n) != 2 || !so.shard_n ||
+                so.shard_k >= so.shard_n) {
+                cli_error("sweep: --shard %s: expected K/N with 0 <= K < N", optarg);
+                return EXIT_USAGE;
+            }
+            shard = optarg;
+            break;
+        case 'I': {
+            uint64_t v;
+            if (ct_parse_size(optarg, &v) != 0 || v == 0) {
+                cli_error("sweep: --interval %s: expected a number of accesses", optarg);
+                return EXIT_USAGE;
+            }
+            so.interval = v;
+            break;
+        }
+        case 'P':
+            so.sample = strtod(optarg, &end);
+            if (*end || !(so.sample > 0 && so.sample < 1)) {
+                cli_error("sweep: --sample %s: expected a rate between 0 and 1", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'N': so.no_onepass = 1; break;
+        case 'l': list = 1; break;
+        case 'E': emit = optarg; break;
+        case 'M': use_mpi = 1; break;
+        case 'q': sc.quiet = 1; break;
+        case 'h': help(stdout); return EXIT_OK;
+        default: help(stderr); return EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        cli_error("sweep: no sweep file given");
+        help(stderr);
+        return EXIT_USAGE;
+    }
+#ifndef CACHET_HAVE_MPI
+    if (use_mpi) {
+        cli_error("sweep: --mpi: this cachet was built without MPI (configure with "
+                  "-DCACHET_MPI=ON)");
+        return EXIT_USAGE;
+    }
+#endif
+    if (resume && strcmp(out_path, "-") == 0) {
+        cli_error("sweep: --resume needs -o FILE");
+        return EXIT_USAGE;
+    }
+    if (use_mpi && (resume || shard)) {
+        cli_error("sweep: --mpi shares the points itself: no --resume or --shard with it");
+        return EXIT_USAGE;
+    }
+    if ((rc = ct_sweep_load(&sc.sw, argv[optind], &err)) != CT_OK)
+        return cli_fail(&err);
+    if (list) {
+        printf("point");
+        for (size_t j = 0; j < ct_sweep_nparams(sc.sw); j++)
+            printf("  %s", ct_sweep_param(sc.sw, j));
+        printf("\n");
+        for (size_t i = 0; i < ct_sweep_npoints(sc.sw); i++) {
+            printf("%zu", i);
+            for (size_t j = 0; j < ct_sweep_nparams(sc.sw); j++)
+                printf("  %s", ct_sweep_point_value(sc.sw, i, j));
+            printf("\n");
+        }
+        for (size_t k = 0; k < ct_sweep_nskipped(sc.sw); k++)
+            printf("skipped  %s\n", ct_sweep_skipped(sc.sw, k));
+        ct_sweep_free(sc.sw);
+        return EXIT_OK;
+    }
+    if (emit) {
+        status = emit_configs(sc.sw, emit);
+        ct_sweep_free(sc.sw);
+        return status;
+    }
+    if (optind + 1 >= argc) {
+        cli_error("sweep: no trace given");
+        ct_sweep_free(sc.sw);
+        return EXIT_USAGE;
+    }
+#ifdef CACHET_HAVE_MPI
+    if (use_mpi) {
+        MPI_Init(NULL, NULL);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+        so.shard_k = (uint32_t)rank;
+        so.shard_n = (uint32_t)nranks;
+        if (rank != 0)
+            sc.quiet = 1;
+    }
+#endif
+    sc.traces = (const char *const *)argv + optind + 1;
+    sc.ntraces = (size_t)(argc - optind - 1);
+    sc.sizes = calloc(sc.ntraces, sizeof *sc.sizes);
+    if (!sc.sizes) {
+        cli_error("out of memory");
+        ct_sweep_free(sc.sw);
+        return EXIT_INPUT;
+    }
+    for (size_t t = 0; t < sc.ntraces; t++)
+        sc.sizes[t] = cli_file_size(sc.traces[t]);
+    sc.tty = isatty(2);
+    if (!sc.quiet && ct_sweep_nskipped(sc.sw)) {
+        cli_error("sweep: %zu impossible combination%s skipped:", ct_sweep_nskipped(sc.sw),
+                  ct_sweep_nskipped(sc.sw) == 1 ? "" : "s");
+        for (size_t k = 0; k < ct_sweep_nskipped(sc.sw); k++)
+            fprintf(stderr, "  %s\n", ct_sweep_skipped(sc.sw, k));
+    }
+    journal_signature(&sc, so.interval ? so.interval : 1000000, so.sample, shard, sig,
+                      sizeof sig);
+    if (strcmp(out_path, "-") != 0 && !use_mpi) {
+        int loaded = 0;
+        snprintf(journal_path, sizeof journal_path, "%s.partial", out_path);
+        if (resume) {
+            loaded = journal_load(&sc, journal_path, sig, &err);
+            if (loaded < 0) {
+                status = cli_fail(&err);
+                goto out;
+            }
+            if (!sc.quiet)
+                cli_error("sweep: resuming: %d finished (trace, point) pair%s in %s", loaded,
+                          loaded == 1 ? "" : "s", journal_path);
+        }
+        /* rewrite the journal with what it keeps, then append */
+        sc.journal = fopen(journal_path, "w");
+        if (!sc.journal) {
+            cli_error("%s: cannot create: %s", journal_path, strerror(errno));
+            status = EXIT_INPUT;
+            goto out;
+        }
+        fprintf(sc.journal, "%s\n", sig);
+        {
+            ct_writer jw = cli_file_writer(sc.journal);
+            ct_sweep_csv_header(&jw, sc.sw);
+        }
+        for (size_t i = 0; i < sc.done.n; i++)
+            fprintf(sc.journal, "%s#done,%zu,%zu\n", sc.done.v[i].text, sc.done.v[i].trace,
+                    sc.done.v[i].point);
+        fflush(sc.journal);
+    }
+    so.done = is_done;
+    so.done_ctx = &sc;
+    so.stop = should_stop;
+    so.result = on_result;
+    so.result_ctx = &sc;
+    so.progress = on_progress;
+    so.progress_ctx = &sc;
+    so.plan = on_plan;
+    so.plan_ctx = &sc;
+    so.trace_bytes = sc.sizes;
+    cli_catch_signals();
+    rc = ct_sweep_run(sc.sw, sc.traces, sc.ntraces, &so, &err);
+    if (sc.progress_shown)
+        fputc('\n', stderr);
+#ifdef CACHET_HAVE_MPI
+    if (use_mpi) {
+        int bad = rc != CT_OK, anybad = 0;
+        MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (rc != CT_OK)
+            status = cli_fail(&err);
+        else if (anybad)
+            status = EXIT_INPUT;
+        if (!anybad) {
+            mpi_gather(&sc, rank, nranks);
+            if (rank == 0 && write_outputs(&sc, out_path, 1, &err) != CT_OK)
+                status = cli_fail(&err);
+        }
+        MPI_Finalize();
+        goto out;
+    }
+#endif
+    if (rc == CT_E_INTERRUPTED) {
+        if (sc.journal)
+            fclose(sc.journal);
+        sc.journal = NULL;
+        if (write_outputs(&sc, out_path, 0, &err) != CT_OK) {
+            status = cli_fail(&err);
+            goto out;
+        }
+        cli_error("interrupted: %zu finished (trace, point) pair%s written to %s; run again "
+                  "with --resume to finish", sc.done.n, sc.done.n == 1 ? "" : "s", out_path);
+        status = 130;
+        goto out;
+    }
+    if (rc != CT_OK) {
+        status = cli_fail(&err);
+        if (sc.journal) {
+            fclose(sc.journal);
+            sc.journal = NULL;
+            if (sc.done.n == 0)
+                unlink(journal_path);
+        }
+        goto out;
+    }
+    if (sc.journal) {
+        fclose(sc.journal);
+        sc.journal = NULL;
+    }
+    if (write_outputs(&sc, out_path, 1, &err) != CT_OK) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    if (journal_path[0])
+        unlink(journal_path);
+out:
+    (void)rank;
+    (void)nranks;
+    if (sc.journal)
+        fclose(sc.journal);
+    blocks_free(&sc.done);
+    free(sc.sizes);
+    ct_sweep_free(sc.sw);
+    return status;
+}

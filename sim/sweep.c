@@ -1,0 +1,1540 @@
+/*
+ * sweep.c - sweep files, their points, and running them on shared decodes.
+ *
+ * Rules (the file format is described in cachet/sweep.h)
+ *  - Parsing is strict: unknown top-level keys, unknown sections or keys,
+ *    values that do not parse for their key, empty or reversed ranges,
+ *    zipped keys of different lengths and duplicate keys are errors of the
+ *    whole file. A point whose combination the configuration rules reject
+ *    is skipped and listed, never an error.
+ *  - Values are applied to a copy of the base all at once
+ *    (ct_config_set_many), so keys that are only valid together work.
+ *  - A pass is one decode of one trace feeding a set of points. Points
+ *    whose decoding settings differ ([trace] keys, system.cores,
+ *    system.seed) get separate passes. Within a pass the producer (the
+ *    calling thread) fills a ring of batches; every worker reads every
+ *    batch in order and runs its jobs on it; a batch is refilled once all
+ *    workers are done with it.
+ *  - A job is one point's hierarchy, or one part of a one-pass group (a
+ *    subset of its set counts, see onepass.c). A one-pass group is a set
+ *    of at least two points equal but for one level's size, associativity
+ *    and latency, that level being suitable (ct_onepass_unsuitable); each
+ *    point joins the suitable level that gives it the largest group.
+ *    Sampled mode analyses every suitable point in one pass, even alone.
+ *    Jobs go to workers longest first onto the least loaded worker.
+ *  - A trace with cache maintenance operations ends every one-pass job at
+ *    once; their points are simulated in a second pass over the trace.
+ *  - Intervals: every `interval` trace accesses (counted over the decoded
+ *    stream), each level's miss rate over the interval joins its running
+ *    statistics when the level saw accesses in it; a last, partial
+ *    interval does not count.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_fit.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "cachet/cachet.h"
+#include "cachet/sweep.h"
+#include "config_internal.h"
+#include "report_internal.h"
+#include "sweep_internal.h"
+
+#define MAX_VALUES 100000
+#define MAX_POINTS 1000000
+#define RING_SLOTS 16
+#define BATCH_CAP (1u << 14)
+
+struct ct_sweep {
+    char path[PATH_MAX];
+    size_t nparams;
+    char **param;           /* "section.key" */
+    char **psec, **pkey;
+    size_t npoints;
+    ct_config **cfg;
+    char **value;           /* npoints x nparams resolved values */
+    size_t nskipped;
+    char **skipped;
+    uint64_t hash;
+};
+
+/* ---- small helpers ------------------------------------------------------------ */
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static char *trim(char *s)
+{
+    char *e;
+    while (isspace((unsigned char)*s))
+        s++;
+    e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+static int push_str(char ***v, size_t *n, const char *s)
+{
+    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+    if (!nv)
+        return -1;
+    *v = nv;
+    nv[*n] = dup_str(s);
+    if (!nv[*n])
+        return -1;
+    (*n)++;
+    return 0;
+}
+
+static void free_strs(char **v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+const char *ct_sweep_path(const ct_sweep *sw) { return sw->path; }
+size_t ct_sweep_nparams(const ct_sweep *sw) { return sw->nparams; }
+const char *ct_sweep_param(const ct_sweep *sw, size_t j) { return sw->param[j]; }
+size_t ct_sweep_npoints(const ct_sweep *sw) { return sw->npoints; }
+const ct_config *ct_sweep_point_config(const ct_sweep *sw, size_t i) { return sw->cfg[i]; }
+const char *ct_sweep_point_value(const ct_sweep *sw, size_t i, size_t j)
+{
+    return sw->value[i * sw->nparams + j];
+}
+size_t ct_sweep_nskipped(const ct_sweep *sw) { return sw->nskipped; }
+const char *ct_sweep_skipped(const ct_sweep *sw, size_t k) { return sw->skipped[k]; }
+uint64_t ct_sweep_hash(const ct_sweep *sw) { return sw->hash; }
+
+const char *ct_sweep_method_name(int method)
+{
+    switch (method) {
+    case CT_SWEEP_SIMULATED: return "simulated";
+    case CT_SWEEP_ONEPASS: return "one-pass";
+    case CT_SWEEP_SAMPLED: return "sampled";
+    default: return "?";
+    }
+}
+
+void ct_sweep_free(ct_sweep *sw)
+{
+    if (!sw)
+        return;
+    for (size_t i = 0; i < sw->npoints; i++)
+        ct_config_free(sw->cfg[i]);
+    free(sw->cfg);
+    free_strs(sw->value, sw->npoints * sw->nparams);
+    free_strs(sw->param, sw->nparams);
+    free_strs(sw->psec, sw->nparams);
+    free_strs(sw->pkey, sw->nparams);
+    free_strs(sw->skipped, sw->nskipped);
+    free(sw);
+}
+
+/* ---- parsing ------------------------------------------------------------------------ */
+
+typedef struct dim_key {
+    char name[96];          /* "section.key" as written */
+    char sec[32], key[64];
+    char **vals;
+    size_t nvals;
+    int zip;                /* zip group + 1, 0: alone */
+} dim_key;
+
+typedef struct parsed {
+    char base[PATH_MAX];
+    int have_base;
+    char **isec, **ikey, **ival;   /* inline settings */
+    size_t ni, ni2, ni3;
+    dim_key *keys;
+    size_t nkeys;
+    char zip[1024];
+    int have_zip;
+} parsed;
+
+static void parsed_free(parsed *p)
+{
+    free_strs(p->isec, p->ni);
+    free_strs(p->ikey, p->ni2);
+    free_strs(p->ival, p->ni3);
+    for (size_t i = 0; i < p->nkeys; i++)
+        free_strs(p->keys[i].vals, p->keys[i].nvals);
+    free(p->keys);
+}
+
+/* Append the canonical text of one generated number. */
+static int push_num(dim_key *k, uint64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+    return push_str(&k->vals, &k->nvals, buf);
+}
+
+/* Expand one [sweep] value into k->vals. */
+static int expand_values(const char *file, dim_key *k, const char *text, ct_error *err)
+{
+    char buf[1024];
+    const char *dots = strstr(text, "..");
+
+    if (dots) { /* A..B xF | A..B +D */
+        char a[64], rest[256], *b, *step;
+        uint64_t lo, hi, f;
+        int geometric;
+        if ((size_t)(dots - text) >= sizeof a || strlen(dots + 2) >= sizeof rest)
+            return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: range too long", file, k->name);
+        memcpy(a, text, (size_t)(dots - text));
+        a[dots - text] = '\0';
+        snprintf(rest, sizeof rest, "%s", dots + 2);
+        b = trim(rest);
+        step = b;
+        while (*step && !isspace((unsigned char)*step))
+            step++;
+        if (*step)
+            *step++ = '\0';
+        step = trim(step);
+        if (ct_parse_size(trim(a), &lo) != 0 || ct_parse_size(b, &hi) != 0)
+            return ct_error_set(err, CT_E_CONFIG,
+                                "%s: [sweep] %s: \"%s\" is not a range (A..B xF or A..B +D)",
+                                file, k->name, text);
+        if (!*step || (step[0] != 'x' && step[0] != '+') ||
+            ct_parse_size(step + 1, &f) != 0)
+            return ct_error_set(err, CT_E_CONFIG,
+                                "%s: [sweep] %s: \"%s\": a range needs a factor (x2) or a "
+                                "step (+10) after its bounds", file, k->name, text);
+        geometric = step[0] == 'x';
+        if (hi < lo)
+            return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: \"%s\" is an empty range",
+                                file, k->name, text);
+        if ((geometric && (f < 2 || lo == 0)) || (!geometric && f == 0))
+            return ct_error_set(err, CT_E_CONFIG,
+                                "%s: [sweep] %s: \"%s\": the %s never reaches the end", file,
+                                k->name, text, geometric ? "factor (>= 2, from > 0)" : "step");
+        for (uint64_t v = lo; v <= hi;) {
+            if (k->nvals >= MAX_VALUES)
+                return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: more than %d values",
+                                    file, k->name, MAX_VALUES);
+            if (push_num(k, v) != 0)
+                return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", file);
+            if (geometric ? v > UINT64_MAX / f : v > UINT64_MAX - f)
+                break;
+            v = geometric ? v * f : v + f;
+        }
+    } else {
+        char *tok, *save = NULL;
+        snprintf(buf, sizeof buf, "%s", text);
+        for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+            if (k->nvals >= MAX_VALUES)
+                return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: more than %d values",
+                                    file, k->name, MAX_VALUES);
+            if (push_str(&k->vals, &k->nvals, tok) != 0)
+                return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", file);
+        }
+        if (k->nvals == 0)
+            return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: no values", file, k->name);
+    }
+    for (size_t i = 0; i < k->nvals; i++) {
+        ct_error e = {0};
+        if (ct_config_check_value(k->sec, k->key, k->vals[i], &e) != CT_OK)
+            return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: %s", file, k->name,
+                                strstr(e.msg, "]: ") ? e.msg : (strchr(e.msg, ':') ?
+                                strchr(e.msg, ':') + 2 : e.msg));
+    }
+    return CT_OK;
+}
+
+static int parse_file(const char *path, parsed *p, ct_error *err)
+{
+    FILE *f = fopen(path, "r");
+    char line[4096], section[64] = "";
+    unsigned lineno = 0;
+    int rc = CT_OK;
+
+    if (!f)
+        return ct_error_set(err, CT_E_IO, "%s: cannot open: %s", path, strerror(errno));
+    while (rc == CT_OK && fgets(line, sizeof line, f)) {
+        char *s, *eq, *key, *val, *c;
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            rc = ct_error_set(err, CT_E_CONFIG, "%s:%u: line longer than %zu characters",
+                              path, lineno, sizeof line - 2);
+            break;
+        }
+        /* comments: a line starting with ; or #, or " ;" / " #" after a value */
+        for (c = line; *c; c++)
+            if ((*c == ';' || *c == '#') && (c == line || isspace((unsigned char)c[-1]))) {
+                *c = '\0';
+                break;
+            }
+        s = trim(line);
+        if (!*s)
+            continue;
+        if (*s == '[') {
+            char *close = strchr(s, ']');
+            if (!close || close == s + 1 || close[1] != '\0') {
+                rc = ct_error_set(err, CT_E_CONFIG, "%s:%u: syntax error: expected [section]",
+                                  path, lineno);
+                break;
+            }
+            *close = '\0';
+            snprintf(section, sizeof section, "%s", trim(s + 1));
+            for (char *q = section; *q; q++)
+                *q = (char)tolower((unsigned char)*q);
+            if (strcmp(section, "sweep") != 0 && ct_config_check_value(section, "", "", NULL) ==
+                                                     CT_E_CONFIG) {
+                ct_error e = {0};
+                ct_config_check_value(section, "", "", &e);
+                if (strstr(e.msg, "unknown section")) {
+                    rc = ct_error_set(err, CT_E_CONFIG, "%s: [%s]: unknown section", path,
+                                      section);
+                    break;
+                }
+            }
+            continue;
+        }
+        eq = strchr(s, '=');
+        if (!eq || eq == s) {
+            rc = ct_error_set(err, CT_E_CONFIG, "%s:%u: syntax error: expected key = value", path,
+                              lineno);
+            break;
+        }
+        *eq = '\0';
+        key = trim(s);
+        val = trim(eq + 1);
+        if (!section[0]) {
+            if (strcmp(key, "base") != 0) {
+                rc = ct_error_set(err, CT_E_CONFIG,
+                                  "%s: %s: unknown top-level key (only base is allowed outside "
+                                  "a section)", path, key);
+                break;
+            }
+            if (p->have_base) {
+                rc = ct_error_set(err, CT_E_CONFIG, "%s: base: given twice", path);
+                break;
+            }
+            if (val[0] == '/') {
+                snprintf(p->base, sizeof p->base, "%s", val);
+            } else {
+                const char *slash = strrchr(path, '/');
+                if (slash)
+                    snprintf(p->base, sizeof p->base, "%.*s/%s", (int)(slash - path), path, val);
+                else
+                    snprintf(p->base, sizeof p->base, "%s", val);
+            }
+            p->have_base = 1;
+            continue;
+        }
+        if (strcmp(section, "sweep") != 0) {
+            if (push_str(&p->isec, &p->ni, section) || push_str(&p->ikey, &p->ni2, key) ||
+                push_str(&p->ival, &p->ni3, val))
+                rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+            continue;
+        }
+        if (strcmp(key, "zip") == 0) {
+            if (p->have_zip) {
+                rc = ct_error_set(err, CT_E_CONFIG,
+                                  "%s: [sweep] zip: given twice (separate groups with ',')",
+                                  path);
+                break;
+            }
+            snprintf(p->zip, sizeof p->zip, "%s", val);
+            p->have_zip = 1;
+            continue;
+        }
+        {
+            dim_key *nk, *k;
+            char *dot = strchr(key, '.');
+            ct_error e = {0};
+            for (size_t i = 0; i < p->nkeys; i++)
+                if (strcmp(p->keys[i].name, key) == 0) {
+                    rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: given twice", path, key);
+                    break;
+                }
+            if (rc)
+                break;
+            if (!dot || dot == key || !dot[1] || strlen(key) >= sizeof nk->name) {
+                rc = ct_error_set(err, CT_E_CONFIG,
+                                  "%s: [sweep] %s: expected section.key (e.g. l1d.size)", path,
+                                  key);
+                break;
+            }
+            nk = realloc(p->keys, (p->nkeys + 1) * sizeof *nk);
+            if (!nk) {
+                rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+                break;
+            }
+            p->keys = nk;
+            k = &p->keys[p->nkeys++];
+            memset(k, 0, sizeof *k);
+            snprintf(k->name, sizeof k->name, "%s", key);
+            snprintf(k->sec, sizeof k->sec, "%.*s", (int)(dot - key), key);
+            snprintf(k->key, sizeof k->key, "%s", dot + 1);
+            for (char *q = k->sec; *q; q++)
+                *q = (char)tolower((unsigned char)*q);
+            for (char *q = k->key; *q; q++)
+                *q = (char)tolower((unsigned char)*q);
+            /* an unknown key or section shows with any value */
+            if (ct_config_check_value(k->sec, k->key, "", &e) != CT_OK &&
+                strstr(e.msg, "unknown")) {
+                rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: %s", path, key,
+                                  strstr(e.msg, "section") ? "unknown section"
+                                                           : "unknown key");
+                break;
+            }
+            rc = expand_values(path, k, val, err);
+        }
+    }
+    if (rc == CT_OK && ferror(f))
+        rc = ct_error_set(err, CT_E_IO, "%s: read error", path);
+    fclose(f);
+    if (rc == CT_OK && p->nkeys == 0)
+        rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep]: no keys to vary", path);
+    /* zip groups: "a b, c d" */
+    if (rc == CT_OK && p->have_zip) {
+        char buf[1024], *grp, *gsave = NULL;
+        int g = 0;
+        snprintf(buf, sizeof buf, "%s", p->zip);
+        for (grp = strtok_r(buf, ",", &gsave); grp && rc == CT_OK;
+             grp = strtok_r(NULL, ",", &gsave)) {
+            char *tok, *save = NULL;
+            size_t len = 0, members = 0;
+            const char *first = NULL;
+            g++;
+            for (tok = strtok_r(grp, " \t", &save); tok && rc == CT_OK;
+                 tok = strtok_r(NULL, " \t", &save)) {
+                dim_key *k = NULL;
+                for (size_t i = 0; i < p->nkeys; i++)
+                    if (strcmp(p->keys[i].name, tok) == 0)
+                        k = &p->keys[i];
+                if (!k) {
+                    rc = ct_error_set(err, CT_E_CONFIG,
+                                      "%s: [sweep] zip: %s is not a key of [sweep]", path, tok);
+                    break;
+                }
+                if (k->zip) {
+                    rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep] zip: %s is zipped twice",
+                                      path, tok);
+                    break;
+                }
+                if (members && k->nvals != len) {
+                    rc = ct_error_set(err, CT_E_CONFIG,
+                                      "%s: [sweep] zip: %s has %zu values, %s has %zu", path,
+                                      first, len, tok, k->nvals);
+                    break;
+                }
+                if (!members) {
+                    len = k->nvals;
+                    first = k->name;
+                }
+                k->zip = g;
+                members++;
+            }
+            if (rc == CT_OK && members < 2)
+                rc = ct_error_set(err, CT_E_CONFIG,
+                                  "%s: [sweep] zip: a group needs two keys or more", path);
+        }
+    }
+    return rc;
+}
+
+/* Strip "ORIGIN: " from a configuration error, keeping "[section] key: reason". */
+static const char *reason_of(const char *msg)
+{
+    const char *b = strstr(msg, ": [");
+    return b ? b + 2 : msg;
+}
+
+int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
+{
+    parsed p;
+    ct_sweep *sw = calloc(1, sizeof *sw);
+    ct_config *base = NULL;
+    size_t ndims = 0, *dim_first = NULL, *idx = NULL, total = 1;
+    int rc;
+
+    *out = NULL;
+    memset(&p, 0, sizeof p);
+    if (!sw)
+        return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+    snprintf(sw->path, sizeof sw->path, "%s", path);
+    if ((rc = parse_file(path, &p, err)) != CT_OK)
+        goto out;
+    if (p.have_base) {
+        if ((rc = ct_config_load(&base, p.base, err)) != CT_OK) {
+            if (rc == CT_E_IO)
+                rc = ct_error_set(err, CT_E_CONFIG, "%s: base: %s", path, err->msg);
+            goto out;
+        }
+    } else if (p.ni) {
+        rc = ct_config_new_empty(&base, err);
+    } else {
+        rc = ct_config_new_default(&base, err);
+    }
+    if (rc)
+        goto out;
+    if (p.ni && (rc = ct_config_set_many(base, path, p.ni, (const char *const *)p.isec,
+                                         (const char *const *)p.ikey,
+                                         (const char *const *)p.ival, err)) != CT_OK)
+        goto out;
+
+    /* dimensions: each lone key, and each zip group at its first key */
+    dim_first = calloc(p.nkeys, sizeof *dim_first);
+    idx = calloc(p.nkeys, sizeof *idx);
+    if (!dim_first || !idx) {
+        rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+        goto out;
+    }
+    for (size_t i = 0; i < p.nkeys; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i; j++)
+            if (p.keys[i].zip && p.keys[j].zip == p.keys[i].zip)
+                seen = 1;
+        if (seen)
+            continue;
+        dim_first[ndims++] = i;
+        if (total > MAX_POINTS / p.keys[i].nvals) {
+            rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep]: more than %d points", path,
+                              MAX_POINTS);
+            goto out;
+        }
+        total *= p.keys[i].nvals;
+    }
+    for (size_t i = 0; i < p.nkeys; i++) {
+        char name[128];
+        snprintf(name, sizeof name, "%s.%s", p.keys[i].sec, p.keys[i].key);
+        if (push_str(&sw->param, &sw->nparams, name) != 0) {
+            rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+            goto out;
+        }
+    }
+    sw->psec = calloc(p.nkeys, sizeof *sw->psec);
+    sw->pkey = calloc(p.nkeys, sizeof *sw->pkey);
+    sw->cfg = calloc(total, sizeof *sw->cfg);
+    sw->value = calloc(total * p.nkeys, sizeof *sw->value);
+    if (!sw->psec || !sw->pkey || !sw->cfg || !sw->value) {
+        rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+        goto out;
+    }
+    for (size_t i = 0; i < p.nkeys; i++) {
+        sw->psec[i] = dup_str(p.keys[i].sec);
+        sw->pkey[i] = dup_str(p.keys[i].key);
+        if (!sw->psec[i] || !sw->pkey[i]) {
+            rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+            goto out;
+        }
+    }
+    for (size_t n = 0; n < total; n++) {
+        const char *secs[64], *keys[64], *vals[64];
+        size_t rem = n;
+        ct_config *c = NULL;
+        ct_error e = {0};
+        if (p.nkeys > 64) {
+            rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep]: more than 64 keys", path);
+            goto out;
+        }
+        /* mixed radix, the first dimension slowest */
+        for (size_t d = ndims; d-- > 0;) {
+            size_t nv = p.keys[dim_first[d]].nvals;
+            size_t v = rem % nv;
+            rem /= nv;
+            for (size_t i = 0; i < p.nkeys; i++)
+                if (i == dim_first[d] ||
+                    (p.keys[i].zip && p.keys[i].zip == p.keys[dim_first[d]].zip))
+                    idx[i] = v;
+        }
+        for (size_t i = 0; i < p.nkeys; i++) {
+            secs[i] = p.keys[i].sec;
+            keys[i] = p.keys[i].key;
+            vals[i] = p.keys[i].vals[idx[i]];
+        }
+        if ((rc = ct_config_clone(&c, base, err)) != CT_OK)
+            goto out;
+        if (ct_config_set_many(c, path, p.nkeys, secs, keys, vals, &e) != CT_OK) {
+            char msg[1024];
+            size_t used = 0;
+            for (size_t i = 0; i < p.nkeys; i++)
+                used += (size_t)snprintf(msg + used, used < sizeof msg ? sizeof msg - used : 0,
+                                         "%s%s=%s", i ? " " : "", sw->param[i], vals[i]);
+            if (used < sizeof msg)
+                snprintf(msg + used, sizeof msg - used, ": %s", reason_of(e.msg));
+            ct_config_free(c);
+            if (e.code == CT_E_NOMEM) {
+                rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+                goto out;
+            }
+            if (push_str(&sw->skipped, &sw->nskipped, msg) != 0) {
+                rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+                goto out;
+            }
+            continue;
+        }
+        for (size_t i = 0; i < p.nkeys; i++) {
+            char buf[64];
+            const char *v = ct_config_get(c, secs[i], keys[i], buf, sizeof buf);
+            if (strcasecmp(vals[i], "full") == 0)
+                v = "full";  /* the resolved way count is in the assoc column */
+            sw->value[sw->npoints * p.nkeys + i] = dup_str(v ? v : "");
+            if (!sw->value[sw->npoints * p.nkeys + i]) {
+                ct_config_free(c);
+                rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+                goto out;
+            }
+        }
+        sw->cfg[sw->npoints++] = c;
+    }
+    if (sw->npoints == 0) {
+        rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep]: every combination is impossible "
+                          "(the first: %s)", path, sw->nskipped ? sw->skipped[0] : "?");
+        goto out;
+    }
+    /* the hash: keys, then every point's configuration */
+    sw->hash = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < sw->nparams; i++)
+        for (const char *q = sw->param[i]; *q; q++)
+            sw->hash = (sw->hash ^ (unsigned char)*q) * 0x100000001b3ull;
+    for (size_t i = 0; i < sw->npoints; i++)
+        sw->hash = (sw->hash ^ ct_config_hash(sw->cfg[i])) * 0x100000001b3ull;
+out:
+    free(dim_first);
+    free(idx);
+    parsed_free(&p);
+    ct_config_free(base);
+    if (rc) {
+        ct_sweep_free(sw);
+        return rc;
+    }
+    *out = sw;
+    return CT_OK;
+}
+
+/* ---- interval statistics ------------------------------------------------------------ */
+
+int ct_ivstat_init(ct_ivstat *v)
+{
+    memset(v, 0, sizeof *v);
+    v->rs = gsl_rstat_alloc();
+    return v->rs ? 0 : -1;
+}
+
+void ct_ivstat_free(ct_ivstat *v)
+{
+    if (v->rs)
+        gsl_rstat_free(v->rs);
+    v->rs = NULL;
+}
+
+void ct_ivstat_mark(ct_ivstat *v, uint64_t acc, uint64_t miss)
+{
+    uint64_t da = acc - v->acc, dm = miss - v->miss;
+    if (da)
+        gsl_rstat_add((double)dm / (double)da, v->rs);
+    v->acc = acc;
+    v->miss = miss;
+}
+
+void ct_ivstat_get(const ct_ivstat *v, ct_interval_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = gsl_rstat_n(v->rs);
+    if (!out->n)
+        return;
+    out->mean = gsl_rstat_mean(v->rs);
+    out->ci_lo = out->ci_hi = out->mean;
+    if (out->n >= 2) {
+        double t = gsl_cdf_tdist_Pinv(0.975, (double)(out->n - 1));
+        out->sd = gsl_rstat_sd(v->rs);
+        out->ci_lo = out->mean - t * out->sd / sqrt((double)out->n);
+        out->ci_hi = out->mean + t * out->sd / sqrt((double)out->n);
+    }
+}
+
+/* ---- power-law fit ------------------------------------------------------------------ */
+
+int ct_powerlaw_fit(const double *x, const double *y, size_t n, ct_powerlaw *out,
+                    ct_error *err)
+{
+    double *lx = malloc((n ? n : 1) * sizeof *lx), *ly = malloc((n ? n : 1) * sizeof *ly);
+    double c0, c1, cov00, cov01, cov11, sumsq, tss;
+    size_t m = 0;
+    int rc = CT_OK;
+
+    gsl_set_error_handler_off();
+    memset(out, 0, sizeof *out);
+    if (!lx || !ly) {
+        free(lx);
+        free(ly);
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        if (x[i] > 0 && y[i] > 0) {
+            lx[m] = log(x[i]);
+            ly[m] = log(y[i]);
+            m++;
+        }
+    if (m < 3 || gsl_stats_variance(lx, 1, m) <= 0) {
+        rc = ct_error_set(err, CT_E_USAGE, "power-law fit: fewer than 3 usable points");
+        goto out;
+    }
+    if (gsl_fit_linear(lx, 1, ly, 1, m, &c0, &c1, &cov00, &cov01, &cov11, &sumsq) != GSL_SUCCESS) {
+        rc = ct_error_set(err, CT_E_USAGE, "power-law fit: the fit failed");
+        goto out;
+    }
+    tss = gsl_stats_tss(ly, 1, m);
+    out->a = exp(c0);
+    out->b = c1;
+    out->r2 = tss > 0 ? 1.0 - sumsq / tss : 1.0;
+    out->n = m;
+out:
+    free(lx);
+    free(ly);
+    return rc;
+}
+
+/* ---- CSV ------------------------------------------------------------------------------ */
+
+int ct_sweep_csv_header(ct_writer *w, const ct_sweep *sw)
+{
+    ct_writef(w, "point,");
+    for (size_t j = 0; j < sw->nparams; j++)
+        ct_csv_field(w, sw->param[j], 0);
+    ct_csv_run_header(w);
+    ct_writef(w, ",sample_rate,miss_rate_error,intervals,interval_miss_rate_mean,"
+                 "interval_miss_rate_sd,interval_miss_rate_ci95_lo,"
+                 "interval_miss_rate_ci95_hi\n");
+    return w->failed;
+}
+
+int ct_sweep_csv_rows(ct_writer *w, const ct_sweep *sw, const ct_sweep_result *r,
+                      const char *trace_path, uint64_t trace_bytes)
+{
+    ct_csv_prov p;
+
+    p.config = sw->path;
+    p.hash = ct_config_hash(sw->cfg[r->point]);
+    p.traces = trace_path;
+    p.bytes = trace_bytes;
+    p.format = r->format ? r->format : "";
+    for (size_t l = 0; l < r->nlevels; l++) {
+        const ct_interval_stats *iv = &r->interval[l];
+        ct_writef(w, "%zu,", r->point);
+        for (size_t j = 0; j < sw->nparams; j++)
+            ct_csv_field(w, ct_sweep_point_value(sw, r->point, j), 0);
+        ct_csv_run_fields(w, &p, &r->info[l], &r->stats[l], r->totals);
+        ct_writef(w, ",%g,%.6f,%llu,%.6f,%.6f,%.6f,%.6f\n", r->sample_rate,
+                  r->miss_rate_error[l], (unsigned long long)iv->n, iv->mean, iv->sd, iv->ci_lo,
+                  iv->ci_hi);
+    }
+    return w->failed;
+}
+
+/* ---- the engine ----------------------------------------------------------------------- */
+
+enum { JOB_SIM, JOB_ONEPASS };
+
+typedef struct job {
+    int type;
+    double cost;
+    uint64_t next_mark;
+    int broken;               /* one-pass job hit a cache operation */
+    /* JOB_SIM */
+    size_t point;
+    ct_sim *sim;
+    ct_ivstat *iv;
+    /* JOB_ONEPASS */
+    ct_onepass *op;
+    size_t *points;           /* sweep point of each analysed point */
+    size_t npoints;
+} job;
+
+typedef struct slot {
+    ct_batch b;
+    uint64_t first;           /* trace index of its first access */
+    int has_cacheop;
+    unsigned pending;         /* workers still reading it */
+} slot;
+
+typedef struct engine {
+    slot ring[RING_SLOTS];
+    uint64_t published;
+    int ended;
+    int abort;
+    pthread_mutex_t mu;
+    pthread_cond_t more, freed;
+    uint64_t interval;
+} engine;
+
+typedef struct worker {
+    pthread_t th;
+    engine *e;
+    job **jobs;
+    size_t njobs;
+    double load;
+    int rc;
+    ct_error err;
+} worker;
+
+static void job_mark(job *j)
+{
+    if (j->type == JOB_SIM) {
+        for (size_t l = 0; l < ct_sim_nlevels(j->sim); l++) {
+            ct_kind_stats t = ct_level_total(ct_sim_level_stats(j->sim, l));
+            ct_ivstat_mark(&j->iv[l], t.accesses, t.misses);
+        }
+    } else {
+        ct_onepass_interval(j->op);
+    }
+}
+
+static int job_feed(job *j, const slot *s, uint64_t interval, ct_error *err)
+{
+    uint64_t pos = s->first;
+    uint32_t off = 0;
+
+    if (j->broken)
+        return CT_OK;
+    if (j->type == JOB_ONEPASS && s->has_cacheop) {
+        j->broken = 1;
+        return CT_OK;
+    }
+    while (off < s->b.n) {
+        uint64_t take = s->b.n - off;
+        ct_batch view;
+        int rc;
+        if (take > j->next_mark - pos)
+            take = j->next_mark - pos;
+        memset(&view, 0, sizeof view);
+        view.acc = s->b.acc + off;
+        view.n = view.cap = (uint32_t)take;
+        rc = j->type == JOB_SIM ? ct_sim_run(j->sim, &view, err)
+                                : ct_onepass_run(j->op, &view, err);
+        if (rc)
+            return rc;
+        pos += take;
+        off += (uint32_t)take;
+        if (pos == j->next_mark) {
+            job_mark(j);
+            j->next_mark += interval;
+        }
+    }
+    return CT_OK;
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    engine *e = w->e;
+
+    for (uint64_t seq = 0;; seq++) {
+        slot *s;
+        pthread_mutex_lock(&e->mu);
+        while (e->published <= seq && !e->ended)
+            pthread_cond_wait(&e->more, &e->mu);
+        if (e->published <= seq) {
+            pthread_mutex_unlock(&e->mu);
+            break;
+        }
+        pthread_mutex_unlock(&e->mu);
+        s = &e->ring[seq % RING_SLOTS];
+        for (size_t i = 0; i < w->njobs && !w->rc; i++) {
+            w->rc = job_feed(w->jobs[i], s, e->interval, &w->err);
+            if (w->rc) {
+                pthread_mutex_lock(&e->mu);
+                e->abort = 1;
+                pthread_mutex_unlock(&e->mu);
+            }
+        }
+        pthread_mutex_lock(&e->mu);
+        if (--s->pending == 0)
+            pthread_cond_broadcast(&e->freed);
+        pthread_mutex_unlock(&e->mu);
+    }
+    return NULL;
+}
+
+static void job_free(job *j)
+{
+    if (!j)
+        return;
+    if (j->sim) {
+        for (size_t l = 0; j->iv && l < ct_sim_nlevels(j->sim); l++)
+            ct_ivstat_free(&j->iv[l]);
+        ct_sim_free(j->sim);
+    }
+    free(j->iv);
+    ct_onepass_free(j->op);
+    free(j->points);
+    free(j);
+}
+
+static int job_new_sim(job **out, const ct_sweep *sw, size_t point, uint64_t interval,
+                       ct_error *err)
+{
+    job *j = calloc(1, sizeof *j);
+    int rc;
+
+    *out = NULL;
+    if (!j)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    j->type = JOB_SIM;
+    j->point = point;
+    j->next_mark = interval;
+    if ((rc = ct_sim_create(&j->sim, sw->cfg[point], err)) != CT_OK) {
+        job_free(j);
+        return rc;
+    }
+    j->iv = calloc(ct_sim_nlevels(j->sim), sizeof *j->iv);
+    if (!j->iv) {
+        job_free(j);
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    }
+    for (size_t l = 0; l < ct_sim_nlevels(j->sim); l++)
+        if (ct_ivstat_init(&j->iv[l]) != 0) {
+            job_free(j);
+            return ct_error_set(err, CT_E_NOMEM, "out of memory");
+        }
+    j->cost = (double)ct_sim_nlevels(j->sim);
+    *out = j;
+    return CT_OK;
+}
+
+/* Hash of a configuration's keys, except some keys of one section. */
+typedef struct skip_hash {
+    uint64_t h;
+    const char *section;
+    const char *const *skip;
+} skip_hash;
+
+static int skip_visit(void *ctx, const char *section, const char *key, const char *value)
+{
+    skip_hash *sh = ctx;
+    const char *parts[4] = {section, key, value, "\n"};
+    if (sh->section && strcmp(section, sh->section) == 0)
+        for (size_t i = 0; sh->skip[i]; i++)
+            if (strcmp(key, sh->skip[i]) == 0)
+                return 0;
+    for (size_t p = 0; p < 4; p++) {
+        for (const char *q = parts[p]; *q; q++)
+            sh->h = (sh->h ^ (unsigned char)*q) * 0x100000001b3ull;
+        sh->h = (sh->h ^ 0xff) * 0x100000001b3ull;
+    }
+    return 0;
+}
+
+static uint64_t group_key(const ct_config *c, const char *section)
+{
+    static const char *const skip[] = {"size", "assoc", "latency", "tarmac_name", NULL};
+    skip_hash sh = {0xcbf29ce484222325ull, section, skip};
+    ct_config_visit(c, skip_visit, &sh);
+    for (const char *q = section; *q; q++)
+        sh.h = (sh.h ^ (unsigned char)*q) * 0x100000001b3ull;
+    return sh.h;
+}
+
+/* What decides how a trace decodes: [trace], cores and the seed. */
+static uint64_t decode_key(const ct_config *c)
+{
+    char buf[64];
+    skip_hash sh = {0xcbf29ce484222325ull, NULL, NULL};
+    static const char *const tkeys[] = {"format", "lenient", "max_errors", "schedule",
+                                        "interleave", "quantum"};
+    for (size_t i = 0; i < sizeof tkeys / sizeof tkeys[0]; i++)
+        skip_visit(&sh, "trace", tkeys[i], ct_config_get(c, "trace", tkeys[i], buf, sizeof buf));
+    skip_visit(&sh, "system", "cores", ct_config_get(c, "system", "cores", buf, sizeof buf));
+    skip_visit(&sh, "system", "seed", ct_config_get(c, "system", "seed", buf, sizeof buf));
+    return sh.h;
+}
+
+static unsigned cores_available(void)
+{
+#ifdef _SC_NPROCESSORS_ONLN
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+#else
+    return 1;
+#endif
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *const level_sections[] = {"l3", "l2", "l1d", "l1i"};
+
+/* Split the points of a pass into simulated points and one-pass jobs. */
+static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_sweep_opts *o,
+                     int allow_onepass, unsigned threads, uint64_t interval, job ***jobs_out,
+                     size_t *njobs_out, size_t *n_onepass, size_t *n_groups, char *note,
+                     size_t note_n, ct_error *err)
+{
+    int sampled = o->sample > 0 && o->sample < 1;
+    uint64_t *key = calloc(n * 4 + 1, sizeof *key);
+    int *choice = malloc((n + 1) * sizeof *choice);
+    uint8_t *taken = calloc(n + 1, 1);
+    job **jobs = calloc(n + 1, sizeof *jobs);
+    size_t nj = 0;
+    int rc = CT_OK;
+
+    *n_onepass = *n_groups = 0;
+    note[0] = '\0';
+    if (!key || !choice || !taken || !jobs) {
+        rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+        goto out;
+    }
+    /* candidate levels and their group keys */
+    for (size_t i = 0; i < n; i++) {
+        const ct_config *c = sw->cfg[pts[i]];
+        for (int l = 0; l < 4; l++) {
+            key[i * 4 + l] = 0;
+            if (!allow_onepass || o->no_onepass ||
+                ct_onepass_unsuitable(c, level_sections[l]) != NULL ||
+                (sampled && c->miss_classes))
+                continue;
+            key[i * 4 + l] = group_key(c, level_sections[l]) | 1;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t best = 0;
+        choice[i] = -1;
+        for (int l = 0; l < 4; l++) {
+            size_t cnt = 0;
+            if (!key[i * 4 + l])
+                continue;
+            for (size_t j = 0; j < n; j++)
+                if (key[j * 4 + l] == key[i * 4 + l])
+                    cnt++;
+            if (cnt > best) {
+                best = cnt;
+                choice[i] = l;
+            }
+        }
+        if (best < 2 && !sampled)
+            choice[i] = -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t m = 0, *members;
+        ct_op_point *opp;
+        int l = choice[i];
+        uint32_t nparts;
+        uint64_t setc[64];
+        uint32_t maxw[64];
+        size_t nsetc = 0;
+        if (taken[i] || l < 0)
+            continue;
+        members = calloc(n, sizeof *members);
+        opp = calloc(n, sizeof *opp);
+        if (!members || !opp) {
+            free(members);
+            free(opp);
+            rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+            goto out;
+        }
+        for (size_t j = i; j < n; j++)
+            if (!taken[j] && choice[j] == l && key[j * 4 + l] == key[i * 4 + l]) {
+                const ct_config *c = sw->cfg[pts[j]];
+                char b1[64], b2[64], b3[64], b4[64];
+                uint64_t size = strtoull(ct_config_get(c, level_sections[l], "size", b1, 64), 0, 10);
+                uint64_t assoc = strtoull(ct_config_get(c, level_sections[l], "assoc", b2, 64), 0, 10);
+                uint64_t line = strtoull(ct_config_get(c, level_sections[l], "line", b3, 64), 0, 10);
+                uint64_t lat = strtoull(ct_config_get(c, level_sections[l], "latency", b4, 64), 0, 10);
+                uint64_t sets = size / line / assoc;
+                size_t s;
+                for (s = 0; s < nsetc && setc[s] != sets; s++)
+                    ;
+                if (s == nsetc) {
+                    if (nsetc == 32)
+                        continue;  /* too many set counts for one group: simulate */
+                    maxw[nsetc] = 0;
+                    setc[nsetc++] = sets;
+                }
+                if (assoc > maxw[s])
+                    maxw[s] = (uint32_t)assoc;
+                taken[j] = 1;
+                members[m] = pts[j];
+                opp[m].sets = sets;
+                opp[m].ways = (uint32_t)assoc;
+                opp[m].latency = (uint32_t)lat;
+                m++;
+            }
+        /* parts: set counts dealt round the threads, heaviest first (a
+         * stack costs more the deeper it is; the fully-associative tree
+         * about as much as a 32-deep stack) */
+        nparts = (uint32_t)(nsetc < threads ? nsetc : threads);
+        if (sw->cfg[members[0]]->miss_classes || nparts == 0)
+            nparts = 1;
+        {
+            double load[64] = {0};
+            int *part_of = calloc(nsetc, sizeof *part_of);
+            if (!part_of) {
+                free(members);
+                free(opp);
+                rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+                goto out;
+            }
+            for (size_t k = 0; k < nsetc; k++) {
+                uint32_t best = 0;
+                size_t s = 0;
+                double w = -1;
+                for (size_t x = 0; x < nsetc; x++) {  /* heaviest stack not placed */
+                    double wx = setc[x] == 1 ? 3.0 : 1.0 + log2((double)maxw[x] + 1) / 2;
+                    if (part_of[x] == 0 && wx > w) {
+                        w = wx;
+                        s = x;
+                    }
+                }
+                for (uint32_t q = 1; q < nparts; q++)
+                    if (load[q] < load[best])
+                        best = q;
+                part_of[s] = (int)best + 1;
+                load[best] += w;
+            }
+            for (size_t k = 0; k < nsetc; k++)
+                part_of[k]--;
+            for (uint32_t q = 0; q < nparts && rc == CT_OK; q++) {
+                job *j = calloc(1, sizeof *j);
+                ct_op_point *sub = calloc(m, sizeof *sub);
+                size_t ns = 0;
+                if (!j || !sub) {
+                    free(j);
+                    free(sub);
+                    rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+                    break;
+                }
+                j->type = JOB_ONEPASS;
+                j->next_mark = interval;
+                j->points = calloc(m, sizeof *j->points);
+                if (!j->points) {
+                    free(sub);
+                    job_free(j);
+                    rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+                    break;
+                }
+                for (size_t k = 0; k < m; k++) {
+                    size_t s;
+                    for (s = 0; setc[s] != opp[k].sets; s++)
+                        ;
+                    if ((uint32_t)part_of[s] != q)
+                        continue;
+                    sub[ns] = opp[k];
+                    j->points[ns++] = members[k];
+                }
+                j->npoints = ns;
+                if (ns == 0) {
+                    free(sub);
+                    job_free(j);
+                    continue;
+                }
+                rc = ct_onepass_create(&j->op, sw->cfg[j->points[0]], level_sections[l], sub, ns,
+                                       sampled ? o->sample : 1.0, err);
+                free(sub);
+                if (rc) {
+                    job_free(j);
+                    break;
+                }
+                j->cost = 1.0 + load[q];
+                jobs[nj++] = j;
+            }
+            free(part_of);
+        }
+        if (rc == CT_OK) {
+            size_t used = strlen(note);
+            snprintf(note + used, note_n - used, "%s%s LRU for [%s]: %zu points, %zu set counts",
+                     used ? "; " : "", sampled ? "sampled one-pass" : "one-pass",
+                     level_sections[l], m, nsetc);
+            *n_onepass += m;
+            (*n_groups)++;
+        }
+        free(members);
+        free(opp);
+        if (rc)
+            goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (taken[i])
+            continue;
+        if ((rc = job_new_sim(&jobs[nj], sw, pts[i], interval, err)) != CT_OK)
+            goto out;
+        nj++;
+    }
+out:
+    free(key);
+    free(choice);
+    free(taken);
+    if (rc) {
+        for (size_t i = 0; i < nj; i++)
+            job_free(jobs[i]);
+        free(jobs);
+        return rc;
+    }
+    *jobs_out = jobs;
+    *njobs_out = nj;
+    return CT_OK;
+}
+
+typedef struct pass_ctx {
+    const ct_sweep *sw;
+    const ct_sweep_opts *o;
+    const char *trace;
+    size_t trace_index, ntraces;
+    size_t points_done, points_total;
+    double t0;
+} pass_ctx;
+
+/* Deliver the results of finished jobs, in point order. */
+static int deliver(pass_ctx *pc, job **jobs, size_t nj, const char *format, size_t *redo,
+                   size_t *nredo, ct_error *err)
+{
+    const ct_sweep *sw = pc->sw;
+    size_t total = 0;
+    int rc = CT_OK;
+    typedef struct item { size_t point; job *j; size_t k; } item;
+    item *items;
+
+    for (size_t i = 0; i < nj; i++)
+        total += jobs[i]->type == JOB_SIM ? 1 : jobs[i]->npoints;
+    items = calloc(total + 1, sizeof *items);
+    if (!items)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    total = 0;
+    for (size_t i = 0; i < nj; i++) {
+        if (jobs[i]->type == JOB_SIM) {
+            items[total++] = (item){jobs[i]->point, jobs[i], 0};
+            continue;
+        }
+        for (size_t k = 0; k < jobs[i]->npoints; k++) {
+            if (jobs[i]->broken)
+                redo[(*nredo)++] = jobs[i]->points[k];
+            else
+                items[total++] = (item){jobs[i]->points[k], jobs[i], k};
+        }
+    }
+    /* point order (insertion sort: passes are small) */
+    for (size_t i = 1; i < total; i++) {
+        item t = items[i];
+        size_t j = i;
+        while (j > 0 && items[j - 1].point > t.point) {
+            items[j] = items[j - 1];
+            j--;
+        }
+        items[j] = t;
+    }
+    for (size_t i = 0; i < total && rc == CT_OK; i++) {
+        job *j = items[i].j;
+        size_t nl = j->type == JOB_SIM ? ct_sim_nlevels(j->sim) : ct_onepass_nlevels(j->op);
+        ct_level_info *info = calloc(nl, sizeof *info);
+        ct_level_stats *st = calloc(nl, sizeof *st);
+        ct_interval_stats *iv = calloc(nl, sizeof *iv);
+        double *re = calloc(nl, sizeof *re);
+        ct_sim_totals tot;
+        ct_sweep_result r;
+
+        if (!info || !st || !iv || !re) {
+            rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+        } else {
+            memset(&r, 0, sizeof r);
+            if (j->type == JOB_SIM) {
+                for (size_t l = 0; l < nl; l++) {
+                    info[l] = *ct_sim_level_info(j->sim, l);
+                    st[l] = *ct_sim_level_stats(j->sim, l);
+                    ct_ivstat_get(&j->iv[l], &iv[l]);
+                }
+                tot = *ct_sim_get_totals(j->sim);
+                r.method = CT_SWEEP_SIMULATED;
+                r.sample_rate = 1.0;
+            } else {
+                ct_onepass_result(j->op, items[i].k, info, st, &tot, iv, re);
+                r.method = pc->o->sample > 0 && pc->o->sample < 1 ? CT_SWEEP_SAMPLED
+                                                                  : CT_SWEEP_ONEPASS;
+                r.sample_rate = r.method == CT_SWEEP_SAMPLED ? pc->o->sample : 1.0;
+            }
+            r.trace = pc->trace_index;
+            r.point = items[i].point;
+            r.nlevels = nl;
+            r.info = info;
+            r.stats = st;
+            r.totals = &tot;
+            r.interval = iv;
+            r.miss_rate_error = re;
+            r.format = format;
+            if (pc->o->result && pc->o->result(pc->o->result_ctx, &r) != 0)
+                rc = ct_error_set(err, CT_E_IO, "%s: results could not be written", sw->path);
+            pc->points_done++;
+        }
+        free(info);
+        free(st);
+        free(iv);
+        free(re);
+    }
+    free(items);
+    return rc;
+}
+
+/* One decode of one trace for the points pts[0..n). */
+static int run_pass(pass_ctx *pc, const size_t *pts, size_t n, int allow_onepass,
+                    size_t *redo, size_t *nredo, ct_error *err)
+{
+    const ct_sweep *sw = pc->sw;
+    const ct_sweep_opts *o = pc->o;
+    unsigned threads = o->threads ? o->threads : cores_available();
+    uint64_t interval = o->interval ? o->interval : 1000000;
+    engine *e = calloc(1, sizeof *e);
+    worker *w = NULL;
+    job **jobs = NULL;
+    size_t nj = 0, nw = 0, n_onepass = 0, n_groups = 0;
+    ct_trace *t = NULL;
+    ct_trace_opts to;
+    const char *paths[1] = {pc->trace};
+    char note[1024];
+    uint64_t accesses = 0, seq = 0;
+    double last_progress = 0;
+    int rc = CT_OK, started = 0;
+
+    if (!e)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    e->interval = interval;
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_cond_init(&e->more, NULL);
+    pthread_cond_init(&e->freed, NULL);
+    for (size_t i = 0; i < RING_SLOTS; i++)
+        if (ct_batch_init(&e->ring[i].b, BATCH_CAP) != CT_OK) {
+            rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+            goto out;
+        }
+    memset(&to, 0, sizeof to);
+    to.cfg = sw->cfg[pts[0]];
+    if ((rc = ct_trace_open(&t, paths, 1, &to, err)) != CT_OK)
+        goto out;
+    if ((rc = plan_jobs(sw, pts, n, o, allow_onepass, threads, interval, &jobs, &nj, &n_onepass,
+                        &n_groups, note, sizeof note, err)) != CT_OK)
+        goto out;
+    nw = threads < nj ? threads : nj;
+    w = calloc(nw ? nw : 1, sizeof *w);
+    if (!w) {
+        rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < nw; i++) {
+        w[i].e = e;
+        w[i].jobs = calloc(nj, sizeof *w[i].jobs);
+        if (!w[i].jobs) {
+            rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+            goto out;
+        }
+    }
+    /* longest job first onto the least loaded worker */
+    {
+        uint8_t *placed = calloc(nj + 1, 1);
+        if (!placed) {
+            rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+            goto out;
+        }
+        for (size_t k = 0; k < nj; k++) {
+            size_t big = SIZE_MAX, least = 0;
+            for (size_t i = 0; i < nj; i++)
+                if (!placed[i] && (big == SIZE_MAX || jobs[i]->cost > jobs[big]->cost))
+                    big = i;
+            for (size_t i = 1; i < nw; i++)
+                if (w[i].load < w[least].load)
+                    least = i;
+            placed[big] = 1;
+            w[least].jobs[w[least].njobs++] = jobs[big];
+            w[least].load += jobs[big]->cost;
+        }
+        free(placed);
+    }
+    if (o->plan) {
+        ct_sweep_plan p = {pc->trace_index, n - n_onepass, n_onepass, n_groups, nw, note};
+        o->plan(o->plan_ctx, &p);
+    }
+    for (size_t i = 0; i < nw; i++) {
+        if (pthread_create(&w[i].th, NULL, worker_main, &w[i]) != 0) {
+            rc = ct_error_set(err, CT_E_INTERNAL, "cannot start a worker thread");
+            nw = i;
+            break;
+        }
+    }
+    started = 1;
+    while (rc == CT_OK) {
+        slot *s = &e->ring[seq % RING_SLOTS];
+        int got, stop = 0;
+        pthread_mutex_lock(&e->mu);
+        while (s->pending > 0 && !e->abort)
+            pthread_cond_wait(&e->freed, &e->mu);
+        stop = e->abort;
+        pthread_mutex_unlock(&e->mu);
+        if (stop)
+            break;
+        got = ct_trace_next(t, &s->b, err);
+        if (got < 0) {
+            rc = got;
+            break;
+        }
+        if (got == 0)
+            break;
+        s->first = accesses;
+        s->has_cacheop = 0;
+        for (uint32_t i = 0; i < s->b.n; i++)
+            if (s->b.acc[i].kind == CT_CACHEOP) {
+                s->has_cacheop = 1;
+                break;
+            }
+        accesses += s->b.n;
+        pthread_mutex_lock(&e->mu);
+        s->pending = (unsigned)nw;
+        e->published = ++seq;
+        pthread_cond_broadcast(&e->more);
+        pthread_mutex_unlock(&e->mu);
+        if (o->stop && o->stop(o->stop_ctx)) {
+            rc = ct_error_set(err, CT_E_INTERRUPTED, "interrupted");
+            break;
+        }
+        if (o->progress && (seq & 15) == 0) {
+            double now = now_seconds();
+            if (now - last_progress >= 0.5) {
+                ct_sweep_progress p;
+                last_progress = now;
+                p.trace = pc->trace_index;
+                p.ntraces = pc->ntraces;
+                p.points_done = pc->points_done;
+                p.points_total = pc->points_total;
+                p.accesses = accesses;
+                p.bytes = ct_trace_get_info(t)->bytes;
+                p.bytes_total = o->trace_bytes ? o->trace_bytes[pc->trace_index] : 0;
+                p.seconds = now - pc->t0;
+                o->progress(o->progress_ctx, &p);
+            }
+        }
+    }
+out:
+    if (started) {
+        pthread_mutex_lock(&e->mu);
+        e->ended = 1;
+        if (rc)
+            e->abort = 1;
+        pthread_cond_broadcast(&e->more);
+        pthread_mutex_unlock(&e->mu);
+        for (size_t i = 0; i < nw; i++)
+            pthread_join(w[i].th, NULL);
+        for (size_t i = 0; i < nw && rc == CT_OK; i++)
+            if (w[i].rc) {
+                rc = w[i].rc;
+                if (err)
+                    *err = w[i].err;
+                ct_error_prefix(err, "%s", pc->trace);
+            }
+    }
+    if (rc == CT_OK) {
+        /* an interval that is not full does not count; then the end rules */
+        for (size_t i = 0; i < nj && rc == CT_OK; i++) {
+            if (jobs[i]->broken)
+                continue;
+            if (jobs[i]->type == JOB_SIM)
+                ct_sim_finish(jobs[i]->sim);
+            else
+                rc = ct_onepass_finish(jobs[i]->op, err);
+        }
+        if (rc == CT_OK)
+            rc = deliver(pc, jobs, nj, ct_trace_get_info(t)->format, redo, nredo, err);
+    }
+    for (size_t i = 0; w && i < nw; i++)
+        free(w[i].jobs);
+    free(w);
+    for (size_t i = 0; i < nj; i++)
+        job_free(jobs[i]);
+    free(jobs);
+    ct_trace_close(t);
+    for (size_t i = 0; i < RING_SLOTS; i++)
+        ct_batch_free(&e->ring[i].b);
+    pthread_mutex_destroy(&e->mu);
+    pthread_cond_destroy(&e->more);
+    pthread_cond_destroy(&e->freed);
+    free(e);
+    return rc;
+}
+
+int ct_sweep_run(ct_sweep *sw, const char *const *traces, size_t ntraces,
+                 const ct_sweep_opts *o, ct_error *err)
+{
+    size_t *todo = calloc(sw->npoints + 1, sizeof *todo);
+    size_t *grp = calloc(sw->npoints + 1, sizeof *grp);
+    size_t *redo = calloc(sw->npoints + 1, sizeof *redo);
+    uint64_t *dk = calloc(sw->npoints + 1, sizeof *dk);
+    pass_ctx pc;
+    int rc = CT_OK;
+
+    gsl_set_error_handler_off();
+    if (!todo || !grp || !redo || !dk) {
+        rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+        goto out;
+    }
+    if (o->shard_n && o->shard_k >= o->shard_n) {
+        rc = ct_error_set(err, CT_E_USAGE, "shard %u/%u: K must be below N", o->shard_k,
+                          o->shard_n);
+        goto out;
+    }
+    memset(&pc, 0, sizeof pc);
+    pc.sw = sw;
+    pc.o = o;
+    pc.ntraces = ntraces;
+    pc.t0 = now_seconds();
+    for (size_t i = 0; i < sw->npoints; i++)
+        dk[i] = decode_key(sw->cfg[i]);
+    for (size_t t = 0; t < ntraces; t++)
+        for (size_t i = 0; i < sw->npoints; i++)
+            if (!o->shard_n || i % o->shard_n == o->shard_k)
+                pc.points_total++;
+    for (size_t t = 0; t < ntraces && rc == CT_OK; t++) {
+        size_t ntodo = 0;
+        pc.trace = traces[t];
+        pc.trace_index = t;
+        for (size_t i = 0; i < sw->npoints; i++) {
+            if (o->shard_n && i % o->shard_n != o->shard_k)
+                continue;
+            if (o->done && o->done(o->done_ctx, t, i)) {
+                pc.points_done++;
+                continue;
+            }
+            todo[ntodo++] = i;
+        }
+        /* one pass per decoding setting */
+        while (ntodo > 0 && rc == CT_OK) {
+            size_t ng = 0, nredo = 0, keep = 0;
+            uint64_t k = dk[todo[0]];
+            for (size_t i = 0; i < ntodo; i++) {
+                if (dk[todo[i]] == k)
+                    grp[ng++] = todo[i];
+                else
+                    todo[keep++] = todo[i];
+            }
+            ntodo = keep;
+            rc = run_pass(&pc, grp, ng, 1, redo, &nredo, err);
+            if (rc == CT_OK && nredo > 0)
+                rc = run_pass(&pc, redo, nredo, 0, grp, &ng, err);
+        }
+    }
+out:
+    free(todo);
+    free(grp);
+    free(redo);
+    free(dk);
+    return rc;
+}

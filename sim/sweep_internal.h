@@ -1,0 +1,63 @@
+/*
+ * sweep_internal.h - the one-pass analysis and the interval statistics a
+ * sweep shares between its engine (sweep.c) and its analysis (onepass.c)
+ * (internal).
+ */
+#ifndef CT_SWEEP_INTERNAL_H
+#define CT_SWEEP_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gsl/gsl_rstat.h>
+
+#include "cachet/sweep.h"
+
+/* Running per-interval miss rate of one level: the previous cumulative
+ * counters and GSL's running statistics of the rates seen so far. */
+typedef struct ct_ivstat {
+    uint64_t acc, miss;           /* cumulative at the last boundary */
+    gsl_rstat_workspace *rs;
+} ct_ivstat;
+
+int ct_ivstat_init(ct_ivstat *v);
+void ct_ivstat_free(ct_ivstat *v);
+/* A boundary: the level's cumulative accesses and misses now. */
+void ct_ivstat_mark(ct_ivstat *v, uint64_t acc, uint64_t miss);
+void ct_ivstat_get(const ct_ivstat *v, ct_interval_stats *out);
+
+/* One point of a one-pass group, as the analysis needs it. */
+typedef struct ct_op_point {
+    uint64_t sets;       /* 1: fully associative */
+    uint32_t ways;
+    uint32_t latency;
+} ct_op_point;
+
+typedef struct ct_onepass ct_onepass;
+
+/* NULL when level `section` ("l1d") of cfg can be analysed in one pass,
+ * else the reason why not. */
+const char *ct_onepass_unsuitable(const ct_config *cfg, const char *section);
+
+/* An analysis of points[0..n) of level `section`, all sharing cfg except
+ * that level's size, assoc and latency. `sample` in (0,1) samples the
+ * level's stream spatially (1: exact). */
+int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *section,
+                      const ct_op_point *points, size_t n, double sample, ct_error *err);
+void ct_onepass_free(ct_onepass *op);
+
+/* Feed accesses (a batch or part of one). */
+int ct_onepass_run(ct_onepass *op, const ct_batch *b, ct_error *err);
+
+/* An interval boundary of the trace. */
+void ct_onepass_interval(ct_onepass *op);
+
+/* The trace has ended (end-of-run rules included). */
+int ct_onepass_finish(ct_onepass *op, ct_error *err);
+
+/* Figures of point k after finish: arrays of ct_onepass_nlevels entries. */
+size_t ct_onepass_nlevels(const ct_onepass *op);
+void ct_onepass_result(ct_onepass *op, size_t k, ct_level_info *info, ct_level_stats *stats,
+                       ct_sim_totals *tot, ct_interval_stats *iv, double *rate_err);
+
+#endif

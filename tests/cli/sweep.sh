@@ -1,0 +1,98 @@
+# sweep.sh - cachet sweep end to end: every point equals its own `cachet run`,
+# shards merge into the unsharded file, --resume after SIGKILL and SIGINT
+# give the uninterrupted file, errors exit 2 without leaving output, plots.
+. "$(dirname "$0")/lib.bash"
+
+T1=gen:random:n=30000,footprint=96K,writes=25
+T2=gen:chase:n=20000,footprint=64K,node=64
+SW=$SRC/configs/sweeps/l2-under-l1.ini
+
+# 1. every point's rows equal a separate run of that point's configuration
+check "sweep runs" "$CACHET" sweep -q -j 2 -o "$TMP/all.csv" "$SW" "$T1" "$T2"
+check "configs emitted" "$CACHET" sweep "$SW" --emit-configs "$TMP/pts"
+npts=$(ls "$TMP/pts" | wc -l)
+expect_eq "$npts" "$("$CACHET" sweep "$SW" --list | grep -c '^[0-9]')" "points listed"
+# run columns (from config_hash on, skipping the config path) of both files
+run_cols() { python3 - "$@" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+hdr = list(csv.reader(open(sys.argv[1])))[0]
+cols = hdr[hdr.index('config_hash'):hdr.index('mem_writes') + 1]
+for r in rows:
+    if len(sys.argv) > 2 and (r['trace'] != sys.argv[2] or r.get('point', sys.argv[3]) != sys.argv[3]):
+        continue
+    print(','.join(r[c] for c in cols))
+PY
+}
+bad_points=0
+for i in $(seq 0 $((npts - 1))); do
+    for t in "$T1" "$T2"; do
+        "$CACHET" run -q -c "$TMP/pts/point-$i.ini" --csv "$TMP/run.csv" "$t" || bad_points=$((bad_points + 1))
+        if [ "$(run_cols "$TMP/run.csv")" != "$(run_cols "$TMP/all.csv" "$t" "$i")" ]; then
+            bad_points=$((bad_points + 1)); echo "point $i on $t differs" >&2
+        fi
+    done
+done
+expect_eq "$bad_points" 0 "every point equals cachet run"
+expect_eq "$(run_cols "$TMP/all.csv" | wc -l)" "$((npts * 2 * 3))" "rows: traces x points x levels"
+
+# 2. shards merge into the same file
+check "shard 0" "$CACHET" sweep -q --shard 0/3 -o "$TMP/s0.csv" "$SW" "$T1" "$T2"
+check "shard 1" "$CACHET" sweep -q --shard 1/3 -o "$TMP/s1.csv" "$SW" "$T1" "$T2"
+check "shard 2" "$CACHET" sweep -q --shard 2/3 -o "$TMP/s2.csv" "$SW" "$T1" "$T2"
+check "merge" "$CACHET" merge -o "$TMP/merged.csv" "$TMP/s2.csv" "$TMP/s0.csv" "$TMP/s1.csv"
+check "merged equals one run" cmp "$TMP/merged.csv" "$TMP/all.csv"
+expect_status 2 "merge refuses a duplicate" "$CACHET" merge -o "$TMP/dup.csv" "$TMP/s0.csv" "$TMP/s0.csv"
+expect_err_contains "appears in more than one shard" "duplicate shard"
+
+# 3. SIGKILL, then --resume: the journal's points are skipped, same file
+SLOW=$SW
+L1=gen:random:n=20K,footprint=256K,writes=25
+L2=gen:random:n=150K,footprint=512K,writes=25,seed=7
+check "reference" "$CACHET" sweep -q --no-onepass -j 2 -o "$TMP/ref.csv" "$SLOW" "$L1" "$L2"
+"$CACHET" sweep -q --no-onepass -j 2 -o "$TMP/k.csv" "$SLOW" "$L1" "$L2" &
+pid=$!
+for _ in $(seq 2000); do grep -q '^#done' "$TMP/k.csv.partial" 2>/dev/null && break; sleep 0.01; done
+kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+done_before=$(grep -c '^#done' "$TMP/k.csv.partial" 2>/dev/null || echo 0)
+if [ "$done_before" -gt 0 ] && [ "$done_before" -lt 40 ] && [ ! -e "$TMP/k.csv" ]; then ok; else bad "SIGKILL landed mid-sweep ($done_before done)"; fi
+expect_status 0 "resume" "$CACHET" sweep --resume --no-onepass -j 2 -o "$TMP/k.csv" "$SLOW" "$L1" "$L2"
+expect_err_contains "resuming: $done_before finished" "resume skips the journal's points"
+check "resumed equals uninterrupted" cmp "$TMP/k.csv" "$TMP/ref.csv"
+if [ ! -e "$TMP/k.csv.partial" ]; then ok; else bad "journal removed after success"; fi
+
+# 4. SIGINT stops cleanly with the finished points written
+"$CACHET" sweep -q --no-onepass -j 2 -o "$TMP/i.csv" "$SLOW" "$L1" "$L2" 2>"$TMP/int.err" &
+pid=$!
+for _ in $(seq 2000); do grep -q '^#done' "$TMP/i.csv.partial" 2>/dev/null && break; sleep 0.01; done
+kill -INT $pid; wait $pid; st=$?
+expect_eq "$st" 130 "SIGINT exit status"
+if grep -q "run again with --resume" "$TMP/int.err"; then ok; else bad "SIGINT message: $(cat "$TMP/int.err")"; fi
+rows=$(($(wc -l < "$TMP/i.csv") - 1))
+if [ "$rows" -gt 0 ] && [ $((rows % 1)) -eq 0 ] && head -n $((rows + 1)) "$TMP/ref.csv" | cmp -s - "$TMP/i.csv"; then ok; else bad "SIGINT output holds the finished points ($rows rows)"; fi
+check "resume after SIGINT" "$CACHET" sweep -q --resume --no-onepass -j 2 -o "$TMP/i.csv" "$SLOW" "$L1" "$L2"
+check "resumed after SIGINT equals uninterrupted" cmp "$TMP/i.csv" "$TMP/ref.csv"
+
+# 5. errors: exit 2, file and key named, nothing left behind
+printf '[sweep]\nl1d.size = 4K..2K x2\n' > "$TMP/bad.ini"
+expect_status 2 "bad range" "$CACHET" sweep -o "$TMP/bad.csv" "$TMP/bad.ini" "$T1"
+expect_err_contains "bad.ini: [sweep] l1d.size: \"4K..2K x2\" is an empty range" "range error"
+if ls "$TMP"/bad.csv* >/dev/null 2>&1; then bad "output left behind"; else ok; fi
+expect_status 2 "bad trace" "$CACHET" sweep -q -o "$TMP/bad.csv" "$SW" "$TMP/nothere.din"
+expect_err_contains "nothere.din" "trace error names the file"
+if ls "$TMP"/bad.csv* >/dev/null 2>&1; then bad "output left behind after a trace error"; else ok; fi
+expect_status 0 "one-pass noted" "$CACHET" sweep -o "$TMP/n.csv" "$SW" "$T1"
+expect_err_contains "one-pass LRU for [l2]" "the sweep says it used one-pass"
+
+# 6. fits and plots
+if python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); sys.exit(not any(x['level']=='l2' and x['trace'].startswith('gen:random') and 0<float(x['r2'])<=1 for x in r))" "$TMP/all.fit.csv"; then ok; else bad "fit file: $(head -3 "$TMP/all.fit.csv")"; fi
+check "plot script" "$CACHET" plot "$TMP/all.csv" -o "$TMP/p.svg" --script "$TMP/p.gp"
+if grep -q "set logscale x 2" "$TMP/p.gp" && grep -q "^e$" "$TMP/p.gp"; then ok; else bad "plot script content"; fi
+if command -v gnuplot >/dev/null; then
+    check "plot" "$CACHET" plot "$TMP/all.csv" -o "$TMP/p.svg"
+    if grep -q "<svg" "$TMP/p.svg"; then ok; else bad "plot is not an SVG"; fi
+else
+    expect_status 2 "plot without gnuplot" env PATH=/nonexistent "$CACHET" plot "$TMP/all.csv"
+    expect_err_contains "gnuplot is not installed" "plot explains"
+fi
+finish

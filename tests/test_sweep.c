@@ -1,0 +1,409 @@
+/*
+ * test_sweep.c - sweep files, the one-pass analysis against point-by-point
+ * simulation, the LRU inclusion property, and the statistics.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cachet/cachet.h"
+#include "harness.h"
+
+static char tmpdir[] = "/tmp/cachet-test-sweep-XXXXXX";
+
+static const char *write_file(const char *name, const char *text)
+{
+    static char path[512];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static int load_fails_with(const char *text, const char *want)
+{
+    ct_sweep *sw = NULL;
+    ct_error err = {0};
+    int rc = ct_sweep_load(&sw, write_file("bad.ini", text), &err);
+    ct_sweep_free(sw);
+    if (rc == CT_OK || !strstr(err.msg, want)) {
+        fprintf(stderr, "  load of:\n%s  gave %d \"%s\", want \"%s\"\n", text, rc, err.msg, want);
+        return 0;
+    }
+    return 1;
+}
+
+TEST(rejects_bad_files)
+{
+    CHECK(load_fails_with("[sweep]\nl1d.sise = 1 2\n", "bad.ini: [sweep] l1d.sise: unknown key"));
+    CHECK(load_fails_with("[sweep]\nl9.size = 1 2\n", "[sweep] l9.size: unknown section"));
+    CHECK(load_fails_with("[sweep]\nl1d.size = 4X 8K\n",
+                          "bad.ini: [sweep] l1d.size: \"4X\" is not a size"));
+    CHECK(load_fails_with("[sweep]\nl1d.size = 8K..4K x2\n", "is an empty range"));
+    CHECK(load_fails_with("[sweep]\nl1d.size = 4K..8K\n", "needs a factor (x2) or a step"));
+    CHECK(load_fails_with("[sweep]\nl1d.size = 4K..8K x1\n", "never reaches the end"));
+    CHECK(load_fails_with("[sweep]\nl1d.size = 4K 8K\nl1d.assoc = 1 2 4\nzip = l1d.size l1d.assoc\n",
+                          "[sweep] zip: l1d.size has 2 values, l1d.assoc has 3"));
+    CHECK(load_fails_with("[sweep]\nl1d.size = 4K\nl1d.size = 8K\n", "l1d.size: given twice"));
+    CHECK(load_fails_with("[sweep]\nl1d.size 4K\n", "bad.ini:2: syntax error"));
+    CHECK(load_fails_with("colour = red\n[sweep]\nl1d.size = 4K\n", "colour: unknown top-level key"));
+    CHECK(load_fails_with("[l1d]\nsize = 3000\n[sweep]\nl1d.assoc = 1\n", "bad.ini: [l1d] size:"));
+    CHECK(load_fails_with("[l1d]\nline = 64\n", "[sweep]: no keys to vary"));
+    CHECK(load_fails_with("base = nothere.ini\n[sweep]\nl1d.size = 4K\n", "bad.ini: base:"));
+}
+
+TEST(expands_ranges_lists_and_zips_in_product_order)
+{
+    ct_sweep *sw = NULL;
+    ct_error err = {0};
+    int rc = ct_sweep_load(&sw, write_file("ok.ini",
+                               "[l1d]\nline = 64\n[l2]\nsize = 64K\n[sweep]\n"
+                               "l1d.size = 4K..16K x2 ; 4K 8K 16K\n"
+                               "l2.latency = 10..40 +10\n"
+                               "l1d.assoc = 1 full\n"
+                               "l1d.latency = 2 3\nzip = l1d.assoc l1d.latency\n"),
+                           &err);
+    CHECK(rc == CT_OK);
+    if (rc != CT_OK) {
+        fprintf(stderr, "  %s\n", err.msg);
+        return;
+    }
+    CHECK_EQ_U64(ct_sweep_nparams(sw), 4);
+    CHECK_EQ_U64(ct_sweep_npoints(sw), 3 * 4 * 2);
+    CHECK_EQ_U64(ct_sweep_nskipped(sw), 0);
+    /* the first key varies slowest; zipped keys move together */
+    CHECK(strcmp(ct_sweep_point_value(sw, 0, 0), "4096") == 0);
+    CHECK(strcmp(ct_sweep_point_value(sw, 0, 1), "10") == 0);
+    CHECK(strcmp(ct_sweep_point_value(sw, 1, 2), "full") == 0);
+    CHECK(strcmp(ct_sweep_point_value(sw, 1, 3), "3") == 0);
+    CHECK(strcmp(ct_sweep_point_value(sw, 2, 1), "20") == 0);
+    CHECK(strcmp(ct_sweep_point_value(sw, 23, 0), "16384") == 0);
+    CHECK(strcmp(ct_sweep_point_value(sw, 23, 1), "40") == 0);
+    {
+        char buf[64];
+        CHECK(strcmp(ct_config_get(ct_sweep_point_config(sw, 1), "l1d", "assoc", buf, 64),
+                     "64") == 0);
+    }
+    ct_sweep_free(sw);
+}
+
+TEST(skips_and_lists_impossible_points)
+{
+    ct_sweep *sw = NULL;
+    ct_error err = {0};
+    int rc = ct_sweep_load(&sw, write_file("skip.ini",
+                               "[l1d]\nline = 64\n[sweep]\nl1d.size = 4K 8K\nl1d.assoc = 64 128\n"),
+                           &err);
+    CHECK(rc == CT_OK);
+    if (rc)
+        return;
+    CHECK_EQ_U64(ct_sweep_npoints(sw), 3);
+    CHECK_EQ_U64(ct_sweep_nskipped(sw), 1);
+    CHECK_STR_CONTAINS(ct_sweep_skipped(sw, 0),
+                       "l1d.size=4K l1d.assoc=128: [l1d] assoc: 128 ways exceed the 64 lines");
+    ct_sweep_free(sw);
+}
+
+/* ---- running ---- */
+
+typedef struct got {
+    size_t n;
+    int method[256];
+    size_t nlevels[256];
+    ct_level_info info[256][4];
+    ct_level_stats stats[256][4];
+    ct_sim_totals tot[256];
+    ct_interval_stats iv[256][4];
+    double err[256], rate[256];
+} got;
+
+static int collect(void *ctx, const ct_sweep_result *r)
+{
+    got *g = ctx;
+    if (r->point >= 256 || r->nlevels > 4)
+        return 1;
+    g->method[r->point] = r->method;
+    g->nlevels[r->point] = r->nlevels;
+    for (size_t l = 0; l < r->nlevels; l++) {
+        g->info[r->point][l] = r->info[l];
+        g->stats[r->point][l] = r->stats[l];
+        g->iv[r->point][l] = r->interval[l];
+    }
+    g->tot[r->point] = *r->totals;
+    g->n++;
+    return 0;
+}
+
+static int run(ct_sweep *sw, const char *trace, int no_onepass, unsigned threads, got *g)
+{
+    ct_sweep_opts o;
+    ct_error err = {0};
+    const char *traces[1] = {trace};
+    int rc;
+    memset(&o, 0, sizeof o);
+    memset(g, 0, sizeof *g);
+    o.threads = threads;
+    o.no_onepass = no_onepass;
+    o.interval = 10000;
+    o.result = collect;
+    o.result_ctx = g;
+    rc = ct_sweep_run(sw, traces, 1, &o, &err);
+    if (rc)
+        fprintf(stderr, "  sweep run: %s\n", err.msg);
+    return rc;
+}
+
+/* Every figure of every point equal between one-pass and simulation. */
+static void compare_methods(const char *sweep_text, const char *trace, size_t want_levels)
+{
+    static got a, b;
+    ct_sweep *sw = NULL;
+    ct_error err = {0};
+    size_t onepass = 0;
+
+    if (ct_sweep_load(&sw, write_file("cmp.ini", sweep_text), &err) != CT_OK) {
+        fprintf(stderr, "  %s\n", err.msg);
+        CHECK(0);
+        return;
+    }
+    CHECK(run(sw, trace, 0, 2, &a) == CT_OK);
+    CHECK(run(sw, trace, 1, 2, &b) == CT_OK);
+    CHECK_EQ_U64(a.n, ct_sweep_npoints(sw));
+    CHECK_EQ_U64(b.n, ct_sweep_npoints(sw));
+    for (size_t p = 0; p < a.n; p++) {
+        CHECK_EQ_U64(a.nlevels[p], want_levels);
+        CHECK(b.method[p] == CT_SWEEP_SIMULATED);
+        onepass += a.method[p] == CT_SWEEP_ONEPASS;
+        for (size_t l = 0; l < a.nlevels[p]; l++) {
+            int same = memcmp(&a.stats[p][l], &b.stats[p][l], sizeof a.stats[p][l]) == 0 &&
+                       a.info[p][l].size == b.info[p][l].size &&
+                       a.info[p][l].assoc == b.info[p][l].assoc &&
+                       a.info[p][l].sets == b.info[p][l].sets &&
+                       a.info[p][l].latency == b.info[p][l].latency &&
+                       a.iv[p][l].n == b.iv[p][l].n && a.iv[p][l].mean == b.iv[p][l].mean;
+            CHECK(same);
+            if (!same) {
+                ct_kind_stats x = ct_level_total(&a.stats[p][l]), y = ct_level_total(&b.stats[p][l]);
+                fprintf(stderr, "  point %zu level %s: one-pass misses %llu wb %llu ev %llu, "
+                        "simulated misses %llu wb %llu ev %llu\n", p, a.info[p][l].name,
+                        (unsigned long long)x.misses,
+                        (unsigned long long)a.stats[p][l].writebacks,
+                        (unsigned long long)a.stats[p][l].evictions,
+                        (unsigned long long)y.misses,
+                        (unsigned long long)b.stats[p][l].writebacks,
+                        (unsigned long long)b.stats[p][l].evictions);
+            }
+        }
+        CHECK(memcmp(&a.tot[p], &b.tot[p], sizeof a.tot[p]) == 0);
+    }
+    CHECK_EQ_U64(onepass, a.n);  /* the analysis really ran */
+    ct_sweep_free(sw);
+}
+
+TEST(onepass_equals_simulation_for_an_l1d_alone)
+{
+    compare_methods("[l1d]\nline = 64\nlatency = 3\n[memory]\nlatency = 50\n[sweep]\n"
+                    "l1d.size = 1K..32K x2\nl1d.assoc = 1 2 3 4 8 full\n",
+                    "gen:random:n=40000,footprint=64K,writes=30,size=8", 1);
+}
+
+TEST(onepass_equals_simulation_with_flush_3c_and_unaligned_accesses)
+{
+    compare_methods("[system]\nmiss_classes = yes\nflush_at_end = yes\n"
+                    "[l1d]\nline = 32\n[sweep]\nl1d.size = 512 1K 2K 8K\nl1d.assoc = 1 2 full\n"
+                    "l1d.latency = 2 5\n",
+                    "gen:stream:n=30000,stride=24,size=16,footprint=20K,writes=20", 1);
+}
+
+TEST(onepass_equals_simulation_for_an_l2_under_fixed_l1s)
+{
+    compare_methods("[l1i]\nsize = 1K\nassoc = 2\nline = 32\n"
+                    "[l1d]\nsize = 2K\nassoc = 2\nline = 32\nwrite_back = no\n"
+                    "[l2]\nline = 64\n[sweep]\nl2.size = 4K..64K x4\nl2.assoc = 1 4 16 full\n",
+                    "gen:chase:n=30000,footprint=96K,node=64", 3);
+    compare_methods("[l1d]\nsize = 1K\nassoc = 4\nline = 64\n"
+                    "[l2]\nline = 64\nwrite_back = no\n[sweep]\nl2.size = 2K 4K 8K\n"
+                    "l2.assoc = 2 8\n",
+                    "gen:random:n=20000,footprint=16K,writes=50", 2);
+}
+
+/* A trace with cache maintenance cannot be analysed in one pass: its
+ * points are simulated instead, with the same figures. */
+TEST(cache_operations_fall_back_to_simulation)
+{
+    static got a, b;
+    ct_sweep *sw = NULL;
+    ct_error err = {0};
+    char din[64 * 1024] = "", path[600];
+    size_t used = 0;
+    FILE *f;
+
+    for (int i = 0; i < 3000; i++)
+        used += (size_t)snprintf(din + used, sizeof din - used, "%d %x\n", i % 7 == 0,
+                                 (unsigned)((i * 2654435761u) % 32768));
+    used += (size_t)snprintf(din + used, sizeof din - used, "4 0\n");
+    for (int i = 0; i < 500; i++)
+        used += (size_t)snprintf(din + used, sizeof din - used, "0 %x\n", i * 64);
+    snprintf(path, sizeof path, "%s", write_file("ops.din", din));
+    f = fopen(path, "r");
+    CHECK(f != NULL);
+    if (f)
+        fclose(f);
+    if (ct_sweep_load(&sw, write_file("ops.ini", "[l1d]\nline = 64\n[sweep]\n"
+                                                 "l1d.size = 1K 4K\nl1d.assoc = 1 full\n"), &err)) {
+        CHECK(0);
+        return;
+    }
+    CHECK(run(sw, path, 0, 2, &a) == CT_OK);
+    CHECK(run(sw, path, 1, 2, &b) == CT_OK);
+    CHECK_EQ_U64(a.n, 4);
+    for (size_t p = 0; p < a.n; p++) {
+        CHECK(a.method[p] == CT_SWEEP_SIMULATED);
+        CHECK(memcmp(&a.stats[p][0], &b.stats[p][0], sizeof a.stats[p][0]) == 0);
+        CHECK(a.stats[p][0].writebacks > 0);
+    }
+    ct_sweep_free(sw);
+}
+
+/* LRU inclusion: misses never grow with associativity at a fixed set count,
+ * nor with size when fully associative. */
+TEST(lru_misses_obey_the_inclusion_property)
+{
+    static got g;
+    ct_sweep *sw = NULL;
+    ct_error err = {0};
+    size_t checked = 0;
+
+    if (ct_sweep_load(&sw, write_file("incl.ini",
+                          "[l1d]\nline = 64\n[sweep]\nl1d.size = 1K..64K x2\n"
+                          "l1d.assoc = 1 2 4 8 16 full\n"), &err) != CT_OK) {
+        CHECK(0);
+        return;
+    }
+    CHECK(run(sw, "gen:random:n=50000,footprint=128K,writes=25", 0, 2, &g) == CT_OK);
+    for (size_t p = 0; p < g.n; p++)
+        for (size_t q = 0; q < g.n; q++) {
+            const ct_level_info *a = &g.info[p][0], *b = &g.info[q][0];
+            uint64_t ma = ct_level_total(&g.stats[p][0]).misses;
+            uint64_t mb = ct_level_total(&g.stats[q][0]).misses;
+            if (a->sets == b->sets && a->assoc < b->assoc) {
+                CHECK(mb <= ma);
+                checked++;
+            }
+            if (a->sets == 1 && b->sets == 1 && a->size < b->size) {
+                CHECK(mb <= ma);
+                checked++;
+            }
+        }
+    CHECK(checked > 50);
+    ct_sweep_free(sw);
+}
+
+static int collect_sampled(void *ctx, const ct_sweep_result *r)
+{
+    got *g = ctx;
+    if (collect(ctx, r))
+        return 1;
+    g->err[r->point] = r->miss_rate_error[0];
+    g->rate[r->point] = r->sample_rate;
+    return 0;
+}
+
+/* Sampled one-pass stays close to the exact figures and says it sampled. */
+TEST(sampled_mode_estimates_miss_rates)
+{
+    static got ex, sa;
+    ct_sweep *sw = NULL;
+    ct_error err = {0};
+    ct_sweep_opts o;
+    const char *traces[1] = {"gen:random:n=200000,footprint=512K,writes=25"};
+    size_t with_error = 0;
+
+    if (ct_sweep_load(&sw, write_file("sa.ini", "[l1d]\nline = 64\n[sweep]\n"
+                          "l1d.size = 16K..256K x4\nl1d.assoc = 1 4 full\n"), &err)) {
+        CHECK(0);
+        return;
+    }
+    CHECK(run(sw, traces[0], 0, 2, &ex) == CT_OK);
+    memset(&o, 0, sizeof o);
+    memset(&sa, 0, sizeof sa);
+    o.sample = 0.25;
+    o.result = collect_sampled;
+    o.result_ctx = &sa;
+    CHECK(ct_sweep_run(sw, traces, 1, &o, &err) == CT_OK);
+    CHECK_EQ_U64(sa.n, ct_sweep_npoints(sw));
+    for (size_t p = 0; p < sa.n; p++) {
+        ct_kind_stats a = ct_level_total(&ex.stats[p][0]), b = ct_level_total(&sa.stats[p][0]);
+        double ra = (double)a.misses / (double)a.accesses, rb = (double)b.misses / (double)b.accesses;
+        CHECK(sa.method[p] == CT_SWEEP_SAMPLED);
+        CHECK(sa.rate[p] == 0.25);
+        CHECK_EQ_U64(b.accesses, a.accesses);     /* accesses stay exact */
+        CHECK(fabs(ra - rb) < 0.03);
+        with_error += sa.err[p] > 0;
+    }
+    CHECK(with_error > 0);
+    ct_sweep_free(sw);
+}
+
+TEST(intervals_count_full_intervals_only)
+{
+    static got g;
+    ct_sweep *sw = NULL;
+    ct_error err = {0};
+    if (ct_sweep_load(&sw, write_file("iv.ini", "[l1d]\n[sweep]\nl1d.size = 4K 8K\n"), &err)) {
+        CHECK(0);
+        return;
+    }
+    /* 25000 data accesses + 25000 fetches = 50000 accesses: 5 intervals of 10000 */
+    CHECK(run(sw, "gen:random:n=25000,footprint=64K", 1, 1, &g) == CT_OK);
+    CHECK_EQ_U64(g.iv[0][0].n, 5);
+    CHECK(g.iv[0][0].ci_lo <= g.iv[0][0].mean && g.iv[0][0].mean <= g.iv[0][0].ci_hi);
+    CHECK(g.iv[0][0].sd > 0);
+    ct_sweep_free(sw);
+}
+
+TEST(power_law_fit_recovers_exponent)
+{
+    double x[6], y[6];
+    ct_powerlaw pl;
+    ct_error err = {0};
+    for (int i = 0; i < 6; i++) {
+        x[i] = 1024.0 * (1 << i);
+        y[i] = 3.0 * pow(x[i], -0.5);
+    }
+    CHECK(ct_powerlaw_fit(x, y, 6, &pl, &err) == CT_OK);
+    CHECK(fabs(pl.b + 0.5) < 1e-9);
+    CHECK(fabs(pl.a - 3.0) < 1e-6);
+    CHECK(fabs(pl.r2 - 1.0) < 1e-9);
+    CHECK(ct_powerlaw_fit(x, y, 2, &pl, &err) == CT_E_USAGE);
+}
+
+int main(void)
+{
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    RUN(rejects_bad_files);
+    RUN(expands_ranges_lists_and_zips_in_product_order);
+    RUN(skips_and_lists_impossible_points);
+    RUN(onepass_equals_simulation_for_an_l1d_alone);
+    RUN(onepass_equals_simulation_with_flush_3c_and_unaligned_accesses);
+    RUN(onepass_equals_simulation_for_an_l2_under_fixed_l1s);
+    RUN(cache_operations_fall_back_to_simulation);
+    RUN(lru_misses_obey_the_inclusion_property);
+    RUN(sampled_mode_estimates_miss_rates);
+    RUN(intervals_count_full_intervals_only);
+    RUN(power_law_fit_recovers_exponent);
+    {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", tmpdir);
+    }
+    return harness_done();
+}
