@@ -131,7 +131,11 @@ const ct_format_ops *ct_format_at(size_t i);
 const ct_format_ops *ct_format_find(const char *name);
 
 extern const ct_format_ops ct_format_din, ct_format_gen, ct_format_tarmac,
-    ct_format_tracematcher;
+    ct_format_tracematcher, ct_format_tt6, ct_format_tt6e;
+
+/* The [tt6] dcbx schema check: 0 when text is a valid DCBX list, else -1
+ * with the reason in why. */
+int ct_tt6_dcbx_check(const char *text, char *why, size_t whyn);
 
 /* What a decoder sees of its stream. */
 struct ct_stream {
@@ -171,7 +175,7 @@ typedef struct ct_writer_ops {
     int (*finish)(void *st, ct_error *err);   /* trailer; also frees st */
 } ct_writer_ops;
 
-extern const ct_writer_ops ct_writer_din;
+extern const ct_writer_ops ct_writer_din, ct_writer_tt6, ct_writer_tt6e;
 
 /* ---- text helpers ------------------------------------------------------------ */
 
