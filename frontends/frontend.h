@@ -119,6 +119,10 @@ typedef struct ct_format_ops {
                     ct_error *err);
     /* 1 when the format reads no bytes (s->in is NULL). */
     int no_bytes;
+    /* 1 when the decoder itself gives every access of stream i thread i + 1,
+     * cpu 0 and core 0 (a stream is one thread and carries no ids): a trace
+     * of one such stream then needs no pass to assign cores. */
+    int one_thread;
     int (*open)(void **st, ct_stream *s, ct_error *err);
     /* Add records to b (without clearing it) until b has fewer than
      * max_per_record free slots or the input ends. Returns 1 when more may

@@ -24,7 +24,9 @@
  *   stream carries timestamp markers) the stream with the oldest pending
  *   timestamp runs until its next timestamp marker; with quantum, streams
  *   run in input order for `quantum` accesses each. A stream's thread id,
- *   when its records carry none, is its stream number + 1.
+ *   when its records carry none, is its stream number + 1. A trace of one
+ *   stream in a one_thread format is thread 1 on core 0 throughout (the
+ *   decoder fills both in).
  *
  * Read-ahead
  *   With [trace] readahead = yes (the default) one thread decodes and
@@ -787,8 +789,13 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
         stream_rt *r = &t->sv[0];
         if (fill_stream(t, r, b, err) < 0)
             return err->code;
-        default_thread(b, 0, 0);
         rc = b->n + b->nmk + b->nev > 0 ? 1 : 0;
+        if (t->fmt->one_thread) { /* thread 1 on core 0 throughout */
+            if (b->n && t->info.threads == 0)
+                count_thread(t, 1);
+            return rc;
+        }
+        default_thread(b, 0, 0);
     } else {
         if (t->cfg->interleave == CT_IL_AUTO && t->interleave == CT_IL_AUTO) {
             /* timestamps if the first stream has any in its first batch */
