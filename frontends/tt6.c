@@ -59,7 +59,8 @@
  *      the L1I's line for icbi. In TT6 these instructions carry no address
  *      and are COMPUTE: a fetch and nothing else.
  *   Every access has pc = the instruction's PC and time = the record index
- *   (0-based, INITIAL_PC being record 0).
+ *   (0-based, INITIAL_PC being record 0). The trace's record count (cachet
+ *   info "records") includes INITIAL_PC and the escapes.
  *
  * Escapes
  *   Header: code = (w >> 16) & 0x3ff, count = w & 0xffff payload words.
@@ -278,6 +279,7 @@ enum { TRAP_NONE, TRAP_AFTER_TWI, TRAP_AFTER_B };
 
 typedef struct tt6 {
     ct_stream *s;
+    uint32_t thread;      /* of every access: the stream number + 1 */
     int dst_mode;         /* enum ct_tt6_dst */
     uint32_t pc;          /* address of the next instruction */
     uint64_t rec;         /* index of the next record */
@@ -413,9 +415,9 @@ static uint32_t line_of(const struct ct_config *c, int iside)
 
 /* ---- tables ------------------------------------------------------------ */
 
-static void set_tail(uint8_t *tail, uint32_t size, int kind, int op, int flags)
+static void set_tail(uint8_t *tail, uint32_t size, int kind, int op, int flags, uint32_t thread)
 {
-    ct_access a = {.size = size, .kind = (uint8_t)kind, .op = (uint8_t)op,
+    ct_access a = {.size = size, .thread = thread, .kind = (uint8_t)kind, .op = (uint8_t)op,
                    .flags = (uint16_t)flags};
     memcpy(tail, (const uint8_t *)&a + TAIL_AT, TAIL_BYTES);
 }
@@ -426,7 +428,7 @@ static void set_tail(uint8_t *tail, uint32_t size, int kind, int op, int flags)
 static uint8_t add_desc(tt6 *d, desc x)
 {
     uint32_t *next = (x.bytes == 8 && !x.special) ? &d->nlong : &d->nshort;
-    set_tail(x.tail, x.size, x.kind, x.op, x.flags);
+    set_tail(x.tail, x.size, x.kind, x.op, x.flags, d->thread);
     x.stop = x.special ? 1ull << 32 : x.cls == C_FLOW ? 3 : 0;
     d->desc[*next] = x;
     return (uint8_t)(*next)++;
@@ -533,6 +535,34 @@ FORCE_INLINE void emit_fast(ct_access *a, const desc *k, uint32_t pc, uint64_t r
 #endif
 }
 
+/* The table entry of each of n words at p. With SSE2 (a little-endian
+ * host) the indices of four words are computed at once from the words as
+ * loaded, without swapping bytes: for bytes b0..b3 of a word (b0 the most
+ * significant) loaded as v = b0 | b1 << 8 | b2 << 16 | b3 << 24, the major
+ * opcode b0 >> 2 lands at bits 10-15 as (v & 0xfc) << 8, and the extended
+ * opcode (b3 >> 1) | (b2 & 7) << 7 as v >> 25 | (v >> 9) & 0x380. */
+static void classify(const uint8_t *tab, const uint8_t *p, uint8_t *ent, size_t n)
+{
+    size_t i = 0;
+#ifdef __SSE2__
+    const __m128i m_major = _mm_set1_epi32(0xfc), m_minor = _mm_set1_epi32(0x380);
+    for (; i + 4 <= n; i += 4) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 4 * i));
+        const __m128i x = _mm_or_si128(
+            _mm_or_si128(_mm_slli_epi32(_mm_and_si128(v, m_major), 8), _mm_srli_epi32(v, 25)),
+            _mm_and_si128(_mm_srli_epi32(v, 9), m_minor));
+        uint32_t k[4];
+        _mm_storeu_si128((__m128i *)(void *)k, x);
+        ent[i] = tab[k[0]];
+        ent[i + 1] = tab[k[1]];
+        ent[i + 2] = tab[k[2]];
+        ent[i + 3] = tab[k[3]];
+    }
+#endif
+    for (; i < n; i++)
+        ent[i] = tab[INDEX(be32(p + 4 * i))];
+}
+
 /*
  * The common records (no escape, no variable size), as many as fit, in two
  * passes over a chunk of words: first every word's table entry (independent
@@ -551,7 +581,7 @@ static void run_fast(tt6 *d, ct_batch *b)
     uint8_t fetch_tail[TAIL_BYTES];
     tail_t ftail;
 
-    set_tail(fetch_tail, 4, CT_IFETCH, 0, 0);
+    set_tail(fetch_tail, 4, CT_IFETCH, 0, 0, d->thread);
     memcpy(&ftail, fetch_tail, TAIL_BYTES);
     for (;;) {
         const uint8_t *const p0 = ct_bytes_ptr(in);
@@ -564,8 +594,7 @@ static void run_fast(tt6 *d, ct_batch *b)
             nw = fit;
         if (nw < 2)
             break;
-        for (size_t i = 0; i < nw; i++)
-            ent[i] = tab[INDEX(be32(p0 + 4 * i))];
+        classify(tab, p0, ent, nw);
         /* j + 1 < nw: both words of a 2-word record are in the chunk */
         while (j + 1 < nw) {
             const unsigned e = ent[j];
@@ -588,19 +617,19 @@ static void run_fast(tt6 *d, ct_batch *b)
     d->rec = rec;
 }
 
-static void put(ct_batch *b, uint32_t addr, uint32_t size, int kind, int op, int flags,
-                uint32_t pc, uint64_t time)
+static void put(const tt6 *d, ct_batch *b, uint32_t addr, uint32_t size, int kind, int op,
+                int flags, uint32_t pc, uint64_t time)
 {
     b->acc[b->n++] = (ct_access){.vaddr = addr, .pc = pc, .time = time, .size = size,
-                                 .kind = (uint8_t)kind, .op = (uint8_t)op,
-                                 .flags = (uint16_t)flags};
+                                 .thread = d->thread, .kind = (uint8_t)kind,
+                                 .op = (uint8_t)op, .flags = (uint16_t)flags};
 }
 
 /* Emit the pending dst/dstst blocks that fit. */
 static void run_stream(tt6 *d, ct_batch *b)
 {
     while (d->st_left && b->n < b->cap) {
-        put(b, d->st_addr, d->st_size, CT_PREFETCH, d->st_op, 0, d->st_pc, d->st_time);
+        put(d, b, d->st_addr, d->st_size, CT_PREFETCH, d->st_op, 0, d->st_pc, d->st_time);
         d->st_addr += d->st_stride;
         d->st_left--;
     }
@@ -636,7 +665,7 @@ static int escape(tt6 *d, ct_batch *b, uint32_t w, size_t avail, ct_error *err)
         const uint8_t *p = ct_bytes_ptr(in);
         if (count >= 2) {
             b->mk[b->nmk++] = (ct_marker){.index = b->n, .type = CT_MK_SYNC,
-                                          .thread = d->s->index + 1, .aux = code,
+                                          .thread = d->thread, .aux = code,
                                           .time = d->rec, .value = be32(p + 4),
                                           .value2 = be32(p + 8)};
             if (count > 2)
@@ -723,26 +752,26 @@ static int decode_one(tt6 *d, ct_batch *b, ct_error *err)
     if (k->special == SP_TWI)
         d->trap = TRAP_AFTER_TWI;
 
-    put(b, pc, 4, fetch_kind, 0, 0, pc, d->rec);
+    put(d, b, pc, 4, fetch_kind, 0, 0, pc, d->rec);
     switch (k->special) {
     case SP_NONE:
         if (k->ndata)
-            put(b, w2 & k->amask, k->size, k->kind, k->op, k->flags, pc, d->rec);
+            put(d, b, w2 & k->amask, k->size, k->kind, k->op, k->flags, pc, d->rec);
         break;
     case SP_MULTIPLE:
-        put(b, w2, 4 * (32 - ((w >> 21) & 31)), k->kind, 0, 0, pc, d->rec);
+        put(d, b, w2, 4 * (32 - ((w >> 21) & 31)), k->kind, 0, 0, pc, d->rec);
         break;
     case SP_STRING_IMM:
         size = (w >> 11) & 31;
-        put(b, w2, size ? size : 32, k->kind, 0, 0, pc, d->rec);
+        put(d, b, w2, size ? size : 32, k->kind, 0, 0, pc, d->rec);
         break;
     case SP_STRING_XER:
         if ((size = w3 & 0x7f) != 0)
-            put(b, w2, size, k->kind, 0, 0, pc, d->rec);
+            put(d, b, w2, size, k->kind, 0, 0, pc, d->rec);
         break;
     case SP_DS: {
         static const uint8_t load[4] = {8, 8, 4, 8}, store[4] = {8, 8, 16, 8};
-        put(b, w2, (k->kind == CT_LOAD ? load : store)[w & 3], k->kind, 0, 0, pc, d->rec);
+        put(d, b, w2, (k->kind == CT_LOAD ? load : store)[w & 3], k->kind, 0, 0, pc, d->rec);
         break;
     }
     case SP_STREAM:
@@ -821,6 +850,7 @@ static int open_dialect(void **st, ct_stream *s, int tt6e, ct_error *err)
     if (!d)
         return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", s->path);
     d->s = s;
+    d->thread = s->index + 1;
     d->dst_mode = c->tt6_dst;
     if (dcbx_parse(c->tt6_dcbx, &mask, why, sizeof why) != 0) {
         free(d);
@@ -936,6 +966,7 @@ const ct_format_ops ct_format_tt6 = {
     .default_schedule = CT_SCHED_THREADS,
     .probe = tt6_probe,
     .list_dir = tt6_list_dir,
+    .one_thread = 1,
     .open = tt6_open, .next = tt6_next, .close = tt6_close,
 };
 
@@ -946,5 +977,6 @@ const ct_format_ops ct_format_tt6e = {
     .default_schedule = CT_SCHED_THREADS,
     .probe = tt6_probe,
     .list_dir = tt6_list_dir,
+    .one_thread = 1,
     .open = tt6e_open, .next = tt6_next, .close = tt6_close,
 };

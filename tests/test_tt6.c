@@ -636,7 +636,9 @@ TEST(pc_follows_flow_records)
     CHECK_EQ_U64(d.rc, 0);
     CHECK_EQ_U64(d.n, 11);
     for (size_t i = 0; i < 11 && d.n == 11; i++)
-        CHECK(same_access(&d.acc[i], CT_IFETCH, want[i], 4) && d.acc[i].pc == want[i]);
+        CHECK(same_access(&d.acc[i], CT_IFETCH, want[i], 4) && d.acc[i].pc == want[i] &&
+              d.acc[i].thread == 1 && d.acc[i].core == 0);
+    CHECK_EQ_U64(d.threads, 1);
     dec_free(&d);
     tb_free(&tb);
 }
