@@ -740,7 +740,7 @@ TEST(dst_streams_follow_the_mode)
 
 /* ---- large input: buffer refills inside records and escapes ---------------------------- */
 
-TEST(large_trace_crosses_buffer_refills)
+TEST(large_trace_crosses_buffer_refills_and_paths_agree)
 {
     tt6_buf tb = {0};
     decoded d;
@@ -789,6 +789,25 @@ TEST(large_trace_crosses_buffer_refills)
     CHECK_EQ_U64(got_sum, want_sum);
     CHECK_EQ_U64(d.nmk, marks);
     CHECK_EQ_U64(d.bytes, tb.n);
+
+    /* batches of 3 accesses leave every record to the general decoder (the
+     * fast loop needs room for 4): both paths must agree on every field */
+    {
+        const char *path = put_file("large.tt6", tb.p, tb.n);
+        decoded slow;
+        size_t diff = 0;
+        decode_paths(&path, 1, "tt6", NULL, 3, &slow);
+        CHECK_EQ_U64(slow.rc, 0);
+        CHECK_EQ_U64(slow.n, d.n);
+        for (size_t i = 0; i < d.n && i < slow.n; i++)
+            diff += memcmp(&d.acc[i], &slow.acc[i], sizeof d.acc[i]) != 0;
+        CHECK_EQ_U64(diff, 0);
+        CHECK_EQ_U64(slow.nmk, d.nmk);
+        for (size_t i = 0; i < d.nmk && i < slow.nmk; i++)
+            diff += memcmp(&d.mk[i], &slow.mk[i], sizeof d.mk[i]) != 0;
+        CHECK_EQ_U64(diff, 0);
+        dec_free(&slow);
+    }
     dec_free(&d);
     tb_free(&tb);
 }
@@ -1173,7 +1192,7 @@ int main(void)
     RUN(pc_follows_flow_records);
     RUN(tt6e_trap_pair_is_not_fetched_unless_kept);
     RUN(dst_streams_follow_the_mode);
-    RUN(large_trace_crosses_buffer_refills);
+    RUN(large_trace_crosses_buffer_refills_and_paths_agree);
     RUN(malformed_input_is_reported_with_position);
     RUN(full_traces_are_recognised_and_refused);
     RUN(files_and_directories_are_threads);
