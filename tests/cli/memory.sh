@@ -31,6 +31,10 @@ bounded "din" "$TMP/a.din" "$TMP/b.din" -c configs/default.ini
 zstd -q "$TMP/a.din" -o "$TMP/a.din.zst"
 zstd -q "$TMP/b.din" -o "$TMP/b.din.zst"
 bounded "din.zst" "$TMP/a.din.zst" "$TMP/b.din.zst" -c configs/default.ini
+# TT6 (binary), 1x and 10x the same kind of workload
+"$CACHET" convert gen:random:n=200K,footprint=4M,writes=25 --to tt6 -o "$TMP/a.tt6"
+"$CACHET" convert gen:random:n=2M,footprint=4M,writes=25 --to tt6 -o "$TMP/b.tt6"
+bounded "tt6" "$TMP/a.tt6" "$TMP/b.tt6" -c configs/default.ini -f tt6
 # generators stream too
 bounded "gen" gen:stream:n=200K gen:stream:n=2M -c configs/default.ini
 finish
