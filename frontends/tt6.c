@@ -89,11 +89,20 @@
  *   Amber writes one file per thread. Several files, or a directory (its
  *   files whose names contain ".tt6", in natural order: thread_2 before
  *   thread_10), are read as one stream per file, stream i being thread
- *   i + 1. TT6 has no timestamps, so the streams are interleaved round
- *   robin, [trace] quantum accesses at a time, and each thread runs on the
- *   next core in order of first appearance ([trace] schedule = threads).
+ *   i + 1 (the decoder fills it in, and declares one_thread). TT6 has no
+ *   timestamps, so the streams are interleaved round robin, [trace]
+ *   quantum accesses at a time, and each thread runs on the next core in
+ *   order of first appearance ([trace] schedule = threads).
  *   Sync markers are passed on; the interleaving does not enforce the
  *   order they describe.
+ *
+ * Choices where the public sources are silent
+ *   The TT6E class list itself (hence [tt6] dcbx; icbi is left out by
+ *   default), the exact words of the trap pair, the dst zero encodings and
+ *   the stride's sign (the AltiVec PEM's, not checked on a sample), NB = 0 and
+ *   XER & 0x7f for the string forms (the PowerPC definitions), 4 bytes for
+ *   eciwx/ecowx, and aligning the AltiVec EAs ourselves (harmless if Amber
+ *   already did) are this decoder's choices, not documented Amber facts.
  *
  * Malformed input (always "FILE: offset O (0xO), record R, CLASS: reason")
  *   A trailing partial word (file length not a multiple of 4) is an error;
