@@ -12,6 +12,8 @@ static const ct_format_ops *const formats[] = {
     &ct_format_tracematcher,
     &ct_format_drmemtrace,
     &ct_format_gen,
+    &ct_format_tt6,
+    &ct_format_tt6e,
 };
 
 const ct_format_ops *ct_format_at(size_t i)

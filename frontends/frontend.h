@@ -126,6 +126,10 @@ typedef struct ct_format_ops {
                     ct_error *err);
     /* 1 when the format reads no bytes (s->in is NULL). */
     int no_bytes;
+    /* 1 when the decoder itself gives every access of stream i thread i + 1,
+     * cpu 0 and core 0 (a stream is one thread and carries no ids): a trace
+     * of one such stream then needs no pass to assign cores. */
+    int one_thread;
     int (*open)(void **st, ct_stream *s, ct_error *err);
     /* Add records to b (without clearing it) until b has fewer than
      * max_per_record free slots or the input ends. Returns 1 when more may
@@ -138,7 +142,11 @@ const ct_format_ops *ct_format_at(size_t i);
 const ct_format_ops *ct_format_find(const char *name);
 
 extern const ct_format_ops ct_format_din, ct_format_gen, ct_format_tarmac,
-    ct_format_tracematcher, ct_format_drmemtrace;
+    ct_format_tracematcher, ct_format_drmemtrace, ct_format_tt6, ct_format_tt6e;
+
+/* The [tt6] dcbx schema check: 0 when text is a valid DCBX list, else -1
+ * with the reason in why. */
+int ct_tt6_dcbx_check(const char *text, char *why, size_t whyn);
 
 /* What a decoder sees of its stream. */
 struct ct_stream {
@@ -178,7 +186,7 @@ typedef struct ct_writer_ops {
     int (*finish)(void *st, ct_error *err);   /* trailer; also frees st */
 } ct_writer_ops;
 
-extern const ct_writer_ops ct_writer_din;
+extern const ct_writer_ops ct_writer_din, ct_writer_tt6, ct_writer_tt6e;
 
 /* ---- text helpers ------------------------------------------------------------ */
 

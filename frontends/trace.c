@@ -45,7 +45,8 @@
  *   single: every access runs on core 0.
  *   auto: the format's choice.
  *   A stream's thread id, when its records carry none, is its stream
- *   number + 1.
+ *   number + 1. A trace of one stream in a one_thread format is thread 1
+ *   on core 0 throughout (the decoder fills both in).
  *
  * Read-ahead
  *   With [trace] readahead = yes (the default) one thread decodes and
@@ -925,8 +926,13 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
         stream_rt *r = t->sv[0];
         if (fill_stream(t, r, b, err) < 0)
             return err->code;
-        default_thread(b, 0, 0);
         rc = b->n + b->nmk + b->nev > 0 ? 1 : 0;
+        if (t->fmt->one_thread) { /* thread 1 on core 0 throughout */
+            if (b->n && t->info.threads == 0)
+                count_thread(t, 1);
+            return rc;
+        }
+        default_thread(b, 0, 0);
     } else {
         if (!t->started) {
             t->started = 1;

@@ -8,6 +8,8 @@
 
 static const ct_writer_ops *const writers[] = {
     &ct_writer_din,
+    &ct_writer_tt6,
+    &ct_writer_tt6e,
 };
 
 struct ct_trace_writer {

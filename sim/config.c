@@ -4,7 +4,9 @@
  * Rules (the key reference itself is the schema in config_schema.c):
  *  - Every section and key must be in the schema; anything else is an error.
  *  - Values are parsed here from the text iniparser returns (never with its
- *    typed getters: they accept "64k" as 64 and "042" as octal).
+ *    typed getters: they accept "64k" as 64 and "042" as octal). A string
+ *    key with a grammar of its own (a list) is also checked by its entry in
+ *    ct_schema_checks.
  *  - A top-level `include = FILE` reads FILE first (relative to the including
  *    file); keys of the including file win; include loops are errors.
  *  - Optional sections (cache levels) exist only when named in the INI or set
@@ -238,6 +240,11 @@ static int parse_row(struct ct_config *c, const ct_schema_row *r, const char *te
             snprintf(why, whyn, "value longer than %zu characters", r->field_size - 1);
             return -1;
         }
+        for (size_t i = 0; i < ct_schema_nchecks; i++)
+            if (ct_schema_checks[i].section == r->section &&
+                strcmp(ct_schema_checks[i].key, r->key) == 0 &&
+                ct_schema_checks[i].check(text, why, whyn) != 0)
+                return -1;
         memcpy(field, text, strlen(text) + 1);
         return 0;
     }

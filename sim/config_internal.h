@@ -6,7 +6,8 @@
  * the truth; the typed fields are re-derived from it after every change, so
  * the model and the frontends read plain struct fields and never parse.
  *
- * Adding a key: add a field here, one row in config_schema.c. Nothing else.
+ * Adding a key: add a field here, one row in config_schema.c (and, for a
+ * string with a grammar of its own, one ct_schema_checks entry). Nothing else.
  */
 #ifndef CT_CONFIG_INTERNAL_H
 #define CT_CONFIG_INTERNAL_H
@@ -25,6 +26,7 @@ enum ct_indexing { CT_INDEX_PHYSICAL, CT_INDEX_VIRTUAL };
 enum ct_schedule { CT_SCHED_AUTO, CT_SCHED_THREADS, CT_SCHED_CPUS, CT_SCHED_SINGLE };
 enum ct_interleave { CT_IL_AUTO, CT_IL_TIMESTAMP, CT_IL_QUANTUM };
 enum ct_compat { CT_COMPAT_NONE, CT_COMPAT_DRCACHESIM };
+enum ct_tt6_dst { CT_TT6_DST_OFF, CT_TT6_DST_FIRST, CT_TT6_DST_STREAM };
 
 typedef struct ct_cache_cfg {
     uint64_t size;            /* bytes */
@@ -65,6 +67,10 @@ struct ct_config {
     uint64_t quantum;         /* accesses per turn in quantum interleaving */
     int readahead;            /* decode the next batches in a second thread */
     int tarmac_next_fetch;    /* Tarmac: fetch the next instruction at the end */
+    /* [tt6] */
+    int tt6_dst;              /* enum ct_tt6_dst */
+    char tt6_dcbx[128];       /* TT6E instructions with an address, checked list */
+    int tt6_keep_trap_pair;   /* 1: fetch TT6E's synthetic b 0x700 / rfi */
 
     /* bookkeeping */
     char *text[CT_CFG_MAX_ROWS];            /* user text per row, NULL = default */
@@ -77,7 +83,8 @@ enum ct_vtype { CT_VT_UINT, CT_VT_SIZE, CT_VT_BOOL, CT_VT_ENUM, CT_VT_STRING,
 
 typedef struct ct_schema_section {
     const char *name;
-    int optional;             /* 1: exists only when the INI has it (cache levels) */
+    int optional;             /* 1: exists only when the INI has it (cache levels; [tt6],
+                                 whose keys take their defaults when it is absent) */
     const char *help;
 } ct_schema_section;
 
@@ -94,10 +101,20 @@ typedef struct ct_schema_row {
     const char *help;
 } ct_schema_row;
 
+/* A further check of a CT_VT_STRING row's text (a list with a grammar of
+ * its own): 0 when valid, else -1 with the reason in why. */
+typedef struct ct_schema_check {
+    int section;
+    const char *key;
+    int (*check)(const char *text, char *why, size_t whyn);
+} ct_schema_check;
+
 extern const ct_schema_section ct_schema_sections[];
 extern const size_t ct_schema_nsections;
 extern const ct_schema_row ct_schema_rows[];
 extern const size_t ct_schema_nrows;
+extern const ct_schema_check ct_schema_checks[];
+extern const size_t ct_schema_nchecks;
 
 /* Section index of a cache level, and the level of a section (-1: none). */
 int ct_config_section_of_level(int level);

@@ -7,10 +7,11 @@
  */
 #include <stddef.h>
 
+#include "../frontends/frontend.h"
 #include "config_internal.h"
 #include "policy.h"
 
-enum { S_SYSTEM, S_L1I, S_L1D, S_L2, S_L3, S_MEMORY, S_TRACE };
+enum { S_SYSTEM, S_L1I, S_L1D, S_L2, S_L3, S_MEMORY, S_TRACE, S_TT6 };
 
 const ct_schema_section ct_schema_sections[] = {
     [S_SYSTEM] = {"system", 0, "cores, seed, indexing, statistics"},
@@ -20,6 +21,8 @@ const ct_schema_section ct_schema_sections[] = {
     [S_L3] = {"l3", 1, "level-3 unified cache (shared or private)"},
     [S_MEMORY] = {"memory", 0, "main memory"},
     [S_TRACE] = {"trace", 0, "how traces are read and scheduled onto cores"},
+    [S_TT6] = {"tt6", 1, "Amber TT6 and TT6E PowerPC traces: choices the format leaves open "
+                         "(absent: every default)"},
 };
 const size_t ct_schema_nsections = sizeof ct_schema_sections / sizeof ct_schema_sections[0];
 
@@ -28,6 +31,7 @@ static const char *const inclusion_names[] = {"non-inclusive", "inclusive", "exc
 static const char *const schedule_names[] = {"auto", "threads", "cpus", "single", NULL};
 static const char *const interleave_names[] = {"auto", "timestamp", "quantum", NULL};
 static const char *const compat_names[] = {"none", "drcachesim", NULL};
+static const char *const tt6_dst_names[] = {"off", "first", "stream", NULL};
 
 #define F(field) offsetof(struct ct_config, field), sizeof(((struct ct_config *)0)->field)
 #define CF(lv, field) F(cache[lv].field)
@@ -108,8 +112,25 @@ const ct_schema_row ct_schema_rows[] = {
      "Tarmac: when a trace ends, also fetch the instruction that runs next (the target "
      "of a direct branch, else the next in sequence), as Fast Models fetches it during "
      "the last traced instruction"},
+
+    {S_TT6, "dst", CT_VT_ENUM, F(tt6_dst), 0, 0, "stream", tt6_dst_names, NULL,
+     "AltiVec dst/dstst data-stream touches: no access, a software prefetch of the first "
+     "block, or one software prefetch per block of the stream the control word describes"},
+    {S_TT6, "dcbx", CT_VT_STRING, F(tt6_dcbx), 0, 0, "dcbst,dcbf,dcbtst,dcbt,dcbi,dcba,dcbz",
+     NULL, NULL,
+     "TT6E only: the instructions whose records carry an effective address (2 words), "
+     "comma-separated from dcbst dcbf dcbtst dcbt dcbi dcba dcbz icbi, or none; the others "
+     "are 1-word records. A wrong set misframes the trace"},
+    {S_TT6, "keep_trap_pair", CT_VT_BOOL, F(tt6_keep_trap_pair), 0, 1, "no", NULL, NULL,
+     "TT6E only: fetch the synthetic b 0x700 / rfi pair written after every twi (no: they "
+     "count as instructions without a fetch)"},
 };
 const size_t ct_schema_nrows = sizeof ct_schema_rows / sizeof ct_schema_rows[0];
+
+const ct_schema_check ct_schema_checks[] = {
+    {S_TT6, "dcbx", ct_tt6_dcbx_check},
+};
+const size_t ct_schema_nchecks = sizeof ct_schema_checks / sizeof ct_schema_checks[0];
 
 static const int level_section[CT_LV_COUNT] = {S_L1I, S_L1D, S_L2, S_L3};
 

@@ -22,7 +22,8 @@
  *   (CT_PF_INSTR without a target level, drmemtrace's PREFETCH_INSTR) go to
  *   the core's L1I; loads, stores, atomics (as stores) and every other
  *   software prefetch, the levelled instruction prefetches included, go to
- *   its L1D. No-fetch instructions are counted, never simulated.
+ *   its L1D. No-fetch instruction records are counted as such (accesses of
+ *   kind nofetch), never simulated, and are not instructions.
  *
  * Requests and line crossing
  *   A request for [addr, addr + size) is split at line boundaries; each
@@ -261,10 +262,8 @@ FORCE_INLINE void dcs_access(ct_sim *s, const ct_access *a)
     s->tot.accesses[kind]++;
     switch (kind) {
     case CT_NOFETCH:
-        s->tot.instructions++;
         return;
     case CT_IFETCH:
-        s->tot.instructions++;
         li = s->first_i[a->core];
         break;
     case CT_PREFETCH:

@@ -115,8 +115,10 @@
  *   buffered and cost nothing; a cache operation costs the latency of the
  *   first level it reaches. cycles = the sum over demand pieces;
  *   AMAT(kind) = cycles of that kind / accesses of that kind;
- *   CPI = cycles / instructions, instructions being ifetch + nofetch
- *   accesses.
+ *   CPI = cycles / instructions and MPKI = misses * 1000 / instructions,
+ *   instructions being the fetched ones (ifetch accesses; instructions that
+ *   retired without a fetch are reported as nofetch accesses, as drmemtrace's
+ *   basic_counts separates them).
  *   A request's latency is charged to a demand access only when it lies on
  *   that access's fetch path (the `demand` flag): write-backs, write-throughs
  *   and prefetches sent down clear it.
@@ -1064,7 +1066,7 @@ static void refresh(const ct_sim *cs)
     s->tot.cycles = 0;
     for (int k = 0; k < CT_KIND_STREAM; k++)
         s->tot.cycles += s->tot.kind_cycles[k];
-    s->tot.instructions = s->tot.accesses[CT_IFETCH] + s->tot.accesses[CT_NOFETCH];
+    s->tot.instructions = s->tot.accesses[CT_IFETCH];
 }
 
 const ct_level_stats *ct_sim_level_stats(const ct_sim *s, size_t i)

@@ -207,14 +207,15 @@ TEST(timing_charges_the_servicing_level)
     ct_sim_free(s);
 }
 
-TEST(instructions_count_fetches_and_nofetch)
+TEST(instructions_are_the_fetched_ones)
 {
     const char *kv[] = {"l1i.size=256", "l1i.assoc=2", "l1i.latency=1", NULL};
     ct_sim *s = sim_of(kv);
     acc(s, CT_IFETCH, 0x1000, 4);
     acc(s, CT_IFETCH, 0x1004, 4);
     acc(s, CT_NOFETCH, 0x1004, 4);
-    CHECK_EQ_U64(ct_sim_get_totals(s)->instructions, 3);
+    CHECK_EQ_U64(ct_sim_get_totals(s)->instructions, 2);
+    CHECK_EQ_U64(ct_sim_get_totals(s)->accesses[CT_NOFETCH], 1);
     CHECK_EQ_U64(ks(s, lvl(s, "l1i", 0), CT_IFETCH)->accesses, 2);
     CHECK_EQ_U64(ct_sim_get_totals(s)->cycles, 100 + 1);
     ct_sim_free(s);
@@ -290,6 +291,11 @@ TEST(cache_operations)
 
     acc(s, CT_STORE, 0x000, 4);
     op(s, CT_OP_CLEAN, 0x000, 4);           /* L1 writes back to L2, L2 to memory */
+    CHECK_EQ_U64(ks(s, l1, CT_CACHEOP)->hits, 1);
+    CHECK_EQ_U64(ks(s, l2, CT_CACHEOP)->hits, 1);
+    op(s, CT_OP_CLEAN, 0x800, 4);           /* nowhere: a miss at both levels */
+    CHECK_EQ_U64(ks(s, l1, CT_CACHEOP)->misses, 1);
+    CHECK_EQ_U64(ks(s, l1, CT_CACHEOP)->hits, 1);
     CHECK(resident(s, l1, 0x000) && !dirty(s, l1, 0x000));
     CHECK_EQ_U64(ct_sim_level_stats(s, l1)->writebacks, 1);
     CHECK_EQ_U64(ct_sim_level_stats(s, l2)->writebacks, 1);
@@ -568,7 +574,7 @@ int main(void)
     RUN(full_line_store_needs_no_fetch);
     RUN(line_crossing_access_is_split);
     RUN(timing_charges_the_servicing_level);
-    RUN(instructions_count_fetches_and_nofetch);
+    RUN(instructions_are_the_fetched_ones);
     RUN(missing_l1i_sends_fetches_to_l2);
     RUN(inclusive_level_back_invalidates);
     RUN(exclusive_level_holds_victims_only);

@@ -38,8 +38,10 @@ enum ct_kind {
     CT_PREFETCH,     /* software prefetch; `op` holds CT_PF_* hints */
     CT_CACHEOP,      /* cache maintenance; `op` holds CT_OP_* */
     CT_ATOMIC,       /* read-modify-write (one access that reads and writes) */
-    CT_NOFETCH,      /* an instruction that retired without a fetch (counted,
-                        never simulated: e.g. drmemtrace INSTR_NO_FETCH) */
+    CT_NOFETCH,      /* an instruction record without a fetch (drmemtrace
+                        INSTR_NO_FETCH, TT6E's synthetic trap pair): counted as
+                        an access of its own kind, neither simulated nor an
+                        instruction */
     CT_KIND_STREAM,  /* number of kinds a trace can contain */
     CT_WRITEBACK = CT_KIND_STREAM, /* dirty line written to the next level */
     CT_HWPREFETCH,   /* request made by a hardware prefetcher */

@@ -8,11 +8,16 @@
  * 2. The same workload is written as a din text file, then read, parsed and
  *    simulated: "din text" speed (end to end, file to statistics).
  * Both runs must give the same statistics; the command fails otherwise.
+ *
+ * With --decode TRACE... it instead times decoding alone (no simulation) of
+ * the given traces, in any format (-f to force one), --repeat times, and
+ * prints native records and accesses per second of each run.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -24,7 +29,63 @@ static void help(FILE *f)
             "Measures accesses per second from memory and from din text on one core.\n"
             "  -w WORKLOAD   generator (default gen:random:n=10M,footprint=256K,writes=25)\n"
             "  --dir DIR     where the din file is written (default /tmp)\n"
-            "  --keep        keep the din file\n");
+            "  --keep        keep the din file\n\n"
+            "usage: cachet bench --decode [-f FORMAT] [-c FILE.ini] [-s K=V]... [--repeat N]\n"
+            "                    TRACE...\n\n"
+            "Times decoding only (records and accesses per second of wall-clock time, and\n"
+            "records per second of CPU time; batches of 16384 accesses), N times (default 3).\n");
+}
+
+/* --decode: read the traces N times, report each run. */
+static int decode_only(const cli_common *co, char **paths, int npaths, int repeat)
+{
+    ct_error err = {0};
+    ct_config *cfg = NULL;
+    ct_batch b = {0};
+    int status = EXIT_OK;
+
+    if (cli_load_config(co, &cfg, &err) != CT_OK)
+        return cli_fail(&err);
+    if (ct_batch_init(&b, 1u << 14) != CT_OK) {
+        ct_config_free(cfg);
+        cli_error("out of memory");
+        return EXIT_INPUT;
+    }
+    printf("cachet %s bench --decode  %d trace%s, first %s\n", ct_version(), npaths,
+           npaths == 1 ? "" : "s", paths[0]);
+    for (int run = 1; run <= repeat && status == EXIT_OK; run++) {
+        ct_trace *t = NULL;
+        ct_trace_opts to = {0};
+        uint64_t acc = 0;
+        double t0 = cli_now(), dt, cpu;
+        clock_t c0 = clock();
+        int rc;
+
+        to.cfg = cfg;
+        if (ct_trace_open(&t, (const char *const *)paths, (size_t)npaths, &to, &err) != CT_OK) {
+            status = cli_fail(&err);
+            break;
+        }
+        while ((rc = ct_trace_next(t, &b, &err)) > 0)
+            acc += b.n;
+        dt = cli_now() - t0;
+        cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+        if (rc < 0) {
+            status = cli_fail(&err);
+        } else {
+            const ct_trace_info *ti = ct_trace_get_info(t);
+            printf("run %d  format %s  %llu records  %llu accesses  %llu bytes  %.3f s  "
+                   "%.1f M records/s  %.1f M accesses/s  %.1f MB/s  (cpu %.3f s: %.1f M "
+                   "records/s)\n", run, ti->format, (unsigned long long)ti->records,
+                   (unsigned long long)acc, (unsigned long long)ti->bytes, dt,
+                   ti->records / dt / 1e6, acc / dt / 1e6, ti->bytes / dt / 1e6, cpu,
+                   cpu > 0 ? ti->records / cpu / 1e6 : 0.0);
+        }
+        ct_trace_close(t);
+    }
+    ct_batch_free(&b);
+    ct_config_free(cfg);
+    return status;
 }
 
 typedef struct chunk {
@@ -75,11 +136,12 @@ int cmd_bench(int argc, char **argv)
         {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
         {"workload", required_argument, NULL, 'w'}, {"dir", required_argument, NULL, 'd'},
         {"keep", no_argument, NULL, 'k'},         {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"decode", no_argument, NULL, 'D'},       {"format", required_argument, NULL, 'f'},
+        {"repeat", required_argument, NULL, 'r'}, {NULL, 0, NULL, 0},
     };
     cli_common co = {0};
     const char *workload = "gen:random:n=10M,footprint=256K,writes=25", *dir = "/tmp";
-    int keep = 0, c, rc, status = EXIT_OK;
+    int keep = 0, decode = 0, repeat = 3, c, rc, status = EXIT_OK;
     ct_error err = {0};
     ct_config *cfg = NULL;
     ct_sim *s1 = NULL, *s2 = NULL;
@@ -89,7 +151,7 @@ int cmd_bench(int argc, char **argv)
     double t0, t_mem, t_din, t_parse;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:s:w:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:s:w:f:h", opts, NULL)) != -1) {
         switch (c) {
         case 'c': co.config_path = optarg; break;
         case 's':
@@ -100,9 +162,30 @@ int cmd_bench(int argc, char **argv)
         case 'w': workload = optarg; break;
         case 'd': dir = optarg; break;
         case 'k': keep = 1; break;
+        case 'D': decode = 1; break;
+        case 'f': co.format = optarg; break;
+        case 'r':
+            repeat = atoi(optarg);
+            if (repeat < 1) {
+                cli_error("bench: --repeat needs a positive count");
+                return EXIT_USAGE;
+            }
+            break;
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
         }
+    }
+    if (decode) {
+        if (optind >= argc) {
+            cli_error("bench: --decode needs a trace");
+            help(stderr);
+            return EXIT_USAGE;
+        }
+        return decode_only(&co, argv + optind, argc - optind, repeat);
+    }
+    if (co.format) {
+        cli_error("bench: -f goes with --decode");
+        return EXIT_USAGE;
     }
     if (cli_load_config(&co, &cfg, &err) != CT_OK)
         return cli_fail(&err);

@@ -56,6 +56,10 @@ PY
 bounded "drmemtrace" "$TMP/a.trace" "$TMP/b.trace" -c configs/default.ini
 bounded "drmemtrace zip, drcachesim counting" "$TMP/a.trace.zip" "$TMP/b.trace.zip" \
     -c configs/drcachesim-exact.ini
+# TT6 (binary), 1x and 10x the same kind of workload
+"$CACHET" convert gen:random:n=200K,footprint=4M,writes=25 --to tt6 -o "$TMP/a.tt6"
+"$CACHET" convert gen:random:n=2M,footprint=4M,writes=25 --to tt6 -o "$TMP/b.tt6"
+bounded "tt6" "$TMP/a.tt6" "$TMP/b.tt6" -c configs/default.ini -f tt6
 # generators stream too
 bounded "gen" gen:stream:n=200K gen:stream:n=2M -c configs/default.ini
 finish
