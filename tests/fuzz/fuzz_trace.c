@@ -2,8 +2,10 @@
  * fuzz_trace.c - a libFuzzer target for one trace format (FUZZ_FORMAT, set
  * at build time): the input is decoded from memory in strict and in lenient
  * mode, and every batch decoded is simulated on a small two-core hierarchy.
- * Anything but a clean return (a crash, a sanitizer report, a leak, a hang)
- * is a finding.
+ * The lenient pass also turns on the format options that are off by default
+ * (the Tarmac end-of-trace fetch, the TT6E trap pair), so that their code is
+ * fuzzed too; options of other formats are ignored. Anything but a clean
+ * return (a crash, a sanitizer report, a leak, a hang) is a finding.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,7 +27,9 @@ static ct_config *make_config(int lenient)
     ct_error err = {0};
     if (ct_config_new_empty(&c, &err) != CT_OK ||
         ct_config_set_all(c, kv, sizeof kv / sizeof kv[0], &err) != CT_OK ||
-        (lenient && ct_config_set(c, "trace.lenient=yes", &err) != CT_OK))
+        (lenient && (ct_config_set(c, "trace.lenient=yes", &err) != CT_OK ||
+                     ct_config_set(c, "trace.tarmac_next_fetch=yes", &err) != CT_OK ||
+                     ct_config_set(c, "tt6.keep_trap_pair=yes", &err) != CT_OK)))
         abort(); /* a broken harness, not a finding */
     return c;
 }
