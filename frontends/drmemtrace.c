@@ -231,6 +231,8 @@ static int dmt_probe(const uint8_t *h, size_t n)
         return 95;
     if (is_raw(h, n))
         return 90;  /* claimed so that open can refuse it with a hint */
+    if (n >= 4 && n < 16 && rd16(h) == T_HEADER && rd16(h + 2) == 0)
+        return 20;  /* a trace cut inside its first records: open says so */
     return 0;
 }
 
@@ -446,6 +448,10 @@ static int dmt_open(void **st, ct_stream *s, ct_error *err)
                             "%s: raw drmemtrace file (offline_entry_t records, not "
                             "post-processed): run raw2trace on its directory first", s->path);
     rs = record_width(h, (size_t)n);
+    if (!rs && n < 16 && n >= 4 && rd16(h) == T_HEADER && rd16(h + 2) == 0)
+        return ct_error_set(err, CT_E_FORMAT,
+                            "%s: byte 0, record 0: truncated: the file ends after %zd bytes, "
+                            "inside the HEADER record or the record after it", s->path, n);
     if (!rs)
         return ct_error_set(err, CT_E_FORMAT,
                             "%s: byte 0, record 0: not a drmemtrace trace (record 0 is not a "
