@@ -162,11 +162,14 @@ int ct_stream_malformed(ct_stream *s, ct_error *err, const char *reason)
     r = reason_slot(s->info->reasons, &s->info->nreasons, reason);
     if (r->count++ == 0)
         snprintf(r->first, sizeof r->first, "%.*s", (int)sizeof r->first - 1, err->msg);
-    if (s->info->malformed >= s->max_errors)
+    if (s->info->malformed >= s->max_errors) {
+        char last[sizeof err->msg];
+        memcpy(last, err->msg, sizeof last); /* err->msg is rewritten below */
         return ct_error_set(err, CT_E_LIMIT,
                             "%s: %llu malformed records, giving up (the limit is [trace] "
                             "max_errors); the last: %s", s->path,
-                            (unsigned long long)s->info->malformed, err->msg);
+                            (unsigned long long)s->info->malformed, last);
+    }
     err->code = CT_OK;
     err->msg[0] = '\0';
     return CT_OK;

@@ -478,8 +478,10 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
         goto out;
     if (p.have_base) {
         if ((rc = ct_config_load(&base, p.base, err)) != CT_OK) {
-            if (rc == CT_E_IO)
-                rc = ct_error_set(err, CT_E_CONFIG, "%s: base: %s", path, err->msg);
+            if (rc == CT_E_IO) {
+                ct_error_prefix(err, "%s: base", path);
+                rc = err->code = CT_E_CONFIG;
+            }
             goto out;
         }
     } else if (p.ni) {

@@ -67,6 +67,11 @@ bad_case "din: impossible compress header" "compress header" "$TMP/bad.din.Z"
 printf '0 100\n7 200\n1 300\n' > "$TMP/lenient.din"
 expect_status 0 "din: lenient run" "$CACHET" run --lenient "$TMP/lenient.din"
 expect_err_contains "skipped 1 malformed record: label is not 0..5 (first: " "lenient summary"
+# ... up to [trace] max_errors, then it stops naming the last one
+printf '0 100\n7 200\n8 300\n1 400\n' > "$TMP/limit.din"
+bad_case "din: lenient limit reached" \
+    "limit.din: 2 malformed records, giving up (the limit is [trace] max_errors); the last: $TMP/limit.din:3:1: label is not 0..5" \
+    "$TMP/limit.din" -f din --lenient -s trace.max_errors=2
 
 # ---- configurations ----
 for f in tests/configs/bad/*.ini; do
