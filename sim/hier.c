@@ -15,6 +15,15 @@
  *   with the virtual address. block = address >> log2(line);
  *   set = block mod sets (a mask when sets is a power of two).
  *
+ * Translation
+ *   A configuration with a TLB section ([itlb], [dtlb], [stlb]) translates
+ *   every access before the caches see it, by the rules of walk.c (the
+ *   translation step; the physical address it supplies counts as the
+ *   access's own) and tlb.c (the structures). Walk descriptor reads enter
+ *   the hierarchy as reads of kind "walk". Such a configuration runs its
+ *   own access loop (run_tlb); without a TLB section nothing of this is
+ *   there.
+ *
  * Line crossing
  *   An access covering [a, a + size) that crosses line boundaries of the
  *   first level it reaches is split into one access per line touched; each
@@ -109,12 +118,21 @@
  *   AMAT(kind) = cycles of that kind / accesses of that kind;
  *   CPI = cycles / instructions, instructions being ifetch + nofetch
  *   accesses.
+ *   With translation, an access also costs its translation (walk.c): the
+ *   latency of each TLB it looks up (its side's L1 TLB; on a miss the
+ *   STLB), and on a miss in the last one the walk: [walk] latency, the walk
+ *   cache's latency when there is one, and the latency of each descriptor
+ *   read (the level that served it, or memory), one after the other. A
+ *   page-crossing access adds one translation per page. Software
+ *   prefetches still cost nothing. translation_cycles = the part of cycles
+ *   spent translating.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hier_internal.h"
+#include "tlb.h"
 
 static const char *const inclusion_text[] = {"non-inclusive", "inclusive", "exclusive"};
 static const char *const level_names[CT_LV_COUNT] = {"l1i", "l1d", "l2", "l3"};
@@ -615,6 +633,47 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
 
 /* ---- the access entry point ----------------------------------------------- */
 
+/* The first level of an access's kind (-1: memory). */
+FORCE_INLINE int first_level(const ct_sim *s, const ct_access *a)
+{
+    if (a->kind == CT_IFETCH || (a->kind == CT_PREFETCH && (a->op & CT_PF_INSTR)))
+        return s->first_i[a->core];
+    return s->first_d[a->core];
+}
+
+/* [addr, addr + bytes) at first level li (or memory), split at li's line
+ * boundaries (counted in line_crossings when count_crossing); returns the
+ * cost. */
+FORCE_INLINE uint64_t serve_first(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind,
+                                  int write, int count_crossing)
+{
+    uint64_t cost;
+
+    if (UNLIKELY(li < 0)) {
+        if (write) s->tot.mem_writes++; else s->tot.mem_reads++;
+        cost = s->mem_latency;
+    } else {
+        const ct_level *L = &s->lv[li];
+        const uint32_t lb = L->c.line_bits;
+        const uint64_t end = addr + bytes;
+        if (LIKELY(((addr ^ (end - 1)) >> lb) == 0)) {
+            cost = L->serve(s, li, addr, bytes, kind, write);
+        } else {
+            uint64_t p = addr;
+            cost = 0;
+            if (count_crossing)
+                s->tot.line_crossings++;
+            while (p < end) {
+                uint64_t line_end = ((p >> lb) + 1) << lb;
+                uint64_t piece_end = line_end < end ? line_end : end;
+                cost += L->serve(s, li, p, (uint32_t)(piece_end - p), kind, write);
+                p = piece_end;
+            }
+        }
+    }
+    return cost;
+}
+
 /* One access from the trace. The common case (a fetch, load or store within
  * one line) goes straight to the first level's serve function. */
 FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
@@ -623,7 +682,6 @@ FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
     const uint64_t addr = (s->use_paddr && (a->flags & CT_F_PADDR)) ? a->paddr : a->vaddr;
     const uint32_t bytes = a->size ? a->size : 1;
     uint64_t cost;
-    int li;
 
     s->cur = a;
     s->ns = (a->flags & CT_F_NS) != 0;
@@ -637,46 +695,115 @@ FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
             return;
         }
     }
-    if (kind == CT_IFETCH) {
-        li = s->first_i[a->core];
-    } else {
-        li = (kind == CT_PREFETCH && (a->op & CT_PF_INSTR)) ? s->first_i[a->core]
-                                                            : s->first_d[a->core];
-    }
-    {
-        const int write = kind == CT_STORE || kind == CT_ATOMIC;
-        if (UNLIKELY(li < 0)) {
-            if (write) s->tot.mem_writes++; else s->tot.mem_reads++;
-            cost = s->mem_latency;
-        } else {
-            const ct_level *L = &s->lv[li];
-            const uint32_t lb = L->c.line_bits;
-            const uint64_t end = addr + bytes;
-            if (LIKELY(((addr ^ (end - 1)) >> lb) == 0)) {
-                cost = L->serve(s, li, addr, bytes, kind, write);
-            } else {
-                uint64_t p = addr;
-                cost = 0;
-                s->tot.line_crossings++;
-                while (p < end) {
-                    uint64_t line_end = ((p >> lb) + 1) << lb;
-                    uint64_t piece_end = line_end < end ? line_end : end;
-                    cost += L->serve(s, li, p, (uint32_t)(piece_end - p), kind, write);
-                    p = piece_end;
-                }
-            }
-        }
-        if (kind == CT_PREFETCH)
-            cost = 0;
-    }
+    cost = serve_first(s, first_level(s, a), addr, bytes, kind,
+                       kind == CT_STORE || kind == CT_ATOMIC, 1);
+    if (kind == CT_PREFETCH)
+        cost = 0;
     s->tot.kind_cycles[kind] += cost;
+}
+
+/* ---- translation (rule "Translation"; walk.c) ------------------------------ */
+
+uint32_t ct_hier_walk_read(ct_sim *s, int li, uint64_t pa, int ns)
+{
+    const int outer = s->ns;
+    uint32_t lat;
+
+    if (li < 0) {
+        s->tot.mem_reads++;
+        return s->mem_latency;
+    }
+    s->ns = ns;
+    lat = request(s, li, pa, 8, CT_WALK, 0);
+    s->ns = outer;
+    return lat;
+}
+
+/* An access that crosses a page: one piece per page, each translated (the
+ * first already is, in *m); counted once. Returns the translation cycles
+ * of the later pieces. */
+static NOINLINE uint64_t access_pages(ct_sim *s, const ct_access *a, ct_xlat *m)
+{
+    const int kind = a->kind, li = first_level(s, a);
+    const int write = kind == CT_STORE || kind == CT_ATOMIC;
+    const uint64_t va = a->vaddr, end = va + (a->size ? a->size : 1);
+    uint64_t p = va, cost = 0, xc = 0;
+
+    s->tot.accesses[kind]++;
+    s->tot.line_crossings++;
+    for (;;) {
+        const uint64_t page_end = m->vbase + (1ull << m->size_log2);
+        const uint64_t piece_end = page_end > p && page_end < end ? page_end : end;
+        const uint64_t pa = (p == va && (a->flags & CT_F_PADDR))
+                                ? a->paddr
+                                : m->pbase | (p & ((1ull << m->size_log2) - 1));
+        s->ns = (a->flags & CT_F_NS) != 0;
+        cost += serve_first(s, li, s->use_paddr ? pa : p, (uint32_t)(piece_end - p), kind,
+                            write, 0);
+        p = piece_end;
+        if (p >= end)
+            break;
+        s->cur = a;
+        xc += ct_translate(s, a, p, m);
+    }
+    if (kind == CT_PREFETCH)
+        cost = 0;
+    s->tot.kind_cycles[kind] += cost;
+    return xc;
+}
+
+/* One access of a translating model: translate, then as access_one with
+ * the physical address; add the translation's cost. */
+static void access_translated(ct_sim *s, const ct_access *a)
+{
+    const int kind = a->kind;
+    const uint64_t last = a->vaddr + (a->size ? a->size : 1) - 1;
+    uint64_t xc;
+    ct_xlat m;
+
+    if (kind == CT_NOFETCH || (kind == CT_CACHEOP && (a->op & CT_OP_ALL))) {
+        access_one(s, a);
+        return;
+    }
+    s->cur = a;
+    xc = ct_translate(s, a, a->vaddr, &m);
+    if (LIKELY(((last ^ a->vaddr) >> m.size_log2) == 0 || kind == CT_CACHEOP)) {
+        ct_access t = *a;
+        if (!(t.flags & CT_F_PADDR)) {
+            t.paddr = m.pbase | (a->vaddr & ((1ull << m.size_log2) - 1));
+            t.flags |= CT_F_PADDR;
+        }
+        access_one(s, &t);
+        s->cur = a;
+    } else {
+        xc += access_pages(s, a, &m);
+    }
+    if (kind != CT_PREFETCH) {
+        s->tot.kind_cycles[kind] += xc;
+        s->tot.translation_cycles += xc;
+    }
 }
 
 void ct_sim_access(ct_sim *s, const ct_access *a)
 {
     assert(a->kind < CT_KIND_STREAM && a->core < s->cores);
-    access_one(s, a);
+    if (s->xl)
+        access_translated(s, a);
+    else
+        access_one(s, a);
     s->cur = NULL;
+}
+
+void ct_sim_marker(ct_sim *s, const ct_marker *m)
+{
+    if (s->xl)
+        ct_xlate_marker(s->xl, m);
+}
+
+void ct_sim_trace_event(ct_sim *s, const ct_event *ev)
+{
+    if (s->xl)
+        ct_xlate_event(s->xl, ev);
 }
 
 /* A batch stops at an access the model cannot take. */
@@ -770,6 +897,31 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
             write_line(s, li, idx, addr, a->size);
         s->tot.kind_cycles[kind] += L->latency;
     }
+    s->cur = NULL;
+    return CT_OK;
+}
+
+/* A translating configuration: every access is translated first, and the
+ * side records the translation needs (address-space markers, the trace's
+ * walk lines) are taken before the access they precede. */
+static int run_tlb(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    uint32_t mi = 0, ei = 0;
+
+    for (uint32_t i = 0; i < b->n; i++) {
+        const ct_access *a = &b->acc[i];
+        while (mi < b->nmk && b->mk[mi].index <= i)
+            ct_xlate_marker(s->xl, &b->mk[mi++]);
+        while (ei < b->nev && b->ev[ei].index <= i)
+            ct_xlate_event(s->xl, &b->ev[ei++]);
+        if (REFUSED(s, a))
+            return refuse(s, a, err);
+        access_translated(s, a);
+    }
+    while (mi < b->nmk)
+        ct_xlate_marker(s->xl, &b->mk[mi++]);
+    while (ei < b->nev)
+        ct_xlate_event(s->xl, &b->ev[ei++]);
     s->cur = NULL;
     return CT_OK;
 }
@@ -903,6 +1055,28 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         }
     }
     s->paddr_flag = s->use_paddr ? CT_F_PADDR : 0;
+    if (ct_config_translates(cfg)) {
+        /* per core: the first present level at or below [walk] cache */
+        int *port = malloc(cfg->cores * sizeof *port);
+        if (!port) {
+            rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+            goto fail;
+        }
+        for (uint32_t core = 0; core < cfg->cores; core++) {
+            const int from = cfg->walk_port == CT_PORT_L1D  ? CT_LV_L1D
+                             : cfg->walk_port == CT_PORT_L2 ? CT_LV_L2
+                             : cfg->walk_port == CT_PORT_L3 ? CT_LV_L3
+                                                            : CT_LV_COUNT;
+            port[core] = -1;
+            for (int lv = from; lv < CT_LV_COUNT && port[core] < 0; lv++)
+                port[core] = idx[lv][core];
+        }
+        rc = ct_xlate_create(s, cfg, port, err);
+        free(port);
+        if (rc != CT_OK)
+            goto fail;
+        s->run = run_tlb;
+    }
     for (size_t li = 0; li < s->nlv; li++) {
         ct_level *L = &s->lv[li];
         L->info.next = L->next;
@@ -948,6 +1122,7 @@ void ct_sim_free(ct_sim *s)
         ct_classify_free(L->cls);
         free(L->above);
     }
+    ct_xlate_free(s->xl);
     free(s->lv);
     free(s->first_i);
     free(s->first_d);
@@ -970,6 +1145,8 @@ void ct_sim_reset_stats(ct_sim *s)
     for (size_t li = 0; li < s->nlv; li++)
         memset(&s->lv[li].st, 0, sizeof s->lv[li].st);
     memset(&s->tot, 0, sizeof s->tot);
+    if (s->xl)
+        ct_xlate_reset_stats(s->xl);
 }
 
 ct_kind_stats ct_level_total(const ct_level_stats *st)
@@ -1028,6 +1205,25 @@ const ct_sim_totals *ct_sim_get_totals(const ct_sim *s)
 {
     refresh(s);
     return &s->tot;
+}
+
+size_t ct_sim_ntlbs(const ct_sim *s) { return ct_xlate_ntlbs(s->xl); }
+
+const ct_tlb_info *ct_sim_tlb_info(const ct_sim *s, size_t i)
+{
+    const ct_tlb *t = ct_xlate_tlb(s->xl, i);
+    return t ? &t->info : NULL;
+}
+
+const ct_tlb_stats *ct_sim_tlb_stats(const ct_sim *s, size_t i)
+{
+    const ct_tlb *t = ct_xlate_tlb(s->xl, i);
+    return t ? &t->st : NULL;
+}
+
+const ct_walk_stats *ct_sim_walk_stats(const ct_sim *s, uint32_t core)
+{
+    return ct_xlate_walk_stats(s->xl, core);
 }
 
 void ct_sim_set_event_sink(ct_sim *s, ct_event_fn fn, void *ctx)

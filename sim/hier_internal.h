@@ -17,6 +17,7 @@
 #define CT_PF_MAX 64
 
 struct ct_sim;
+struct ct_xlate;
 
 /* Serve one access that lies within one line of level li; returns the
  * latency charged for it. */
@@ -61,6 +62,12 @@ struct ct_sim {
     int ns;                     /* security of the request in flight (line fills) */
     ct_event_fn ev_fn;
     void *ev_ctx;
+    struct ct_xlate *xl;        /* address translation (tlb.h), NULL: none */
 };
+
+/* A page-table walk's descriptor read: 8 bytes at physical address pa,
+ * kind CT_WALK, from level li down (li < 0: memory), with security ns.
+ * Returns the latency (hier.c). */
+uint32_t ct_hier_walk_read(struct ct_sim *s, int li, uint64_t pa, int ns);
 
 #endif
