@@ -1198,7 +1198,7 @@ static int reg_value(lx *x, uint64_t *v)
                 j++;
             if (!hex_word(w + i, j - i, &part) || (digits += j - i) > 16)
                 return 0;
-            acc = (acc << (4 * (j - i))) | part;
+            acc = j - i >= 16 ? part : (acc << (4 * (j - i))) | part;
             i = j + 1;
         }
         if (x->p < x->e && *x->p == ':') {
