@@ -633,47 +633,6 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
 
 /* ---- the access entry point ----------------------------------------------- */
 
-/* The first level of an access's kind (-1: memory). */
-FORCE_INLINE int first_level(const ct_sim *s, const ct_access *a)
-{
-    if (a->kind == CT_IFETCH || (a->kind == CT_PREFETCH && (a->op & CT_PF_INSTR)))
-        return s->first_i[a->core];
-    return s->first_d[a->core];
-}
-
-/* [addr, addr + bytes) at first level li (or memory), split at li's line
- * boundaries (counted in line_crossings when count_crossing); returns the
- * cost. */
-FORCE_INLINE uint64_t serve_first(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind,
-                                  int write, int count_crossing)
-{
-    uint64_t cost;
-
-    if (UNLIKELY(li < 0)) {
-        if (write) s->tot.mem_writes++; else s->tot.mem_reads++;
-        cost = s->mem_latency;
-    } else {
-        const ct_level *L = &s->lv[li];
-        const uint32_t lb = L->c.line_bits;
-        const uint64_t end = addr + bytes;
-        if (LIKELY(((addr ^ (end - 1)) >> lb) == 0)) {
-            cost = L->serve(s, li, addr, bytes, kind, write);
-        } else {
-            uint64_t p = addr;
-            cost = 0;
-            if (count_crossing)
-                s->tot.line_crossings++;
-            while (p < end) {
-                uint64_t line_end = ((p >> lb) + 1) << lb;
-                uint64_t piece_end = line_end < end ? line_end : end;
-                cost += L->serve(s, li, p, (uint32_t)(piece_end - p), kind, write);
-                p = piece_end;
-            }
-        }
-    }
-    return cost;
-}
-
 /* One access from the trace. The common case (a fetch, load or store within
  * one line) goes straight to the first level's serve function. */
 FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
@@ -682,6 +641,7 @@ FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
     const uint64_t addr = (s->use_paddr && (a->flags & CT_F_PADDR)) ? a->paddr : a->vaddr;
     const uint32_t bytes = a->size ? a->size : 1;
     uint64_t cost;
+    int li;
 
     s->cur = a;
     s->ns = (a->flags & CT_F_NS) != 0;
@@ -695,10 +655,38 @@ FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
             return;
         }
     }
-    cost = serve_first(s, first_level(s, a), addr, bytes, kind,
-                       kind == CT_STORE || kind == CT_ATOMIC, 1);
-    if (kind == CT_PREFETCH)
-        cost = 0;
+    if (kind == CT_IFETCH) {
+        li = s->first_i[a->core];
+    } else {
+        li = (kind == CT_PREFETCH && (a->op & CT_PF_INSTR)) ? s->first_i[a->core]
+                                                            : s->first_d[a->core];
+    }
+    {
+        const int write = kind == CT_STORE || kind == CT_ATOMIC;
+        if (UNLIKELY(li < 0)) {
+            if (write) s->tot.mem_writes++; else s->tot.mem_reads++;
+            cost = s->mem_latency;
+        } else {
+            const ct_level *L = &s->lv[li];
+            const uint32_t lb = L->c.line_bits;
+            const uint64_t end = addr + bytes;
+            if (LIKELY(((addr ^ (end - 1)) >> lb) == 0)) {
+                cost = L->serve(s, li, addr, bytes, kind, write);
+            } else {
+                uint64_t p = addr;
+                cost = 0;
+                s->tot.line_crossings++;
+                while (p < end) {
+                    uint64_t line_end = ((p >> lb) + 1) << lb;
+                    uint64_t piece_end = line_end < end ? line_end : end;
+                    cost += L->serve(s, li, p, (uint32_t)(piece_end - p), kind, write);
+                    p = piece_end;
+                }
+            }
+        }
+        if (kind == CT_PREFETCH)
+            cost = 0;
+    }
     s->tot.kind_cycles[kind] += cost;
 }
 
@@ -720,11 +708,15 @@ uint32_t ct_hier_walk_read(ct_sim *s, int li, uint64_t pa, int ns)
 }
 
 /* An access that crosses a page: one piece per page, each translated (the
- * first already is, in *m); counted once. Returns the translation cycles
- * of the later pieces. */
+ * first already is, in *m), each split at the first level's lines as
+ * access_one splits; counted once. Returns the translation cycles of the
+ * later pieces. */
 static NOINLINE uint64_t access_pages(ct_sim *s, const ct_access *a, ct_xlat *m)
 {
-    const int kind = a->kind, li = first_level(s, a);
+    const int kind = a->kind;
+    const int li = (kind == CT_IFETCH || (kind == CT_PREFETCH && (a->op & CT_PF_INSTR)))
+                       ? s->first_i[a->core]
+                       : s->first_d[a->core];
     const int write = kind == CT_STORE || kind == CT_ATOMIC;
     const uint64_t va = a->vaddr, end = va + (a->size ? a->size : 1);
     uint64_t p = va, cost = 0, xc = 0;
@@ -738,8 +730,22 @@ static NOINLINE uint64_t access_pages(ct_sim *s, const ct_access *a, ct_xlat *m)
                                 ? a->paddr
                                 : m->pbase | (p & ((1ull << m->size_log2) - 1));
         s->ns = (a->flags & CT_F_NS) != 0;
-        cost += serve_first(s, li, s->use_paddr ? pa : p, (uint32_t)(piece_end - p), kind,
-                            write, 0);
+        if (li < 0) {
+            if (write) s->tot.mem_writes++; else s->tot.mem_reads++;
+            cost += s->mem_latency;
+        } else {
+            /* the lines of the piece, each charged (rule "Timing") */
+            const ct_level *L = &s->lv[li];
+            const uint32_t lb = L->c.line_bits;
+            uint64_t q = s->use_paddr ? pa : p;
+            const uint64_t qend = q + (piece_end - p);
+            while (q < qend) {
+                const uint64_t line_end = ((q >> lb) + 1) << lb;
+                const uint64_t e = line_end < qend ? line_end : qend;
+                cost += L->serve(s, li, q, (uint32_t)(e - q), kind, write);
+                q = e;
+            }
+        }
         p = piece_end;
         if (p >= end)
             break;

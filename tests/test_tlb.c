@@ -283,10 +283,12 @@ TEST(a_side_without_tlb_translates_for_free)
     ct_sim_free(s);
 }
 
-/* An 8-byte load at 0x1ffc touches two pages: two lookups, one access. */
+/* An 8-byte load at 0x1ffc touches two pages: two lookups, one access.
+ * Cycles: two walks of 4 reads from memory (800), and each page's piece
+ * misses the L1D to memory (200). */
 TEST(a_page_crossing_access_translates_each_page)
 {
-    ct_sim *s = MAKE("l1d.size=1K", "l1d.assoc=2", "dtlb.entries=4");
+    ct_sim *s = MAKE("l1d.size=1K", "l1d.assoc=2", "dtlb.entries=4", "walk.cache=memory");
     const ct_sim_totals *t;
     if (!s)
         return;
@@ -296,6 +298,8 @@ TEST(a_page_crossing_access_translates_each_page)
     t = ct_sim_get_totals(s);
     CHECK_EQ_U64(t->accesses[CT_LOAD], 1);
     CHECK_EQ_U64(t->line_crossings, 1);
+    CHECK_EQ_U64(t->cycles, 1000);
+    CHECK_EQ_U64(t->translation_cycles, 800);
     CHECK_EQ_U64(ct_sim_level_stats(s, 0)->kind[CT_LOAD].accesses, 2);
     ct_sim_free(s);
 }
@@ -506,6 +510,28 @@ TEST(synthetic_tables_are_identical_across_runs_with_one_seed)
     CHECK(pa[0][0] < (1ull << 47)); /* data pages below the table region */
 }
 
+/* Without a physical address in the trace, the synthetic page indexes a
+ * physically indexed cache; with indexing = virtual the cache keeps the
+ * virtual address. */
+TEST(synthetic_physical_addresses_index_the_caches)
+{
+    for (int virt = 0; virt < 2; virt++) {
+        ct_sim *s = MAKE("l1d.size=1K", "l1d.assoc=2", "dtlb.entries=4", "walk.cache=memory",
+                         virt ? "system.indexing=virtual" : "system.indexing=physical");
+        size_t k = 0;
+        const ct_event *f, *c;
+        if (!s)
+            return;
+        load(s, 0x1040);
+        f = next_event(CT_EV_TLB, CT_EVOP_FILL, &k);
+        k = 0;
+        c = next_event(CT_EV_CACHE, CT_EVOP_ALLOC, &k);
+        CHECK(f && c && f->addr == 0x1000);
+        CHECK(f && c && c->addr == (virt ? 0x1040 : f->value + 0x40));
+        ct_sim_free(s);
+    }
+}
+
 /* The trace's own physical address maps the page. */
 TEST(the_traces_physical_address_wins)
 {
@@ -697,6 +723,7 @@ int main(void)
     RUN(walk_cache_hits_shorten_walks);
     RUN(synthetic_walks_read_first_touch_tables);
     RUN(synthetic_tables_are_identical_across_runs_with_one_seed);
+    RUN(synthetic_physical_addresses_index_the_caches);
     RUN(the_traces_physical_address_wins);
     RUN(traced_tables_teach_and_mix_page_sizes);
     RUN(walk_lines_teach_only_their_own_side_and_index);
