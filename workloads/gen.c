@@ -197,6 +197,20 @@ static void gen_close(void *st)
     free(g);
 }
 
+/* A uniform draw in [0, n): GSL's own draw up to 2^32 values (mt19937's
+ * range), two 32-bit draws and a rejection step beyond. */
+static uint64_t uniform(gsl_rng *r, uint64_t n)
+{
+    uint64_t limit, x;
+    if (n <= 0xffffffffull)
+        return gsl_rng_uniform_int(r, (unsigned long)n);
+    limit = UINT64_MAX - UINT64_MAX % n;
+    do
+        x = (uint64_t)gsl_rng_get(r) << 32 | gsl_rng_get(r);
+    while (x >= limit);
+    return x % n;
+}
+
 static void emit(gen *g, ct_batch *b, int kind, uint64_t addr, uint32_t size)
 {
     uint64_t pc = CODE_BASE + 4 * (g->pcidx++ % g->body);
@@ -280,7 +294,7 @@ static int gen_next(void *st, ct_batch *b, ct_error *err)
         }
         case G_RANDOM: {
             uint64_t slots = g->footprint / g->size;
-            uint64_t off = (uint64_t)gsl_rng_uniform_int(g->rng, (unsigned long)slots) * g->size;
+            uint64_t off = uniform(g->rng, slots) * g->size;
             int st_ = gsl_rng_uniform_int(g->rng, 100) < g->writes;
             emit(g, b, st_ ? CT_STORE : CT_LOAD, ARRAY_A + off, (uint32_t)g->size);
             break;
