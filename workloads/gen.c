@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
 
 #include "../frontends/frontend.h"
@@ -143,7 +144,7 @@ static int gen_open(void **st, ct_stream *s, ct_error *err)
                             s->path);
     }
     if (g->kind == G_RANDOM || g->kind == G_CHASE) {
-        g->rng = gsl_rng_alloc(gsl_rng_mt19937);
+        g->rng = (gsl_set_error_handler_off(), gsl_rng_alloc(gsl_rng_mt19937));
         if (!g->rng) {
             free(g);
             return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", s->path);
