@@ -9,6 +9,7 @@
 static const ct_format_ops *const formats[] = {
     &ct_format_din,
     &ct_format_gen,
+    &ct_format_vixl,
 };
 
 const ct_format_ops *ct_format_at(size_t i)

@@ -131,6 +131,7 @@ const ct_format_ops *ct_format_at(size_t i);
 const ct_format_ops *ct_format_find(const char *name);
 
 extern const ct_format_ops ct_format_din, ct_format_gen;
+extern const ct_format_ops ct_format_vixl;
 
 /* What a decoder sees of its stream. */
 struct ct_stream {
