@@ -10,6 +10,7 @@ static const ct_format_ops *const formats[] = {
     &ct_format_din,
     &ct_format_gen,
     &ct_format_vixl,
+    &ct_format_ctr,
 };
 
 const ct_format_ops *ct_format_at(size_t i)
