@@ -407,24 +407,35 @@ static int decode(ctr *c, const uint8_t **pp, const uint8_t *lim, ct_batch *b, c
                 h = *p;
                 if (UNLIKELY((h & CTR_KIND_MASK) == CTR_OTHER))
                     break;
-                if ((h & 0xe8) == (CTR_SAME_SIZE | CTR_PC_PREDICTED | CTR_STRIDE) &&
+                if ((h & 0x68) == (CTR_SAME_SIZE | CTR_PC_PREDICTED) &&
                     !(c->proto.flags & CT_F_PADDR)) {
-                    /* the whole access is predicted: a tag byte and nothing else */
+                    /* the common shape: size, time and pc predicted, at most an
+                     * address delta (the general path reports a corrupt one) */
                     const unsigned k = h & CTR_KIND_MASK;
-                    const uint64_t va = c->addr[k] + c->delta[k];
-                    ds.time += (h >> CTR_TIME_SHIFT) & 1;
-                    if (k == CT_IFETCH)
-                        ds.pc = va;
-                    c->addr[k] = va;
-                    *a = c->proto;
-                    a->vaddr = va;
-                    a->pc = ds.pc;
-                    a->time = ds.time;
-                    a->size = c->size[k];
-                    a->kind = (uint8_t)k;
-                    p++;
-                    a++;
-                    continue;
+                    const uint8_t *np = p + 1;
+                    uint64_t d = c->delta[k], va;
+                    if (!(h & CTR_STRIDE)) {
+                        uint64_t v = 0;
+                        np = varint10(np, &v);
+                        d = ctr_unzigzag(v);
+                    }
+                    if (LIKELY(np != CORRUPT)) {
+                        va = c->addr[k] + d;
+                        ds.time += (h >> CTR_TIME_SHIFT) & 1;
+                        if (k == CT_IFETCH)
+                            ds.pc = va;
+                        c->addr[k] = va;
+                        c->delta[k] = d;
+                        *a = c->proto;
+                        a->vaddr = va;
+                        a->pc = ds.pc;
+                        a->time = ds.time;
+                        a->size = c->size[k];
+                        a->kind = (uint8_t)k;
+                        p = np;
+                        a++;
+                        continue;
+                    }
                 }
                 q = access_record(c, h, p + 1, lim, 0, a, &ds, &why);
                 if (UNLIKELY(q == CORRUPT)) {

@@ -499,16 +499,28 @@ static void count_thread(ct_trace *t, uint32_t thread)
         t->info.threads++;
 }
 
-static void assign_cores(ct_trace *t, ct_batch *b, uint32_t from)
+/* Give accesses without a thread `thread0` (0: leave them) and a core. */
+static void assign_cores(ct_trace *t, ct_batch *b, uint32_t from, uint32_t thread0)
 {
     uint32_t last = UINT32_MAX;
+    uint16_t last_cpu = 0, core = 0;
+    int have = 0;
+
     for (uint32_t i = from; i < b->n; i++) {
         ct_access *a = &b->acc[i];
-        if (a->thread != last) {
-            count_thread(t, a->thread);
-            last = a->thread;
+        if (a->thread == 0)
+            a->thread = thread0;
+        /* the core depends on thread and cpu only: look it up when they change */
+        if (!have || a->thread != last || a->cpu != last_cpu) {
+            if (a->thread != last) {
+                count_thread(t, a->thread);
+                last = a->thread;
+            }
+            last_cpu = a->cpu;
+            core = core_for(t, a);
+            have = 1;
         }
-        a->core = core_for(t, a);
+        a->core = core;
     }
 }
 
@@ -636,14 +648,15 @@ static int next_multi(ct_trace *t, ct_batch *out, ct_error *err)
 int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
 {
     int rc;
+    uint32_t thread0 = 0;   /* thread of records without one (multi: set per stream) */
 
     ct_batch_clear(b);
     if (t->nstreams == 1) {
         stream_rt *r = &t->sv[0];
         if (fill_stream(t, r, b, err) < 0)
             return err->code;
-        default_thread(b, 0, 0);
         rc = b->n + b->nmk + b->nev > 0 ? 1 : 0;
+        thread0 = 1;
     } else {
         if (t->cfg->interleave == CT_IL_AUTO && t->interleave == CT_IL_AUTO) {
             /* timestamps if the first stream has any in its first batch */
@@ -662,6 +675,6 @@ int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
         if (rc < 0)
             return rc;
     }
-    assign_cores(t, b, 0);
+    assign_cores(t, b, 0, thread0);
     return rc;
 }
