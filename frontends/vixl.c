@@ -83,6 +83,7 @@
 #define STRIP_MAX 65536          /* longest line with colour codes */
 #define IFETCH_SIZE 4
 #define NAME_FIELD_COLON 16      /* offset of ':' with 14-column names */
+#define WARN_KINDS 16
 
 enum layout { LAYOUT_UNKNOWN, LAYOUT_CURRENT, LAYOUT_OLD };
 
@@ -102,6 +103,8 @@ typedef struct vixl {
     /* totals for the end-of-trace warnings */
     uint64_t insns, loads, stores;
     int finished;
+    const char *warned[WARN_KINDS];  /* warnings whose first position is known */
+    unsigned nwarned;
     char strip[STRIP_MAX];
 } vixl;
 
@@ -222,9 +225,19 @@ static int bad(vixl *v, size_t col, const char *reason, ct_error *err)
     return ct_stream_malformed(v->s, err, reason);
 }
 
+/* Count a warning; its position is kept the first time only, so it is
+ * formatted only then (the reasons are string constants). */
 static void warn(vixl *v, const char *what, size_t col)
 {
     char where[PATH_MAX + 48];
+
+    for (unsigned i = 0; i < v->nwarned; i++)
+        if (v->warned[i] == what) {
+            ct_stream_warn(v->s, what, "");
+            return;
+        }
+    if (v->nwarned < WARN_KINDS)
+        v->warned[v->nwarned++] = what;
     snprintf(where, sizeof where, "%s:%llu:%zu", v->s->path,
              (unsigned long long)v->lines.lineno, col + 1);
     ct_stream_warn(v->s, what, where);
