@@ -10,6 +10,9 @@
  * 3. The same workload is written in the cachet trace format, compressed
  *    (.ctr.zst), then decoded only ("ctr parse") and decoded and simulated
  *    ("ctr replay").
+ * 4. The workload itself is decoded again without simulating ("source
+ *    parse"): with a trace file as the workload (-w trace.tarmac, a VIXL
+ *    log, ...) this compares its own format with ctr.
  * Every simulating run must give the same statistics; the command fails
  * otherwise. Parse figures are the decoders' speed: read, decompress,
  * decode, schedule, without the model.
@@ -137,8 +140,8 @@ int cmd_bench(int argc, char **argv)
     ct_sim *s1 = NULL, *s2 = NULL, *s3 = NULL;
     chunk *head = NULL, **tail = &head;
     char dinpath[4096], ctrpath[4096];
-    uint64_t n_mem = 0, n_din = 0, n_parse = 0, n_ctr = 0, n_ctrparse = 0;
-    double t0, t_mem, t_din, t_parse, t_ctr, t_ctrparse;
+    uint64_t n_mem = 0, n_din = 0, n_parse = 0, n_ctr = 0, n_ctrparse = 0, n_src = 0;
+    double t0, t_mem, t_din, t_parse, t_ctr, t_ctrparse, t_src;
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "c:s:w:r:h", opts, NULL)) != -1) {
@@ -230,7 +233,8 @@ int cmd_bench(int argc, char **argv)
     }
     t_din = cli_now() - t0;
 
-    if (parse_best(ctrpath, cfg, repeat, &n_ctrparse, &t_ctrparse, &err) != CT_OK) {
+    if (parse_best(ctrpath, cfg, repeat, &n_ctrparse, &t_ctrparse, &err) != CT_OK ||
+        parse_best(workload, cfg, repeat, &n_src, &t_src, &err) != CT_OK) {
         status = cli_fail(&err);
         goto out;
     }
@@ -253,16 +257,19 @@ int cmd_bench(int argc, char **argv)
            (unsigned long long)n_din, t_din, n_din / t_din / 1e6);
     printf("ctr file    %s (%llu bytes)\n", ctrpath, (unsigned long long)cli_file_size(ctrpath));
     printf("ctr parse   %llu accesses  %.3f s  %.1f M accesses/s (decode only, best of %d; "
-           "%.2fx din parse)\n",
+           "%.2fx din parse, %.2fx source parse)\n",
            (unsigned long long)n_ctrparse, t_ctrparse, n_ctrparse / t_ctrparse / 1e6, repeat,
-           t_parse / t_ctrparse);
+           t_parse / t_ctrparse, t_src / t_ctrparse);
     printf("ctr replay  %llu accesses  %.3f s  %.1f M accesses/s (read, decode, simulate)\n",
            (unsigned long long)n_ctr, t_ctr, n_ctr / t_ctr / 1e6);
+    printf("source parse %llu accesses  %.3f s  %.1f M accesses/s (the workload decoded again, "
+           "best of %d)\n",
+           (unsigned long long)n_src, t_src, n_src / t_src / 1e6, repeat);
     if (n_mem != n_din || !same_stats(s1, s2)) {
         cli_error("bench: the din run and the in-memory run disagree");
         status = EXIT_INPUT;
     }
-    if (n_mem != n_ctr || n_ctrparse != n_ctr || !same_stats(s1, s3)) {
+    if (n_mem != n_ctr || n_ctrparse != n_ctr || n_src != n_mem || !same_stats(s1, s3)) {
         cli_error("bench: the ctr run and the in-memory run disagree");
         status = EXIT_INPUT;
     }
