@@ -128,7 +128,7 @@ static const uint8_t *varint(const uint8_t *p, const uint8_t *lim, uint64_t *v)
 }
 
 /* A varint at p with at least 10 bytes readable: the byte after it, or
- * CORRUPT. Unrolled for the 1- to 4-byte values that make up most traces. */
+ * CORRUPT. Unrolled for the 1- to 5-byte values that make up most traces. */
 static inline const uint8_t *varint10(const uint8_t *p, uint64_t *v)
 {
     uint64_t x = p[0] & 0x7f;
@@ -151,7 +151,12 @@ static inline const uint8_t *varint10(const uint8_t *p, uint64_t *v)
         *v = x;
         return p + 4;
     }
-    for (unsigned k = 4, shift = 28; k < 10; k++, shift += 7) {
+    x |= (uint64_t)(p[4] & 0x7f) << 28;
+    if (p[4] < 0x80) {
+        *v = x;
+        return p + 5;
+    }
+    for (unsigned k = 5, shift = 35; k < 10; k++, shift += 7) {
         if (k == 9 && p[k] > 1)
             return CORRUPT;
         x |= (uint64_t)(p[k] & 0x7f) << shift;
