@@ -112,7 +112,7 @@ typedef struct vixl {
 
 static int is_hex(unsigned char c) { return ct_hex1[c] != 0; }
 
-/* Skip colour sequences at p; returns the new position. */
+/* Skip the colour sequences at h[i]; returns the offset after them. */
 static size_t skip_sgr(const uint8_t *h, size_t i, size_t n)
 {
     while (i + 1 < n && h[i] == 0x1b && h[i + 1] == '[') {

@@ -105,4 +105,10 @@ expect_eq "$(grep -c ' IT (' "$TMP/f.tarmac") $(grep -c ' MR' "$TMP/f.tarmac") $
 expect_eq "$(sed -n 2p "$TMP/f.tarmac")" "6 clk cpu0 MR4 00010000 xxxxxxxx" "tarmac load line"
 expect_eq "$(grep -c 'MR4X 00010000' "$TMP/f.tarmac")" "1" "tarmac exclusive load"
 
+# the benchmark replays the workload from memory, din and ctr and fails
+# when the statistics differ
+expect_status 0 "bench on a small workload" "$CACHET" bench -r 1 -w "gen:random:n=20K" --dir "$TMP"
+grep -q "^ctr replay  40960 accesses" "$TMP/out" && ok || bad "bench reports the ctr replay"
+expect_status 0 "bench on a VIXL trace" "$CACHET" bench -r 1 -w "$SRC/tests/data/vixl/forms.log" --dir "$TMP"
+
 finish
