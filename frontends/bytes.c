@@ -9,12 +9,12 @@
 
 #include "frontend.h"
 
-static ct_bytes *bytes_alloc(const char *name)
+static ct_bytes *bytes_alloc(const char *name, size_t cap)
 {
     ct_bytes *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
-    b->cap = CT_BYTES_BUF;
+    b->cap = cap;
     b->buf = malloc(b->cap);
     if (!b->buf) {
         free(b);
@@ -79,7 +79,7 @@ ssize_t ct_bytes_read(ct_bytes *b, void *dst, size_t n, ct_error *err)
 
 int ct_bytes_push(ct_bytes **out, ct_bytes *inner, const ct_source_ops *ops, ct_error *err)
 {
-    ct_bytes *b = bytes_alloc(inner->name);
+    ct_bytes *b = bytes_alloc(inner->name, CT_BYTES_BUF);
     int rc;
 
     *out = NULL;
@@ -127,7 +127,7 @@ static int autodetect(ct_bytes **io, ct_error *err)
 
 int ct_bytes_open(ct_bytes **out, const char *path, ct_error *err)
 {
-    ct_bytes *b = bytes_alloc(path);
+    ct_bytes *b = bytes_alloc(path, CT_BYTES_BUF);
     int rc;
 
     *out = NULL;
@@ -153,7 +153,8 @@ int ct_bytes_open(ct_bytes **out, const char *path, ct_error *err)
 int ct_bytes_open_mem(ct_bytes **out, const char *name, const void *data, size_t n,
                       ct_error *err)
 {
-    ct_bytes *b = bytes_alloc(name);
+    /* memory needs no bigger buffer than its data (lines must still fit) */
+    ct_bytes *b = bytes_alloc(name, n < 8192 ? 8192 : (n < CT_BYTES_BUF ? n : CT_BYTES_BUF));
     int rc;
 
     *out = NULL;

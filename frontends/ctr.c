@@ -198,7 +198,7 @@ static int other(ctr *c, const uint8_t **pp, const uint8_t *lim, const uint8_t *
 {
     const uint8_t *rec = *pp, *p = rec + 1;
     unsigned type = rec[0] >> 3;
-    uint64_t f[10];
+    uint64_t f[CTR_EVENT_FIELDS];
 
     switch (type) {
     case CTR_STATE:
@@ -235,12 +235,14 @@ static int other(ctr *c, const uint8_t **pp, const uint8_t *lim, const uint8_t *
         ct_event *e;
         if (b->nev >= b->evcap)
             return DEC_FULL;
-        for (int k = 0; k < 10; k++)
+        for (int k = 0; k < CTR_EVENT_FIELDS; k++)
             GET(f[k]);
         if (f[0] > UINT8_MAX || f[1] > UINT8_MAX || f[2] > UINT16_MAX || f[3] > UINT16_MAX ||
-            f[4] > UINT16_MAX || f[5] > UINT32_MAX)
+            f[4] > UINT16_MAX || f[5] > UINT8_MAX || f[6] > UINT8_MAX || f[7] > UINT8_MAX ||
+            f[8] > UINT8_MAX || f[9] > UINT16_MAX || f[10] > UINT16_MAX)
             return fail(c, start, rec, "event record: field out of range", err);
         e = &b->ev[b->nev++];
+        memset(e, 0, sizeof *e);
         e->index = b->n;
         e->type = (uint8_t)f[0];
         e->op = (uint8_t)f[1];
@@ -249,11 +251,19 @@ static int other(ctr *c, const uint8_t **pp, const uint8_t *lim, const uint8_t *
         if (c->names && c->names[e->structure])
             e->structure = (uint16_t)(c->names[e->structure] - 1);
         e->flags = (uint16_t)f[4];
-        e->level = (uint32_t)f[5];
-        e->time = f[6];
-        e->line = f[7];
-        e->addr = f[8];
-        e->value = f[9];
+        e->stage = (uint8_t)f[5];
+        e->level = (uint8_t)f[6];
+        e->regime = (uint8_t)f[7];
+        e->result = (uint8_t)f[8];
+        e->asid = (uint16_t)f[9];
+        e->vmid = (uint16_t)f[10];
+        e->time = f[11];
+        e->line = f[12];
+        e->addr = f[13];
+        e->value = f[14];
+        e->size = f[15];
+        e->stream = c->s->index;   /* carried by this stream, in no text line */
+        e->src = 0;
         c->nevent++;
         break;
     }

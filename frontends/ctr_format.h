@@ -33,8 +33,9 @@ enum ctr_record { CTR_STATE = 0, CTR_MARKER, CTR_EVENT, CTR_NAME, CTR_END, CTR_N
 #define CTR_NAME_MAX 255
 #define CTR_ACCESS_KINDS 7        /* CT_IFETCH .. CT_NOFETCH */
 
-/* The longest record: an event, tag + 10 varints of 10 bytes. */
-#define CTR_RECORD_MAX (1 + 10 * 10)
+#define CTR_EVENT_FIELDS 16
+/* The longest record: an event, tag + 16 varints of 10 bytes. */
+#define CTR_RECORD_MAX (1 + CTR_EVENT_FIELDS * 10)
 /* The longest name record. */
 #define CTR_NAME_RECORD_MAX (1 + 10 + 10 + CTR_NAME_MAX)
 

@@ -34,37 +34,61 @@ typedef struct din {
     uint8_t tail[TAIL_MAX + 1];
 } din;
 
-static int din_probe(const uint8_t *h, size_t n)
+/* One din line at h[i..n): 1 when it reads "label blank hex [blank ...]";
+ * *next receives the position after its newline. */
+static int probe_line(const uint8_t *h, size_t n, size_t i, size_t *next)
 {
-    /* up to 8 lines: digit 0-4, blank, hex digits, then blank or newline */
-    size_t i = 0;
-    int lines = 0;
+    int ok = 1;
 
-    while (i < n && lines < 8) {
-        while (i < n && (h[i] == '\n' || h[i] == '\r'))
-            i++;
-        if (i >= n)
-            break;
-        if (h[i] < '0' || h[i] > '5')
-            return 0;
+    while (i < n && (h[i] == ' ' || h[i] == '\t'))
         i++;
-        if (i >= n || (h[i] != ' ' && h[i] != '\t'))
-            return 0;
+    if (i >= n || h[i] < '0' || h[i] > '5')
+        ok = 0;
+    else if (++i >= n || (h[i] != ' ' && h[i] != '\t'))
+        ok = 0;
+    else {
         while (i < n && (h[i] == ' ' || h[i] == '\t'))
             i++;
         if (i + 1 < n && h[i] == '0' && (h[i + 1] == 'x' || h[i + 1] == 'X'))
             i += 2;
         if (i >= n || ct_hexval(h[i]) < 0)
-            return 0;
+            ok = 0;
         while (i < n && ct_hexval(h[i]) >= 0)
             i++;
-        if (i < n && h[i] != ' ' && h[i] != '\t' && h[i] != '\n' && h[i] != '\r')
-            return 0;
-        while (i < n && h[i] != '\n')
-            i++;
-        lines++;
+        if (ok && i < n && h[i] != ' ' && h[i] != '\t' && h[i] != '\n' && h[i] != '\r')
+            ok = 0;
     }
-    return lines ? 60 : 0;
+    while (i < n && h[i] != '\n')
+        i++;
+    *next = i + 1;
+    return ok;
+}
+
+/* The first line must be din; then the more of the next lines are, the
+ * surer (a malformed line further on is reported by the decoder, with its
+ * position, rather than making the file unrecognisable). */
+static int din_probe(const uint8_t *h, size_t n)
+{
+    size_t i = 0;
+    int lines = 0, good = 0;
+
+    while (i < n && lines < 16) {
+        size_t next;
+        int ok;
+        while (i < n && (h[i] == '\n' || h[i] == '\r'))
+            i++;
+        if (i >= n)
+            break;
+        ok = probe_line(h, n, i, &next);
+        if (lines == 0 && !ok)
+            return 0;
+        lines++;
+        good += ok;
+        i = next;
+    }
+    if (!lines)
+        return 0;
+    return good == lines ? 60 : (good * 2 >= lines ? 30 : 0);
 }
 
 static int din_open(void **st, ct_stream *s, ct_error *err)
@@ -105,8 +129,7 @@ static const uint8_t *parse(din *d, const uint8_t *p, const uint8_t *lim, ct_bat
         const uint8_t *line = p;
         unsigned label;
         uint64_t addr = 0;
-        int digits = 0;
-        unsigned h;
+        int digits;
 
         while (*p == ' ' || *p == '\t' || *p == '\r')
             p++;
@@ -129,10 +152,20 @@ static const uint8_t *parse(din *d, const uint8_t *p, const uint8_t *lim, ct_bat
             p++;
         if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
             p += 2;
-        while ((h = ct_hex1[*p]) != 0) {
-            addr = (addr << 4) | (uint64_t)(h - 1);
-            p++;
-            digits++;
+        {
+            /* two digits a step while both are hex (the line ends in '\n',
+             * which is not, so the loop stops inside the line) */
+            const uint8_t *start = p;
+            unsigned h, h2;
+            while ((h = ct_hex1[p[0]]) != 0 && (h2 = ct_hex1[p[1]]) != 0) {
+                addr = (addr << 8) | (uint64_t)((h - 1) << 4 | (h2 - 1));
+                p += 2;
+            }
+            if ((h = ct_hex1[*p]) != 0) {
+                addr = (addr << 4) | (uint64_t)(h - 1);
+                p++;
+            }
+            digits = (int)(p - start);
         }
         if (UNLIKELY(digits == 0 || digits > 16 ||
                      (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n'))) {

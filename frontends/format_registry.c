@@ -8,6 +8,8 @@
 
 static const ct_format_ops *const formats[] = {
     &ct_format_din,
+    &ct_format_tarmac,
+    &ct_format_tracematcher,
     &ct_format_gen,
     &ct_format_vixl,
     &ct_format_ctr,

@@ -130,7 +130,8 @@ typedef struct ct_format_ops {
 const ct_format_ops *ct_format_at(size_t i);
 const ct_format_ops *ct_format_find(const char *name);
 
-extern const ct_format_ops ct_format_din, ct_format_gen;
+extern const ct_format_ops ct_format_din, ct_format_gen, ct_format_tarmac,
+    ct_format_tracematcher;
 extern const ct_format_ops ct_format_vixl, ct_format_ctr;
 
 /* What a decoder sees of its stream. */
@@ -191,6 +192,7 @@ int ct_lines_next(ct_lines *l, const char **line, size_t *len, ct_error *err);
 
 /* Hex digit value + 1 for every byte ('0' -> 1, 'f' -> 16), 0 for non-hex. */
 extern const unsigned char ct_hex1[256];
+
 
 static inline int ct_hexval(unsigned char ch)
 {

@@ -55,10 +55,11 @@ static int lzw_open(void **st, ct_bytes *inner, ct_error *err)
     z->maxbits = head[2] & 0x1f;
     z->block_mode = (head[2] & 0x80) != 0;
     if (n < 3 || z->maxbits < 9 || z->maxbits > 16) {
+        int bits = n < 3 ? 0 : z->maxbits;
         free(z);
         return ct_error_set(err, CT_E_FORMAT,
                             "%s: byte 2: compress header gives %d-bit codes (9..16 expected)",
-                            inner->name, n < 3 ? 0 : z->maxbits);
+                            inner->name, bits);
     }
     z->n_bits = 9;
     z->maxcode = (1u << 9) - 1;

@@ -25,20 +25,30 @@
  *   timestamp runs until its next timestamp marker; with quantum, streams
  *   run in input order for `quantum` accesses each. A stream's thread id,
  *   when its records carry none, is its stream number + 1.
+ *
+ * Read-ahead
+ *   With [trace] readahead = yes (the default) one thread decodes and
+ *   schedules the next batches while the caller simulates the current
+ *   one. Batches are handed over by exchanging array pointers, never
+ *   copied; at most RA_SLOTS batches are decoded ahead. The records and
+ *   their order are exactly those of reading without the thread.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../sim/compiler.h"
 #include "../sim/config_internal.h"
 #include "frontend.h"
 
 #define PROBE_BYTES 4096
 #define STREAM_BATCH 8192
-#define MAP_SLOTS 4096
+#define MAP_MIN_SLOTS 64
+#define RA_SLOTS 3
 
 typedef struct stream_rt {
     ct_stream s;
@@ -50,11 +60,11 @@ typedef struct stream_rt {
     uint64_t ts;
 } stream_rt;
 
-/* Small open-addressing map from id (thread or cpu) to core. */
+/* Open-addressing map from id (thread or cpu) to core; grows by doubling. */
 typedef struct id_map {
-    uint64_t key[MAP_SLOTS];
-    uint32_t val[MAP_SLOTS];
-    uint32_t used;
+    uint64_t *key;         /* id + 1, 0 = empty */
+    uint32_t *val;
+    uint32_t slots, used;
     uint32_t next_core;
 } id_map;
 
@@ -80,7 +90,24 @@ struct ct_trace {
     int have_last_thread, have_last_cpu;
     char **structures;     /* shared by all streams */
     uint32_t nstructures, capstructures;
+    /* read-ahead */
+    int ra_on;             /* configured */
+    int ra_running;        /* the thread exists */
+    pthread_t ra_thread;
+    pthread_mutex_t ra_mu;
+    pthread_cond_t ra_cv;
+    struct ra_slot {
+        ct_batch b;
+        int rc;            /* what ct_trace_next would have returned */
+        ct_error err;
+        int full;
+    } ra[RA_SLOTS];
+    uint32_t ra_head, ra_tail;
+    int ra_stop;
+    ct_trace_info info_pub; /* snapshot the caller reads while the thread runs */
 };
+
+static int next_direct(ct_trace *t, ct_batch *b, ct_error *err);
 
 /* ---- diagnostics ---------------------------------------------------------- */
 
@@ -190,10 +217,19 @@ static const ct_format_ops *detect(const char *path, ct_bytes *in, int *best_sco
     return best;
 }
 
+static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_error *err);
+
 static int add_stream(ct_trace *t, const char *path, ct_error *err)
 {
+    return add_stream_from(t, path, NULL, err);
+}
+
+/* One stream: from `given` bytes when not NULL (taken over), else from the
+ * path. */
+static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_error *err)
+{
     stream_rt *r;
-    ct_bytes *in = NULL;
+    ct_bytes *in = given;
     const ct_format_ops *f = t->fmt;
     int rc, score;
     int synthetic = strncmp(path, "gen:", 4) == 0;
@@ -201,15 +237,19 @@ static int add_stream(ct_trace *t, const char *path, ct_error *err)
     if (t->nstreams == t->cap) {
         uint32_t cap = t->cap ? t->cap * 2 : 4;
         stream_rt *v = realloc(t->sv, cap * sizeof *v);
-        if (!v)
+        if (!v) {
+            ct_bytes_close(given);
             return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+        }
         t->sv = v;
         t->cap = cap;
     }
     if (!synthetic && (!f || !f->no_bytes)) {
-        rc = ct_bytes_open(&in, path, err);
-        if (rc)
-            return rc;
+        if (!in) {
+            rc = ct_bytes_open(&in, path, err);
+            if (rc)
+                return rc;
+        }
         if (ct_bytes_fill(in, PROBE_BYTES, err) < 0) {
             ct_bytes_close(in);
             return err->code;
@@ -297,7 +337,7 @@ static int open_dir(ct_trace *t, const char *dir, ct_error *err)
                                 "this kind", dir);
         t->fmt = f;
     } else if (!f->list_dir) {
-        return ct_error_set(err, CT_E_USAGE, "%s: is a directory; the %s format reads files",
+        return ct_error_set(err, CT_E_IO, "%s: is a directory; the %s format reads files",
                             dir, f->name);
     }
     rc = f->list_dir(dir, collect_path, &d, err);
@@ -336,21 +376,17 @@ typedef struct trace_block {
 
 static path_store *paths_of(ct_trace *t) { return &((trace_block *)(void *)t)->ps; }
 
-int ct_trace_open(ct_trace **out, const char *const *paths, size_t npaths,
-                  const ct_trace_opts *opts, ct_error *err)
+/* The trace object and its options, before any input is opened. */
+static int trace_new(ct_trace **out, const ct_trace_opts *opts, ct_error *err)
 {
     trace_block *tb = calloc(1, sizeof *tb);
     ct_trace *t = &tb->t;
     const char *force;
-    int rc = CT_OK;
+    int rc;
 
     *out = NULL;
     if (!tb)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
-    if (npaths == 0) {
-        free(tb);
-        return ct_error_set(err, CT_E_USAGE, "no trace given");
-    }
     if (opts && opts->cfg) {
         t->cfg = opts->cfg;
     } else {
@@ -380,12 +416,13 @@ int ct_trace_open(ct_trace **out, const char *const *paths, size_t npaths,
                                 list);
         }
     }
-    for (size_t i = 0; i < npaths && rc == CT_OK; i++)
-        rc = is_dir(paths[i]) ? open_dir(t, paths[i], err) : add_stream(t, paths[i], err);
-    if (rc) {
-        ct_trace_close(t);
-        return rc;
-    }
+    *out = t;
+    return CT_OK;
+}
+
+/* Everything after the streams are open. */
+static int trace_ready(ct_trace *t, ct_error *err)
+{
     t->info.format = t->fmt->name;
     t->info.streams = t->nstreams;
     t->schedule = t->cfg->schedule == CT_SCHED_AUTO ? t->fmt->default_schedule
@@ -399,15 +436,68 @@ int ct_trace_open(ct_trace **out, const char *const *paths, size_t npaths,
             }
     }
     t->left = t->quantum;
+    t->ra_on = t->cfg->readahead;
+    t->info_pub = t->info;
+    return CT_OK;
+}
+
+int ct_trace_open(ct_trace **out, const char *const *paths, size_t npaths,
+                  const ct_trace_opts *opts, ct_error *err)
+{
+    ct_trace *t;
+    int rc;
+
+    *out = NULL;
+    if (npaths == 0)
+        return ct_error_set(err, CT_E_USAGE, "no trace given");
+    if ((rc = trace_new(&t, opts, err)) != CT_OK)
+        return rc;
+    for (size_t i = 0; i < npaths && rc == CT_OK; i++)
+        rc = is_dir(paths[i]) ? open_dir(t, paths[i], err) : add_stream(t, paths[i], err);
+    if (rc == CT_OK)
+        rc = trace_ready(t, err);
+    if (rc) {
+        ct_trace_close(t);
+        return rc;
+    }
     *out = t;
     return CT_OK;
 }
+
+int ct_trace_open_mem(ct_trace **out, const char *name, const void *data, size_t n,
+                      const ct_trace_opts *opts, ct_error *err)
+{
+    ct_trace *t;
+    ct_bytes *in;
+    int rc;
+
+    *out = NULL;
+    if ((rc = trace_new(&t, opts, err)) != CT_OK)
+        return rc;
+    rc = ct_bytes_open_mem(&in, name, data, n, err);
+    if (rc == CT_OK)
+        rc = add_stream_from(t, name, in, err);
+    if (rc == CT_OK)
+        rc = trace_ready(t, err);
+    if (rc) {
+        ct_trace_close(t);
+        return rc;
+    }
+    *out = t;
+    return CT_OK;
+}
+
+static void ra_shutdown(ct_trace *t);
+static void map_free(id_map *m);
 
 void ct_trace_close(ct_trace *t)
 {
     path_store *ps;
     if (!t)
         return;
+    ra_shutdown(t);
+    for (int i = 0; i < RA_SLOTS; i++)
+        ct_batch_free(&t->ra[i].b);
     for (uint32_t i = 0; i < t->nstreams; i++) {
         if (t->fmt && t->sv[i].st)
             t->fmt->close(t->sv[i].st);
@@ -418,6 +508,8 @@ void ct_trace_close(ct_trace *t)
     for (uint32_t i = 0; i < t->nstructures; i++)
         free(t->structures[i]);
     free(t->structures);
+    map_free(&t->map);
+    map_free(&t->threads);
     ct_config_free(t->own_cfg);
     ps = paths_of(t);
     for (size_t i = 0; i < ps->n; i++)
@@ -426,7 +518,17 @@ void ct_trace_close(ct_trace *t)
     free((trace_block *)(void *)t);
 }
 
-const ct_trace_info *ct_trace_get_info(const ct_trace *t) { return &t->info; }
+const ct_trace_info *ct_trace_get_info(const ct_trace *t)
+{
+    ct_trace *mt = (ct_trace *)t;
+    if (!t->ra_running)
+        return &t->info;
+    /* the decoding thread owns t->info; hand out its last snapshot */
+    pthread_mutex_lock(&mt->ra_mu);
+    mt->info_pub.structures = mt->info.structures;
+    pthread_mutex_unlock(&mt->ra_mu);
+    return &t->info_pub;
+}
 
 /* ---- core assignment ------------------------------------------------------------ */
 
@@ -437,25 +539,57 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 29);
 }
 
-/* Value for key, inserting `fresh` when absent (*added = 1). A full map
- * keeps answering with fresh values: ids past 4096 distinct ones wrap. */
+static int map_grow(id_map *m)
+{
+    uint32_t slots = m->slots ? m->slots * 2 : MAP_MIN_SLOTS;
+    uint64_t *key = calloc(slots, sizeof *key);
+    uint32_t *val = malloc(slots * sizeof *val);
+
+    if (!key || !val) {
+        free(key);
+        free(val);
+        return -1;
+    }
+    for (uint32_t i = 0; i < m->slots; i++) {
+        uint32_t h;
+        if (!m->key[i])
+            continue;
+        for (h = (uint32_t)(mix64(m->key[i] - 1) & (slots - 1)); key[h]; h = (h + 1) & (slots - 1))
+            ;
+        key[h] = m->key[i];
+        val[h] = m->val[i];
+    }
+    free(m->key);
+    free(m->val);
+    m->key = key;
+    m->val = val;
+    m->slots = slots;
+    return 0;
+}
+
+static void map_free(id_map *m)
+{
+    free(m->key);
+    free(m->val);
+}
+
+/* Value for key, inserting `fresh` when absent (*added = 1). Out of memory,
+ * the map stops growing and answers with fresh values. */
 static uint32_t map_get(id_map *m, uint64_t key, uint32_t fresh, int *added)
 {
-    uint32_t h = (uint32_t)(mix64(key) & (MAP_SLOTS - 1));
+    uint32_t h;
+
     *added = 0;
-    for (uint32_t probes = 0; probes < MAP_SLOTS; probes++, h = (h + 1) & (MAP_SLOTS - 1)) {
-        if (m->used && m->key[h] == key + 1)
-            return m->val[h];
-        if (m->key[h] == 0) {
-            if (m->used >= MAP_SLOTS - 1)
-                break;
-            m->key[h] = key + 1;
-            m->val[h] = fresh;
-            m->used++;
-            *added = 1;
-            return fresh;
-        }
+    if (m->used * 2 >= m->slots && map_grow(m) != 0) {
+        *added = 1;
+        return fresh;
     }
+    for (h = (uint32_t)(mix64(key) & (m->slots - 1)); m->key[h]; h = (h + 1) & (m->slots - 1))
+        if (m->key[h] == key + 1)
+            return m->val[h];
+    m->key[h] = key + 1;
+    m->val[h] = fresh;
+    m->used++;
     *added = 1;
     return fresh;
 }
@@ -503,24 +637,38 @@ static void count_thread(ct_trace *t, uint32_t thread)
 static void assign_cores(ct_trace *t, ct_batch *b, uint32_t from, uint32_t thread0)
 {
     uint32_t last = UINT32_MAX;
-    uint16_t last_cpu = 0, core = 0;
-    int have = 0;
+    ct_access *a = b->acc + from, *end = b->acc + b->n;
 
-    for (uint32_t i = from; i < b->n; i++) {
-        ct_access *a = &b->acc[i];
-        if (a->thread == 0)
-            a->thread = thread0;
-        /* the core depends on thread and cpu only: look it up when they change */
-        if (!have || a->thread != last || a->cpu != last_cpu) {
-            if (a->thread != last) {
+    if (t->cores == 1 || t->schedule == CT_SCHED_SINGLE) {
+        for (; a < end; a++) {
+            a->core = 0;
+            if (UNLIKELY(a->thread == 0))
+                a->thread = thread0;
+            if (UNLIKELY(a->thread != last)) {
                 count_thread(t, a->thread);
                 last = a->thread;
             }
-            last_cpu = a->cpu;
-            core = core_for(t, a);
-            have = 1;
         }
-        a->core = core;
+        return;
+    }
+    {
+        uint16_t last_cpu = 0, core = 0;
+        int have = 0;
+        for (; a < end; a++) {
+            if (UNLIKELY(a->thread == 0))
+                a->thread = thread0;
+            /* the core depends on thread and cpu only: look it up when they change */
+            if (!have || a->thread != last || a->cpu != last_cpu) {
+                if (a->thread != last) {
+                    count_thread(t, a->thread);
+                    last = a->thread;
+                }
+                last_cpu = a->cpu;
+                core = core_for(t, a);
+                have = 1;
+            }
+            a->core = core;
+        }
     }
 }
 
@@ -645,7 +793,7 @@ static int next_multi(ct_trace *t, ct_batch *out, ct_error *err)
     return out->n + out->nmk + out->nev > 0 ? 1 : 0;
 }
 
-int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
+static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
 {
     int rc;
     uint32_t thread0 = 0;   /* thread of records without one (multi: set per stream) */
@@ -677,4 +825,93 @@ int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
     }
     assign_cores(t, b, 0, thread0);
     return rc;
+}
+
+/* ---- read-ahead ---------------------------------------------------------------- */
+
+static void *ra_main(void *arg)
+{
+    ct_trace *t = arg;
+
+    pthread_mutex_lock(&t->ra_mu);
+    for (;;) {
+        struct ra_slot *slot = &t->ra[t->ra_tail % RA_SLOTS];
+        while (slot->full && !t->ra_stop)
+            pthread_cond_wait(&t->ra_cv, &t->ra_mu);
+        if (t->ra_stop)
+            break;
+        pthread_mutex_unlock(&t->ra_mu);
+        memset(&slot->err, 0, sizeof slot->err);
+        slot->rc = next_direct(t, &slot->b, &slot->err);
+        pthread_mutex_lock(&t->ra_mu);
+        t->info_pub = t->info;
+        slot->full = 1;
+        t->ra_tail++;
+        pthread_cond_broadcast(&t->ra_cv);
+        if (slot->rc <= 0)
+            break; /* the end, or an error: nothing follows */
+    }
+    pthread_mutex_unlock(&t->ra_mu);
+    return NULL;
+}
+
+static void ra_swap(ct_batch *a, ct_batch *b)
+{
+    ct_batch tmp = *a;
+    *a = *b;
+    *b = tmp;
+}
+
+int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
+{
+    struct ra_slot *slot;
+    int rc;
+
+    if (!t->ra_on)
+        return next_direct(t, b, err);
+    if (!t->ra_running) {
+        if (t->ra_tail > 0)          /* the thread ended: the last answer stands */
+            return t->ra[(t->ra_tail - 1) % RA_SLOTS].rc > 0 ? 0 : t->ra[(t->ra_tail - 1) % RA_SLOTS].rc;
+        for (int i = 0; i < RA_SLOTS; i++)
+            if (ct_batch_init(&t->ra[i].b, b->cap) != CT_OK)
+                return ct_error_set(err, CT_E_NOMEM, "out of memory");
+        if (pthread_mutex_init(&t->ra_mu, NULL) != 0 || pthread_cond_init(&t->ra_cv, NULL) != 0 ||
+            pthread_create(&t->ra_thread, NULL, ra_main, t) != 0) {
+            t->ra_on = 0;            /* no thread: read directly */
+            return next_direct(t, b, err);
+        }
+        t->ra_running = 1;
+    }
+    pthread_mutex_lock(&t->ra_mu);
+    slot = &t->ra[t->ra_head % RA_SLOTS];
+    while (!slot->full)
+        pthread_cond_wait(&t->ra_cv, &t->ra_mu);
+    rc = slot->rc;
+    if (rc > 0) {
+        ra_swap(b, &slot->b);
+        slot->full = 0;
+        t->ra_head++;
+    } else {
+        ct_batch_clear(b);
+        if (rc < 0 && err)
+            *err = slot->err;
+        /* leave the slot full: later calls give the same answer */
+    }
+    pthread_cond_broadcast(&t->ra_cv);
+    pthread_mutex_unlock(&t->ra_mu);
+    return rc;
+}
+
+static void ra_shutdown(ct_trace *t)
+{
+    if (!t->ra_running)
+        return;
+    pthread_mutex_lock(&t->ra_mu);
+    t->ra_stop = 1;
+    pthread_cond_broadcast(&t->ra_cv);
+    pthread_mutex_unlock(&t->ra_mu);
+    pthread_join(t->ra_thread, NULL);
+    pthread_mutex_destroy(&t->ra_mu);
+    pthread_cond_destroy(&t->ra_cv);
+    t->ra_running = 0;
 }

@@ -7,7 +7,8 @@
  *
  * Every access, marker and reference event is written, markers before
  * events before the access they precede (the order a batch implies);
- * nothing is dropped. Structure names given with ct_trace_writer_set_names
+ * nothing is dropped. Of an event, where it was read from (stream, src) is
+ * not kept: a reader gives its own stream and no text line. Structure names given with ct_trace_writer_set_names
  * are written before the events that use them. The encoder keeps the same
  * state as the decoder and chooses, field by field, the shortest form the
  * format allows.
@@ -211,11 +212,17 @@ static uint8_t *put_event(ctr_w *c, uint8_t *p, const ct_event *e)
     p = ctr_put_varint(p, e->cpu);
     p = ctr_put_varint(p, e->structure);
     p = ctr_put_varint(p, e->flags);
+    p = ctr_put_varint(p, e->stage);
     p = ctr_put_varint(p, e->level);
+    p = ctr_put_varint(p, e->regime);
+    p = ctr_put_varint(p, e->result);
+    p = ctr_put_varint(p, e->asid);
+    p = ctr_put_varint(p, e->vmid);
     p = ctr_put_varint(p, e->time);
     p = ctr_put_varint(p, e->line);
     p = ctr_put_varint(p, e->addr);
     p = ctr_put_varint(p, e->value);
+    p = ctr_put_varint(p, e->size);
     c->nevent++;
     return p;
 }

@@ -90,3 +90,37 @@ const char *ct_event_op_name(int op)
     };
     return op > 0 && op < CT_EVOP_COUNT ? names[op] : "?";
 }
+
+const char *ct_event_type_name(int type)
+{
+    switch (type) {
+    case CT_EV_CACHE: return "CACHE";
+    case CT_EV_TLB: return "TLB";
+    case CT_EV_WALKCACHE: return "WALKCACHE";
+    case CT_EV_TTW: return "TTW";
+    case CT_EV_TTU: return "TTU";
+    default: return "?";
+    }
+}
+
+const char *ct_regime_name(int regime)
+{
+    static const char *const names[] = {
+        [CT_RG_UNKNOWN] = "", [CT_RG_EL1_N] = "EL1_n", [CT_RG_EL2_N] = "EL2_n",
+        [CT_RG_EL1_S] = "EL1_s", [CT_RG_EL3_S] = "EL3_s", [CT_RG_EL2_S] = "EL2_s",
+        [CT_RG_EL20_N] = "EL20_n", [CT_RG_EL20_S] = "EL20_s",
+    };
+    return regime >= 0 && regime < (int)CT_ARRAY_LEN(names) ? names[regime] : "";
+}
+
+const char *ct_walk_result_name(int r)
+{
+    static const char *const names[] = {
+        [CT_WR_UNKNOWN] = "", [CT_WR_TABLE] = "TABLE", [CT_WR_BLOCK] = "BLOCK",
+        [CT_WR_PAGETABLE] = "PAGETABLE", [CT_WR_SECTION] = "SECTION",
+        [CT_WR_SUPERSECTION] = "SUPERSECTION", [CT_WR_LARGEPAGE] = "LARGEPAGE",
+        [CT_WR_SMALLPAGE] = "SMALLPAGE", [CT_WR_FAULT] = "FAULT",
+        [CT_WR_RESERVED] = "RESERVED", [CT_WR_ABORTED] = "ABORTED",
+    };
+    return r >= 0 && r < (int)CT_ARRAY_LEN(names) ? names[r] : "";
+}

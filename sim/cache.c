@@ -31,6 +31,8 @@ int ct_cache_init(ct_cache *c, uint64_t size, uint32_t assoc, uint32_t line,
         return -1;
     }
     memset(c->tag, 0xff, lines * sizeof *c->tag);
+    if (pol == &ct_policy_lru)
+        ct_policy_lru_state(c->pst, &c->lru_stamp, &c->lru_clock);
     return 0;
 }
 

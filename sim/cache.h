@@ -19,7 +19,8 @@
 
 enum ct_line_flag {
     CT_LF_DIRTY = 0x01,      /* written since it was filled or cleaned */
-    CT_LF_PREFETCHED = 0x02  /* filled by a hardware prefetch, not yet used */
+    CT_LF_PREFETCHED = 0x02, /* filled by a hardware prefetch, not yet used */
+    CT_LF_NS = 0x04          /* filled by a non-secure access */
 };
 
 typedef struct ct_cache {
@@ -32,6 +33,8 @@ typedef struct ct_cache {
     uint32_t line_bits;
     const ct_policy_ops *pol;
     void *pst;
+    uint64_t *lru_stamp;      /* LRU only: the policy's stamps, updated inline */
+    uint64_t *lru_clock;
     int memo_ok;              /* policy lets repeated hits skip it */
     uint64_t memo_block;      /* block of the last hit */
     uint64_t memo_idx;        /* its line index */
@@ -58,14 +61,40 @@ FORCE_INLINE int64_t ct_cache_find(const ct_cache *c, uint64_t set, uint64_t blo
 }
 
 /* Line index for a new block in set: the first empty way, else the policy's
- * victim (which the caller must evict first). */
+ * victim (which the caller must evict first). With LRU both are the line
+ * with the smallest stamp (empty lines have stamp 0), found in one pass. */
 FORCE_INLINE uint64_t ct_cache_slot(ct_cache *c, uint64_t set)
 {
-    const uint64_t *t = &c->tag[set * c->ways];
+    const uint64_t base = set * c->ways;
+    if (c->lru_stamp) {
+        const uint64_t *st = &c->lru_stamp[base];
+        uint32_t best = 0;
+        for (uint32_t w = 1; w < c->ways; w++)
+            if (st[w] < st[best])
+                best = w;
+        return base + best;
+    }
     for (uint32_t w = 0; w < c->ways; w++)
-        if (t[w] == CT_TAG_INVALID)
-            return set * c->ways + w;
-    return set * c->ways + c->pol->victim(c->pst, set);
+        if (c->tag[base + w] == CT_TAG_INVALID)
+            return base + w;
+    return base + c->pol->victim(c->pst, set);
+}
+
+/* The policy hooks, with LRU inlined. */
+FORCE_INLINE void ct_cache_touch(ct_cache *c, uint64_t set, uint64_t idx)
+{
+    if (c->lru_stamp)
+        c->lru_stamp[idx] = ++*c->lru_clock;
+    else
+        c->pol->hit(c->pst, set, (uint32_t)(idx - set * c->ways));
+}
+
+FORCE_INLINE void ct_cache_filled(ct_cache *c, uint64_t set, uint64_t idx)
+{
+    if (c->lru_stamp)
+        c->lru_stamp[idx] = ++*c->lru_clock;
+    else
+        c->pol->fill(c->pst, set, (uint32_t)(idx - set * c->ways));
 }
 
 #endif

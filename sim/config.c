@@ -92,10 +92,6 @@ int ct_parse_size(const char *text, uint64_t *out)
     case 't': case 'T': mul = 1ull << 40; p++; break;
     default: break;
     }
-    if (mul > 1 && (*p == 'i' || *p == 'I') && (p[1] == 'B' || p[1] == 'b'))
-        p += 2;   /* "KiB" */
-    else if (mul > 1 && (*p == 'B' || *p == 'b'))
-        p += 1;   /* "KB" */
     while (isspace((unsigned char)*p))
         p++;
     if (*p)
@@ -276,6 +272,31 @@ static int row_of(int section, const char *key)
     return r < 0 ? 0 : r;
 }
 
+/* A geometry error names the key at fault; when that key kept its default,
+ * the origin shown is the one of the key the user did set in the section
+ * (size, then assoc, then line), which is what made the default wrong. */
+static int geometry_error(const struct ct_config *c, int section, const char *key,
+                          ct_error *err, const char *fmt, ...)
+{
+    static const char *const prefer[] = {"size", "assoc", "line"};
+    size_t row = (size_t)row_of(section, key);
+    const char *origin = NULL;
+    char why[384];
+    va_list ap;
+
+    if (origins_of(c)->of[row])
+        origin = origins_of(c)->of[row];
+    for (size_t i = 0; !origin && i < 3; i++)
+        origin = origins_of(c)->of[row_of(section, prefer[i])];
+    if (!origin)
+        origin = row_origin(c, row);
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return ct_error_set(err, CT_E_CONFIG, "%s: [%s] %s: %s", origin,
+                        ct_schema_sections[section].name, key, why);
+}
+
 /* Geometry and cross-key rules of one present cache level. */
 static int check_level(struct ct_config *c, int lv, ct_error *err)
 {
@@ -286,28 +307,28 @@ static int check_level(struct ct_config *c, int lv, ct_error *err)
     const char *why;
 
     if (k->line & (k->line - 1))
-        return row_error(c, (size_t)row_of(s, "line"), err, "%u is not a power of two", k->line);
+        return geometry_error(c, s, "line", err, "%u is not a power of two", k->line);
     if (k->size % k->line)
-        return row_error(c, (size_t)row_of(s, "size"), err,
+        return geometry_error(c, s, "size", err,
                          "%llu is not a multiple of the %u-byte line",
                          (unsigned long long)k->size, k->line);
     lines = k->size / k->line;
     if (k->assoc == 0)
         k->assoc = lines > UINT32_MAX ? UINT32_MAX : (uint32_t)lines;
     if (k->assoc > lines)
-        return row_error(c, (size_t)row_of(s, "assoc"), err,
+        return geometry_error(c, s, "assoc", err,
                          "%u ways exceed the %llu lines of the cache", k->assoc,
                          (unsigned long long)lines);
     if (lines % k->assoc)
-        return row_error(c, (size_t)row_of(s, "size"), err,
+        return geometry_error(c, s, "size", err,
                          "%llu bytes do not divide into %u-way sets of %u-byte lines",
                          (unsigned long long)k->size, k->assoc, k->line);
     if (pol->check && (why = pol->check(k->assoc)) != NULL)
-        return row_error(c, (size_t)row_of(s, "replacement"), err, "%s", why);
+        return geometry_error(c, s, "replacement", err, "%s", why);
     if (lv <= CT_LV_L1D && k->shared)
-        return row_error(c, (size_t)row_of(s, "shared"), err, "L1 caches are private to a core");
+        return geometry_error(c, s, "shared", err, "L1 caches are private to a core");
     if (lv <= CT_LV_L1D && k->inclusion != CT_INCL_NONINCLUSIVE)
-        return row_error(c, (size_t)row_of(s, "inclusion"), err,
+        return geometry_error(c, s, "inclusion", err,
                          "inclusion describes a level's relation to the levels above it; "
                          "nothing is above an L1");
     return CT_OK;
@@ -620,13 +641,12 @@ int ct_config_load(ct_config **out, const char *path, ct_error *err)
 
 /* ---- editing ------------------------------------------------------------ */
 
-int ct_config_set_kv(ct_config *c, const char *section, const char *key, const char *value,
-                     ct_error *err)
+/* Store one key's text without checking the whole configuration. */
+static int set_text(struct ct_config *c, const char *section, const char *key, const char *value,
+                    ct_error *err)
 {
-    char origin[512];
-    char *old_text, *old_origin;
-    unsigned char old_present;
-    int s = find_section(section), r, rc;
+    char origin[1600];
+    int s = find_section(section), r;
 
     snprintf(origin, sizeof origin, "-s %s.%s=%s", section, key, value);
     if (s < 0)
@@ -634,43 +654,19 @@ int ct_config_set_kv(ct_config *c, const char *section, const char *key, const c
     r = find_row(s, key);
     if (r < 0)
         return ct_error_set(err, CT_E_CONFIG, "%s: [%s] %s: unknown key", origin, section, key);
-    old_text = c->text[r];
-    old_origin = origins_of(c)->of[r];
-    old_present = c->present[s];
-    c->text[r] = dup_str(value);
-    origins_of(c)->of[r] = dup_str(origin);
-    if (!c->text[r] || !origins_of(c)->of[r]) {
-        free(c->text[r]);
-        free(origins_of(c)->of[r]);
-        c->text[r] = old_text;
-        origins_of(c)->of[r] = old_origin;
+    if (store_text(c, (size_t)r, value, origin) != CT_OK)
         return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", origin);
-    }
     c->present[s] = 1;
-    rc = resolve(c, err);
-    if (rc) { /* put everything back: the configuration stays valid */
-        ct_error saved = err ? *err : (ct_error){0};
-        free(c->text[r]);
-        free(origins_of(c)->of[r]);
-        c->text[r] = old_text;
-        origins_of(c)->of[r] = old_origin;
-        c->present[s] = old_present;
-        resolve(c, NULL);
-        if (err)
-            *err = saved;
-        return rc;
-    }
-    free(old_text);
-    free(old_origin);
     return CT_OK;
 }
 
-int ct_config_set(ct_config *c, const char *assignment, ct_error *err)
+/* Split "section.key=value" into its parts (in buf). */
+static int split_assignment(const char *assignment, char *buf, size_t n, char **sec, char **key,
+                            char **val, ct_error *err)
 {
-    char buf[512];
     char *dot, *eq;
 
-    if (snprintf(buf, sizeof buf, "%s", assignment) >= (int)sizeof buf)
+    if (snprintf(buf, n, "%s", assignment) >= (int)n)
         return ct_error_set(err, CT_E_USAGE, "-s %.40s...: setting too long", assignment);
     eq = strchr(buf, '=');
     dot = strchr(buf, '.');
@@ -679,7 +675,56 @@ int ct_config_set(ct_config *c, const char *assignment, ct_error *err)
                             "-s %s: expected section.key=value (e.g. l1d.size=64K)", assignment);
     *dot = '\0';
     *eq = '\0';
-    return ct_config_set_kv(c, buf, dot + 1, eq + 1, err);
+    *sec = buf;
+    *key = dot + 1;
+    *val = eq + 1;
+    return CT_OK;
+}
+
+/* Exchange the contents of two configurations (with their origins). */
+static void swap_configs(struct ct_config *a, struct ct_config *b)
+{
+    config_block tmp;
+    memcpy(&tmp, a, sizeof tmp);
+    memcpy(a, b, sizeof tmp);
+    memcpy(b, &tmp, sizeof tmp);
+}
+
+int ct_config_set_all(ct_config *c, const char *const *assignments, size_t n, ct_error *err)
+{
+    struct ct_config *work = NULL;
+    char buf[512], *sec = NULL, *key = NULL, *val = NULL;
+    int rc = ct_config_clone(&work, c, err);
+
+    for (size_t i = 0; rc == CT_OK && i < n; i++) {
+        rc = split_assignment(assignments[i], buf, sizeof buf, &sec, &key, &val, err);
+        if (rc == CT_OK)
+            rc = set_text(work, sec, key, val, err);
+    }
+    if (rc == CT_OK)
+        rc = resolve(work, err);
+    if (rc == CT_OK)
+        swap_configs(c, work);   /* the old contents are freed with `work` */
+    ct_config_free(work);
+    return rc;
+}
+
+int ct_config_set_kv(ct_config *c, const char *section, const char *key, const char *value,
+                     ct_error *err)
+{
+    char assignment[512];
+    const char *one[1] = {assignment};
+
+    if (snprintf(assignment, sizeof assignment, "%s.%s=%s", section, key, value) >=
+        (int)sizeof assignment)
+        return ct_error_set(err, CT_E_USAGE, "-s %.40s.%.40s=...: setting too long", section,
+                            key);
+    return ct_config_set_all(c, one, 1, err);
+}
+
+int ct_config_set(ct_config *c, const char *assignment, ct_error *err)
+{
+    return ct_config_set_all(c, &assignment, 1, err);
 }
 
 int ct_config_remove_section(ct_config *c, const char *section, ct_error *err)

@@ -61,6 +61,8 @@ struct ct_config {
     int schedule;             /* enum ct_schedule */
     int interleave;           /* enum ct_interleave */
     uint64_t quantum;         /* accesses per turn in quantum interleaving */
+    int readahead;            /* decode the next batches in a second thread */
+    int tarmac_next_fetch;    /* Tarmac: fetch the next instruction at the end */
 
     /* bookkeeping */
     char *text[CT_CFG_MAX_ROWS];            /* user text per row, NULL = default */

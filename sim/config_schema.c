@@ -59,7 +59,8 @@ static const char *const interleave_names[] = {"auto", "timestamp", "quantum", N
     {sec, "prefetch_degree", CT_VT_UINT, CF(lv, prefetch_degree), 1, 64, "1", NULL, NULL,     \
      "lines requested per prefetch trigger"},                                                \
     {sec, "tarmac_name", CT_VT_STRING, CF(lv, tarmac_name), 0, 0, "", NULL, NULL,             \
-     "Tarmac CACHE structure id this level is validated against"}
+     "Tarmac CACHE structure id this level is validated against ({cpu}: the core of a "    \
+     "private level)"}
 
 const ct_schema_row ct_schema_rows[] = {
     {S_SYSTEM, "cores", CT_VT_UINT, F(cores), 1, 1024, "1", NULL, NULL,
@@ -97,6 +98,12 @@ const ct_schema_row ct_schema_rows[] = {
      "quantum accesses (auto: timestamp when the streams carry timestamps)"},
     {S_TRACE, "quantum", CT_VT_UINT, F(quantum), 1, UINT64_MAX, "1000", NULL, NULL,
      "accesses per turn when streams are interleaved by quantum"},
+    {S_TRACE, "readahead", CT_VT_BOOL, F(readahead), 0, 1, "yes", NULL, NULL,
+     "decode the next batches in a second thread while the current one is simulated"},
+    {S_TRACE, "tarmac_next_fetch", CT_VT_BOOL, F(tarmac_next_fetch), 0, 1, "no", NULL, NULL,
+     "Tarmac: when a trace ends, also fetch the instruction that runs next (the target "
+     "of a direct branch, else the next in sequence), as Fast Models fetches it during "
+     "the last traced instruction"},
 };
 const size_t ct_schema_nrows = sizeof ct_schema_rows / sizeof ct_schema_rows[0];
 

@@ -64,7 +64,8 @@
  *   zero / allocate: the first data level fills the line without fetching
  *   (zero also makes it dirty); levels below are not touched.
  *   CT_OP_ALL applies clean / invalidate / clean+invalidate to every line of
- *   every level of every core, top level first (din labels 4 and 5).
+ *   every level of every core, top level first (din labels 4 and 5); with
+ *   CT_OP_ISIDE, to every line of the core's L1I only.
  *
  * End of run
  *   With [system] flush_at_end, ct_sim_finish cleans every level, top level
@@ -76,6 +77,26 @@
  *   prefetcher for blocks. Each is looked up here as kind "hwprefetch":
  *   present, a hit and nothing more; absent, a miss, fetched from the next
  *   level (kind "hwprefetch" there) and filled, marked prefetched.
+ *
+ * Events (only with an event sink installed)
+ *   The model reports what happens to its lines in the vocabulary of Tarmac
+ *   CACHE lines. L1I, L1D and L2 levels are processor caches, L3 levels are
+ *   system caches. A processor cache reports ALLOC when a line is filled
+ *   with read data (a fetch from below, a prefetch, a victim arriving at an
+ *   exclusive level, an allocate operation; in a write-through level also a
+ *   fill by a whole-line write), DIRTY when a clean line becomes dirty (so a
+ *   whole-line write fill of a write-back level shows as DIRTY alone),
+ *   CLEAN when a maintenance clean writes a dirty line back and keeps it,
+ *   and INVAL whenever a line leaves (eviction, invalidation, inclusive
+ *   back-invalidation, a move up out of an exclusive level; a dirty line's
+ *   write-back is implied). A system cache reports FILL for every fill,
+ *   EVICT when a line leaves without a maintenance operation, CLEAN and
+ *   INVAL for maintenance; it reports no DIRTY. An event names the line by
+ *   its slot, set * assoc + way (Tarmac's LINE id), and by the address the
+ *   level indexes with, line-aligned; it is non-secure (_NS) when the line
+ *   is, a line taking the security of the access that filled it (secure and
+ *   non-secure copies of one address are not told apart). Time and cpu are
+ *   those of the trace access being simulated (0 during ct_sim_finish).
  *
  * Timing (blocking, in order)
  *   A demand piece costs the latency of the level that hit ([memory]
@@ -100,35 +121,65 @@ static const char *const level_names[CT_LV_COUNT] = {"l1i", "l1d", "l2", "l3"};
 
 /* ---- events ------------------------------------------------------------- */
 
-static NOINLINE void emit(ct_sim *s, size_t li, int op, uint64_t idx, uint64_t block)
+/* What happened to a line; emit() names it as the level's kind of cache
+ * does (rule "Events" above). */
+enum line_change {
+    LC_FILL,         /* valid data arrived */
+    LC_FILL_NODATA,  /* filled for a whole-line write that follows at once */
+    LC_WRITE,        /* a clean line became dirty */
+    LC_CLEAN,        /* maintenance wrote a dirty line back; it stays */
+    LC_EVICT,        /* replaced to make room */
+    LC_INVAL,        /* dropped by a maintenance operation */
+    LC_BACKINVAL,    /* dropped because an inclusive level below evicted it */
+    LC_MOVE_UP,      /* left an exclusive level for a level above */
+    LC_COUNT
+};
+
+static const uint8_t change_op[2][LC_COUNT] = {
+    /* processor caches */
+    {[LC_FILL] = CT_EVOP_ALLOC, [LC_FILL_NODATA] = 0, [LC_WRITE] = CT_EVOP_DIRTY,
+     [LC_CLEAN] = CT_EVOP_CLEAN, [LC_EVICT] = CT_EVOP_INVAL, [LC_INVAL] = CT_EVOP_INVAL,
+     [LC_BACKINVAL] = CT_EVOP_INVAL, [LC_MOVE_UP] = CT_EVOP_INVAL},
+    /* system caches */
+    {[LC_FILL] = CT_EVOP_FILL, [LC_FILL_NODATA] = CT_EVOP_FILL, [LC_WRITE] = 0,
+     [LC_CLEAN] = CT_EVOP_CLEAN, [LC_EVICT] = CT_EVOP_EVICT, [LC_INVAL] = CT_EVOP_INVAL,
+     [LC_BACKINVAL] = CT_EVOP_EVICT, [LC_MOVE_UP] = CT_EVOP_EVICT},
+};
+
+static NOINLINE void emit(ct_sim *s, size_t li, int change, uint64_t idx, uint64_t block,
+                          int ns)
 {
     const ct_level *L = &s->lv[li];
     ct_event ev;
+    const int op = change_op[L->lv == CT_LV_L3][change];
 
+    if (!op)
+        return;
     memset(&ev, 0, sizeof ev);
     ev.type = CT_EV_CACHE;
     ev.op = (uint8_t)op;
     ev.line = idx;  /* set * ways + way */
     ev.addr = block << L->c.line_bits;
+    if (ns)
+        ev.flags |= CT_EVF_NS;
     if (s->cur) {
         ev.time = s->cur->time;
         ev.cpu = s->cur->cpu;
-        if (s->cur->flags & CT_F_NS)
-            ev.flags |= CT_EVF_NS;
     }
     s->ev_fn(s->ev_ctx, &ev, li);
 }
 
-#define EMIT(s, li, op, idx, block)                 \
-    do {                                            \
-        if (UNLIKELY((s)->ev_fn != NULL))           \
-            emit((s), (li), (op), (idx), (block));  \
+#define EMIT(s, li, change, idx, block, ns)                   \
+    do {                                                      \
+        if (UNLIKELY((s)->ev_fn != NULL))                     \
+            emit((s), (li), (change), (idx), (block), (ns));  \
     } while (0)
+
+#define LINE_NS(c, idx) (((c)->flag[idx] & CT_LF_NS) != 0)
 
 /* ---- forward declarations ----------------------------------------------- */
 
 static uint32_t request(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write);
-static uint32_t serve(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write);
 static void fill_victim(ct_sim *s, int li, uint64_t block, int dirty);
 
 /* Write [addr, addr+bytes) to level li (or memory): buffered, no cost. */
@@ -156,11 +207,11 @@ static int drop_range(ct_sim *s, uint32_t li, uint64_t addr, uint64_t bytes)
         if (idx < 0)
             continue;
         dirty |= c->flag[idx] & CT_LF_DIRTY;
+        EMIT(s, li, LC_BACKINVAL, (uint64_t)idx, b, LINE_NS(c, idx));
         c->tag[idx] = CT_TAG_INVALID;
         c->flag[idx] = 0;
         c->pol->inval(c->pst, set, (uint32_t)(idx - set * c->ways));
         L->st.back_invalidations++;
-        EMIT(s, li, CT_EVOP_INVAL, (uint64_t)idx, b);
     }
     return dirty != 0;
 }
@@ -173,14 +224,16 @@ static void evict(ct_sim *s, int li, uint64_t idx)
     ct_cache *c = &L->c;
     uint64_t block = c->tag[idx];
     int dirty = (c->flag[idx] & CT_LF_DIRTY) != 0;
+    const int ns = LINE_NS(c, idx), outer_ns = s->ns;
 
     L->st.evictions++;
     if (L->inclusion == CT_INCL_INCLUSIVE)
         for (uint32_t i = 0; i < L->nabove; i++)
             dirty |= drop_range(s, L->above[i], block << c->line_bits, L->line);
+    EMIT(s, (size_t)li, LC_EVICT, idx, block, ns);
     c->tag[idx] = CT_TAG_INVALID;
     c->flag[idx] = 0;
-    EMIT(s, (size_t)li, CT_EVOP_INVAL, idx, block);
+    s->ns = ns;  /* the victim travels down with its own security */
     if (L->next >= 0 && s->lv[L->next].inclusion == CT_INCL_EXCLUSIVE) {
         if (dirty)
             L->st.writebacks++;
@@ -189,23 +242,30 @@ static void evict(ct_sim *s, int li, uint64_t idx)
         L->st.writebacks++;
         write_down(s, L->next, block << c->line_bits, L->line, CT_WRITEBACK);
     }
+    s->ns = outer_ns;
 }
 
 /* Put block into level li (set already known), evicting if needed; returns
- * the line index. */
-static uint64_t install(ct_sim *s, int li, uint64_t set, uint64_t block, uint8_t flags)
+ * the line index. `change` is LC_FILL or LC_FILL_NODATA; the line takes the
+ * security of the request (s->ns). */
+static uint64_t install(ct_sim *s, int li, uint64_t set, uint64_t block, uint8_t flags,
+                        int change)
 {
     ct_cache *c = &s->lv[li].c;
     uint64_t idx = ct_cache_slot(c, set);
 
     if (c->tag[idx] != CT_TAG_INVALID)
         evict(s, li, idx);
+    if (s->ns)
+        flags |= CT_LF_NS;
     c->tag[idx] = block;
     c->flag[idx] = flags;
-    c->pol->fill(c->pst, set, (uint32_t)(idx - set * c->ways));
+    ct_cache_filled(c, set, idx);
     c->memo_block = block;
     c->memo_idx = idx;
-    EMIT(s, (size_t)li, CT_EVOP_ALLOC, idx, block);
+    EMIT(s, (size_t)li, change, idx, block, s->ns);
+    if (flags & CT_LF_DIRTY)
+        EMIT(s, (size_t)li, LC_WRITE, idx, block, s->ns);
     return idx;
 }
 
@@ -219,14 +279,15 @@ static void fill_victim(ct_sim *s, int li, uint64_t block, int dirty)
 
     L->st.kind[CT_WRITEBACK].accesses++;
     if (idx >= 0) {
-        L->st.kind[CT_WRITEBACK].hits++;
-        c->pol->hit(c->pst, set, (uint32_t)(idx - (int64_t)(set * c->ways)));
+        ct_cache_touch(c, set, (uint64_t)idx);
     } else {
         L->st.kind[CT_WRITEBACK].misses++;
-        idx = (int64_t)install(s, li, set, block, 0);
+        idx = (int64_t)install(s, li, set, block, 0, LC_FILL);
     }
-    if (dirty)
+    if (dirty && !(c->flag[idx] & CT_LF_DIRTY)) {
         c->flag[idx] |= CT_LF_DIRTY;
+        EMIT(s, (size_t)li, LC_WRITE, (uint64_t)idx, block, LINE_NS(c, idx));
+    }
 }
 
 /* Fetch the line [addr, addr+bytes) for a level above from level li:
@@ -254,12 +315,11 @@ static uint32_t fetch(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
     idx = ct_cache_find(c, set, block);
     L->st.kind[kind].accesses++;
     if (idx >= 0) {
-        L->st.kind[kind].hits++;
         *dirty = (c->flag[idx] & CT_LF_DIRTY) != 0;
+        EMIT(s, (size_t)li, LC_MOVE_UP, (uint64_t)idx, block, LINE_NS(c, idx));
         c->tag[idx] = CT_TAG_INVALID;
         c->flag[idx] = 0;
         c->pol->inval(c->pst, set, (uint32_t)(idx - (int64_t)(set * c->ways)));
-        EMIT(s, (size_t)li, CT_EVOP_INVAL, (uint64_t)idx, block);
         return L->latency;
     }
     L->st.kind[kind].misses++;
@@ -280,28 +340,59 @@ FORCE_INLINE void write_line(ct_sim *s, int li, uint64_t idx, uint64_t addr, uin
     if (L->write_back) {
         if (!(L->c.flag[idx] & CT_LF_DIRTY)) {
             L->c.flag[idx] |= CT_LF_DIRTY;
-            EMIT(s, (size_t)li, CT_EVOP_DIRTY, idx, L->c.tag[idx]);
+            EMIT(s, (size_t)li, LC_WRITE, idx, L->c.tag[idx], LINE_NS(&L->c, idx));
         }
     } else {
         write_down(s, L->next, addr, bytes, CT_STORE);
     }
 }
 
-/* One access within one line of level li. Returns its latency. */
-static uint32_t serve(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
+/* The miss half of serving one line (both serve functions end here):
+ * no-allocate writes go down, everything else fetches (unless a write
+ * covers the line) and fills. Returns the latency. */
+static NOINLINE uint32_t miss(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind,
+                              int write, uint64_t set)
 {
     ct_level *L = &s->lv[li];
     ct_cache *c = &L->c;
-    uint64_t block = addr >> c->line_bits;
+    const uint64_t block = addr >> c->line_bits;
+    uint64_t idx;
+    uint32_t lat;
+    int dirty_in = 0, change = LC_FILL;
+
+    L->st.kind[kind].misses++;
+    if (write && !L->write_allocate && kind != CT_ATOMIC) {
+        write_down(s, L->next, addr, bytes, kind == CT_WRITEBACK ? CT_WRITEBACK : CT_STORE);
+        return L->latency;
+    }
+    if (write && bytes == L->line) {
+        lat = L->latency;  /* the write covers the line: no fetch */
+        change = L->write_back ? LC_FILL_NODATA : LC_FILL;
+    } else {
+        lat = fetch(s, L->next, block << c->line_bits, L->line, kind, &dirty_in);
+    }
+    /* the slot is chosen after the fetch, which may have changed the set */
+    idx = install(s, li, set, block, dirty_in ? CT_LF_DIRTY : 0, change);
+    if (write)
+        write_line(s, li, idx, addr, bytes);
+    if (L->pf)
+        prefetch_after(s, li, block, kind, 0);
+    return lat;
+}
+
+/* One access within one line of level li, for any policy, with the 3C
+ * classifier and the prefetcher when configured. Returns its latency. */
+static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
+{
+    ct_level *L = &s->lv[li];
+    ct_cache *c = &L->c;
+    const uint64_t block = addr >> c->line_bits;
     uint64_t set, idx;
     int64_t found;
-    uint32_t lat;
-    int dirty_in = 0;
 
     L->st.kind[kind].accesses++;
-    if (LIKELY(block == c->memo_block && c->tag[c->memo_idx] == block && c->memo_ok &&
-               !L->cls && !L->pf)) {
-        L->st.kind[kind].hits++;
+    if (block == c->memo_block && c->tag[c->memo_idx] == block && c->memo_ok && !L->cls &&
+        !L->pf) {
         if (write)
             write_line(s, li, c->memo_idx, addr, bytes);
         return L->latency;
@@ -316,37 +407,49 @@ static uint32_t serve(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
             else L->st.kind[kind].conflict++;
         }
     }
-    if (found >= 0) {
-        idx = (uint64_t)found;
-        L->st.kind[kind].hits++;
-        c->pol->hit(c->pst, set, (uint32_t)(idx - set * c->ways));
-        c->memo_block = block;
-        c->memo_idx = idx;
-        c->flag[idx] &= (uint8_t)~CT_LF_PREFETCHED;
-        if (write)
-            write_line(s, li, idx, addr, bytes);
-        if (L->pf)
-            prefetch_after(s, li, block, kind, 1);
-        return L->latency;
-    }
-    L->st.kind[kind].misses++;
-    if (write && !L->write_allocate && kind != CT_ATOMIC) {
-        write_down(s, L->next, addr, bytes, kind == CT_WRITEBACK ? CT_WRITEBACK : CT_STORE);
-        return L->latency;
-    }
-    if (write && bytes == L->line)
-        lat = L->latency;  /* the write covers the line: no fetch */
-    else
-        lat = fetch(s, L->next, block << c->line_bits, L->line, kind, &dirty_in);
-    /* the fetch may have changed this set (inclusive back-invalidation of
-     * a shared level does not reach here, but an exclusive level below can
-     * send victims nowhere above), so the slot is chosen after it */
-    idx = install(s, li, set, block, dirty_in ? CT_LF_DIRTY : 0);
+    if (found < 0)
+        return miss(s, li, addr, bytes, kind, write, set);
+    idx = (uint64_t)found;
+    ct_cache_touch(c, set, idx);
+    c->memo_block = block;
+    c->memo_idx = idx;
+    c->flag[idx] &= (uint8_t)~CT_LF_PREFETCHED;
     if (write)
         write_line(s, li, idx, addr, bytes);
     if (L->pf)
-        prefetch_after(s, li, block, kind, 0);
-    return lat;
+        prefetch_after(s, li, block, kind, 1);
+    return L->latency;
+}
+
+/* The same for an LRU level without classifier or prefetcher: the hit path
+ * is a tag scan and a stamp. A repeated hit on the line touched last needs
+ * no stamp (it is already the most recent). */
+static uint32_t serve_lru(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
+{
+    ct_level *L = &s->lv[li];
+    ct_cache *c = &L->c;
+    const uint64_t block = addr >> c->line_bits;
+    uint64_t idx;
+
+    L->st.kind[kind].accesses++;
+    if (block == c->memo_block && c->tag[c->memo_idx] == block) {
+        idx = c->memo_idx;
+    } else {
+        const uint64_t set = ct_cache_set(c, block);
+        const uint64_t *t = &c->tag[set * c->ways];
+        uint32_t w = 0;
+        while (w < c->ways && t[w] != block)
+            w++;
+        if (w == c->ways)
+            return miss(s, li, addr, bytes, kind, write, set);
+        idx = set * c->ways + w;
+        c->lru_stamp[idx] = ++*c->lru_clock;
+        c->memo_block = block;
+        c->memo_idx = idx;
+    }
+        if (write)
+        write_line(s, li, idx, addr, bytes);
+    return L->latency;
 }
 
 /* [addr, addr+bytes) at level li, split at li's line boundaries; returns
@@ -354,9 +457,12 @@ static uint32_t serve(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
 static uint32_t request(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
 {
     const uint32_t lb = s->lv[li].c.line_bits;
+    const ct_serve_fn serve = s->lv[li].serve;
     uint64_t end = addr + (bytes ? bytes : 1);
     uint32_t worst = 0;
 
+    if (LIKELY(((addr ^ (end - 1)) >> lb) == 0))
+        return serve(s, li, addr, bytes ? bytes : 1, kind, write);
     while (addr < end) {
         uint64_t line_end = ((addr >> lb) + 1) << lb;
         uint64_t piece_end = line_end < end ? line_end : end;
@@ -385,12 +491,12 @@ static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int hit)
         L->st.prefetches_issued++;
         L->st.kind[CT_HWPREFETCH].accesses++;
         if (ct_cache_find(c, set, b) >= 0) {
-            L->st.kind[CT_HWPREFETCH].hits++;
             continue;
         }
         L->st.kind[CT_HWPREFETCH].misses++;
         (void)fetch(s, L->next, b << c->line_bits, L->line, CT_HWPREFETCH, &dirty_in);
-        (void)install(s, li, set, b, (uint8_t)(CT_LF_PREFETCHED | (dirty_in ? CT_LF_DIRTY : 0)));
+        (void)install(s, li, set, b, (uint8_t)(CT_LF_PREFETCHED | (dirty_in ? CT_LF_DIRTY : 0)),
+                      LC_FILL);
     }
 }
 
@@ -402,21 +508,24 @@ static void maintain_line(ct_sim *s, int li, uint64_t idx, int op)
     ct_level *L = &s->lv[li];
     ct_cache *c = &L->c;
     uint64_t block = c->tag[idx];
+    const int ns = LINE_NS(c, idx), outer_ns = s->ns;
 
     if ((op == CT_OP_CLEAN || op == CT_OP_CLEAN_INVAL) && (c->flag[idx] & CT_LF_DIRTY)) {
         c->flag[idx] &= (uint8_t)~CT_LF_DIRTY;
         L->st.writebacks++;
         if (op == CT_OP_CLEAN)
-            EMIT(s, (size_t)li, CT_EVOP_CLEAN, idx, block);
+            EMIT(s, (size_t)li, LC_CLEAN, idx, block, ns);
+        s->ns = ns;
         write_down(s, L->next, block << c->line_bits, L->line, CT_WRITEBACK);
+        s->ns = outer_ns;
     }
     if (op == CT_OP_INVAL || op == CT_OP_CLEAN_INVAL) {
         uint64_t set = idx / c->ways;
+        EMIT(s, (size_t)li, LC_INVAL, idx, block, ns);
         c->tag[idx] = CT_TAG_INVALID;
         c->flag[idx] = 0;
         c->pol->inval(c->pst, set, (uint32_t)(idx % c->ways));
         L->st.invalidations++;
-        EMIT(s, (size_t)li, CT_EVOP_INVAL, idx, block);
     }
 }
 
@@ -433,7 +542,6 @@ static void cacheop_range(ct_sim *s, int li, uint64_t addr, uint64_t bytes, int 
             L->st.kind[CT_CACHEOP].misses++;
             continue;
         }
-        L->st.kind[CT_CACHEOP].hits++;
         maintain_line(s, li, (uint64_t)idx, op);
     }
 }
@@ -457,8 +565,16 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
     uint32_t lat = li >= 0 ? s->lv[li].latency : s->mem_latency;
 
     if (a->op & CT_OP_ALL) {
-        if (op == CT_OP_CLEAN || op == CT_OP_INVAL || op == CT_OP_CLEAN_INVAL)
+        if (op != CT_OP_CLEAN && op != CT_OP_INVAL && op != CT_OP_CLEAN_INVAL)
+            return lat;
+        if (!(a->op & CT_OP_ISIDE)) {
             cacheop_all(s, op);
+        } else if (li >= 0 && s->lv[li].lv == CT_LV_L1I) {
+            ct_cache *c = &s->lv[li].c;
+            for (uint64_t idx = 0; idx < c->sets * c->ways; idx++)
+                if (c->tag[idx] != CT_TAG_INVALID)
+                    maintain_line(s, li, idx, op);
+        }
         return lat;
     }
     if (li < 0)
@@ -472,15 +588,16 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
             int64_t idx = ct_cache_find(c, set, b);
             L->st.kind[CT_CACHEOP].accesses++;
             if (idx >= 0) {
-                L->st.kind[CT_CACHEOP].hits++;
-                c->pol->hit(c->pst, set, (uint32_t)(idx - (int64_t)(set * c->ways)));
+                ct_cache_touch(c, set, (uint64_t)idx);
             } else {
                 L->st.kind[CT_CACHEOP].misses++;
-                idx = (int64_t)install(s, li, set, b, 0);
+                idx = (int64_t)install(s, li, set, b, 0,
+                                       op == CT_OP_ZERO && L->write_back ? LC_FILL_NODATA
+                                                                         : LC_FILL);
             }
             if (op == CT_OP_ZERO && L->write_back && !(c->flag[idx] & CT_LF_DIRTY)) {
                 c->flag[idx] |= CT_LF_DIRTY;
-                EMIT(s, (size_t)li, CT_EVOP_DIRTY, (uint64_t)idx, b);
+                EMIT(s, (size_t)li, LC_WRITE, (uint64_t)idx, b, LINE_NS(c, idx));
             }
         }
         return lat;
@@ -498,71 +615,168 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
 
 /* ---- the access entry point ----------------------------------------------- */
 
-void ct_sim_access(ct_sim *s, const ct_access *a)
+/* One access from the trace. The common case (a fetch, load or store within
+ * one line) goes straight to the first level's serve function. */
+FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
 {
     const int kind = a->kind;
     const uint64_t addr = (s->use_paddr && (a->flags & CT_F_PADDR)) ? a->paddr : a->vaddr;
-    uint64_t cost = 0;
-    int li, write;
+    const uint32_t bytes = a->size ? a->size : 1;
+    uint64_t cost;
+    int li;
 
-    assert(kind < CT_KIND_STREAM && a->core < s->cores);
     s->cur = a;
+    s->ns = (a->flags & CT_F_NS) != 0;
     s->tot.accesses[kind]++;
-    if (kind == CT_IFETCH || kind == CT_NOFETCH) {
-        s->tot.instructions++;
+    if (UNLIKELY(kind >= CT_PREFETCH)) {
         if (kind == CT_NOFETCH)
             return;
-    }
-    if (kind == CT_CACHEOP) {
-        cost = cacheop(s, a, addr);
-        s->tot.cycles += cost;
-        s->tot.kind_cycles[kind] += cost;
-        return;
-    }
-    li = (kind == CT_IFETCH || (kind == CT_PREFETCH && (a->op & CT_PF_INSTR)))
-             ? s->first_i[a->core] : s->first_d[a->core];
-    write = kind == CT_STORE || kind == CT_ATOMIC;
-    if (UNLIKELY(li < 0)) {
-        if (write) s->tot.mem_writes++; else s->tot.mem_reads++;
-        cost = s->mem_latency;
-    } else {
-        const uint32_t lb = s->lv[li].c.line_bits;
-        const uint64_t end = addr + (a->size ? a->size : 1);
-        if (LIKELY(((addr ^ (end - 1)) >> lb) == 0)) {
-            cost = serve(s, li, addr, a->size ? a->size : 1, kind, write);
-        } else {
-            uint64_t p = addr;
-            s->tot.line_crossings++;
-            while (p < end) {
-                uint64_t line_end = ((p >> lb) + 1) << lb;
-                uint64_t piece_end = line_end < end ? line_end : end;
-                cost += serve(s, li, p, (uint32_t)(piece_end - p), kind, write);
-                p = piece_end;
-            }
+        if (kind == CT_CACHEOP) {
+            cost = cacheop(s, a, addr);
+            s->tot.kind_cycles[kind] += cost;
+            return;
         }
     }
-    if (kind == CT_PREFETCH)
-        cost = 0;
-    s->tot.cycles += cost;
+    if (kind == CT_IFETCH) {
+        li = s->first_i[a->core];
+    } else {
+        li = (kind == CT_PREFETCH && (a->op & CT_PF_INSTR)) ? s->first_i[a->core]
+                                                            : s->first_d[a->core];
+    }
+    {
+        const int write = kind == CT_STORE || kind == CT_ATOMIC;
+        if (UNLIKELY(li < 0)) {
+            if (write) s->tot.mem_writes++; else s->tot.mem_reads++;
+            cost = s->mem_latency;
+        } else {
+            const ct_level *L = &s->lv[li];
+            const uint32_t lb = L->c.line_bits;
+            const uint64_t end = addr + bytes;
+            if (LIKELY(((addr ^ (end - 1)) >> lb) == 0)) {
+                cost = L->serve(s, li, addr, bytes, kind, write);
+            } else {
+                uint64_t p = addr;
+                cost = 0;
+                s->tot.line_crossings++;
+                while (p < end) {
+                    uint64_t line_end = ((p >> lb) + 1) << lb;
+                    uint64_t piece_end = line_end < end ? line_end : end;
+                    cost += L->serve(s, li, p, (uint32_t)(piece_end - p), kind, write);
+                    p = piece_end;
+                }
+            }
+        }
+        if (kind == CT_PREFETCH)
+            cost = 0;
+    }
     s->tot.kind_cycles[kind] += cost;
+}
+
+void ct_sim_access(ct_sim *s, const ct_access *a)
+{
+    assert(a->kind < CT_KIND_STREAM && a->core < s->cores);
+    access_one(s, a);
+    s->cur = NULL;
+}
+
+/* A batch stops at an access the model cannot take. */
+static NOINLINE int refuse(ct_sim *s, const ct_access *a, ct_error *err)
+{
+    s->cur = NULL;
+    if (a->flags & CT_F_NOADDR)
+        return ct_error_set(err, CT_E_UNSUPPORTED,
+                            "access at trace time %llu has no address (the trace masks its "
+                            "addresses): it cannot be simulated", (unsigned long long)a->time);
+    if (a->kind >= CT_KIND_STREAM)
+        return ct_error_set(err, CT_E_INTERNAL, "access of unknown kind %u", a->kind);
+    return ct_error_set(err, CT_E_INTERNAL, "access scheduled on core %u of %u", a->core,
+                        s->cores);
+}
+
+#define REFUSED(s, a) \
+    UNLIKELY(((a)->flags & CT_F_NOADDR) || (a)->core >= (s)->cores || (a)->kind >= CT_KIND_STREAM)
+
+/* Any configuration. */
+static int run_any(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    for (const ct_access *a = b->acc, *end = b->acc + b->n; a < end; a++) {
+        if (REFUSED(s, a))
+            return refuse(s, a, err);
+        access_one(s, a);
+    }
+    s->cur = NULL;
+    return CT_OK;
+}
+
+/* Every first level (each core's L1I and L1D, or whatever level takes
+ * their accesses) is an LRU level without classifier or prefetcher: the
+ * fetches, loads and stores that stay within one line are served here,
+ * hit path inlined; everything else takes access_one. Same rules, same
+ * numbers as run_any. */
+static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    ct_level *const *const route = s->route;
+    const uint16_t paddr_flag = s->paddr_flag;
+
+    for (const ct_access *a = b->acc, *end = b->acc + b->n; a < end; a++) {
+        const unsigned kind = a->kind, core = a->core;
+        const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
+        uint64_t block, idx;
+        ct_level *L;
+        ct_cache *c;
+        int li;
+
+        if (UNLIKELY(kind > CT_STORE || core >= s->cores || (a->flags & CT_F_NOADDR))) {
+            if (REFUSED(s, a))
+                return refuse(s, a, err);
+            access_one(s, a);
+            continue;
+        }
+        L = route[core * 3 + kind];
+        if (UNLIKELY(!L)) {
+            access_one(s, a);
+            continue;
+        }
+        li = L->index;
+        c = &L->c;
+        block = addr >> c->line_bits;
+        if (UNLIKELY(((addr + a->size - (a->size != 0)) >> c->line_bits) != block)) {
+            access_one(s, a); /* crosses a line */
+            continue;
+        }
+        s->cur = a;
+        s->tot.accesses[kind]++;
+        L->st.kind[kind].accesses++;
+        if (block == c->memo_block && c->tag[c->memo_idx] == block) {
+            idx = c->memo_idx;
+        } else {
+            const uint64_t set = c->set_pow2 ? block & c->set_mask : block % c->sets;
+            const uint64_t *t = &c->tag[set * c->ways];
+            uint32_t w = 0;
+            while (w < c->ways && t[w] != block)
+                w++;
+            if (w == c->ways) {
+                s->ns = (a->flags & CT_F_NS) != 0; /* only fills need it */
+                s->tot.kind_cycles[kind] += miss(s, li, addr, a->size ? a->size : 1, (int)kind,
+                                                 kind == CT_STORE, set);
+                continue;
+            }
+            idx = set * c->ways + w;
+            c->lru_stamp[idx] = ++*c->lru_clock;
+            c->memo_block = block;
+            c->memo_idx = idx;
+        }
+        if (kind == CT_STORE)
+            write_line(s, li, idx, addr, a->size);
+        s->tot.kind_cycles[kind] += L->latency;
+    }
+    s->cur = NULL;
+    return CT_OK;
 }
 
 int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err)
 {
-    for (uint32_t i = 0; i < b->n; i++) {
-        if (UNLIKELY(b->acc[i].flags & CT_F_NOADDR))
-            return ct_error_set(err, CT_E_UNSUPPORTED,
-                                "access at trace time %llu has no address (the trace masks "
-                                "its addresses): it cannot be simulated",
-                                (unsigned long long)b->acc[i].time);
-        if (UNLIKELY(b->acc[i].core >= s->cores))
-            return ct_error_set(err, CT_E_INTERNAL, "access scheduled on core %u of %u",
-                                b->acc[i].core, s->cores);
-    }
-    for (uint32_t i = 0; i < b->n; i++)
-        ct_sim_access(s, &b->acc[i]);
-    s->cur = NULL;
-    return CT_OK;
+    return s->run(s, b, err);
 }
 
 /* ---- creation ------------------------------------------------------------- */
@@ -574,6 +788,7 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
     const ct_prefetch_ops *pf = ct_prefetch_at((size_t)k->prefetcher);
 
     memset(L, 0, sizeof *L);
+    L->index = (int)s->nlv;
     if (ct_cache_init(&L->c, k->size, k->assoc, k->line,
                       ct_policy_at((size_t)k->replacement),
                       cfg->seed + (uint64_t)s->nlv) != 0)
@@ -597,6 +812,8 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
         if (!L->cls)
             return ct_error_set(err, CT_E_NOMEM, "[%s]: out of memory", level_names[lv]);
     }
+    /* chosen once: the access path never tests the configuration again */
+    L->serve = (L->c.lru_stamp && !L->cls && !L->pf) ? serve_lru : serve_any;
     snprintf(L->name, sizeof L->name, "%s", level_names[lv]);
     L->info.name = L->name;
     L->info.core = core;
@@ -671,6 +888,21 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         s->first_i[core] = idx[CT_LV_L1I][core] >= 0 ? idx[CT_LV_L1I][core] : below_l1;
         s->first_d[core] = idx[CT_LV_L1D][core] >= 0 ? idx[CT_LV_L1D][core] : below_l1;
     }
+    s->route = malloc((size_t)cfg->cores * 3 * sizeof *s->route);
+    if (!s->route) {
+        rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+        goto fail;
+    }
+    s->run = run_lru;
+    for (uint32_t core = 0; core < cfg->cores; core++) {
+        const int first[3] = {s->first_i[core], s->first_d[core], s->first_d[core]};
+        for (int k = 0; k < 3; k++) {
+            s->route[core * 3 + k] = first[k] >= 0 ? &s->lv[first[k]] : NULL;
+            if (first[k] >= 0 && s->lv[first[k]].serve != serve_lru)
+                s->run = run_any;
+        }
+    }
+    s->paddr_flag = s->use_paddr ? CT_F_PADDR : 0;
     for (size_t li = 0; li < s->nlv; li++) {
         ct_level *L = &s->lv[li];
         L->info.next = L->next;
@@ -719,11 +951,14 @@ void ct_sim_free(ct_sim *s)
     free(s->lv);
     free(s->first_i);
     free(s->first_d);
+    free(s->route);
     free(s);
 }
 
 void ct_sim_finish(ct_sim *s)
 {
+    s->cur = NULL;
+    s->ns = 0;
     if (s->flush_at_end)
         cacheop_all(s, CT_OP_CLEAN);
 }
@@ -759,20 +994,41 @@ const ct_level_info *ct_sim_level_info(const ct_sim *s, size_t i)
     return i < s->nlv ? &s->lv[i].info : NULL;
 }
 
-const ct_level_stats *ct_sim_level_stats(const ct_sim *s, size_t i)
+/* Counters the access path does not keep because they follow from others:
+ * hits = accesses - misses per kind, child hits = the hits of the levels
+ * above, cycles = the sum over kinds. Refreshed whenever statistics are
+ * read (the model is not const underneath the const view). */
+static void refresh(const ct_sim *cs)
 {
-    ct_level *L;
-    if (i >= s->nlv)
-        return NULL;
-    L = &s->lv[i];
-    /* child hits: hits in the levels above, computed when asked */
-    L->st.child_hits = 0;
-    for (uint32_t a = 0; a < L->nabove; a++)
-        L->st.child_hits += ct_level_total(&s->lv[L->above[a]].st).hits;
-    return &L->st;
+    ct_sim *s = (ct_sim *)cs;
+    for (size_t i = 0; i < s->nlv; i++)
+        for (int k = 0; k < CT_KIND_COUNT; k++)
+            s->lv[i].st.kind[k].hits = s->lv[i].st.kind[k].accesses - s->lv[i].st.kind[k].misses;
+    for (size_t i = 0; i < s->nlv; i++) {
+        ct_level *L = &s->lv[i];
+        L->st.child_hits = 0;
+        for (uint32_t a = 0; a < L->nabove; a++)
+            L->st.child_hits += ct_level_total(&s->lv[L->above[a]].st).hits;
+    }
+    s->tot.cycles = 0;
+    for (int k = 0; k < CT_KIND_STREAM; k++)
+        s->tot.cycles += s->tot.kind_cycles[k];
+    s->tot.instructions = s->tot.accesses[CT_IFETCH] + s->tot.accesses[CT_NOFETCH];
 }
 
-const ct_sim_totals *ct_sim_get_totals(const ct_sim *s) { return &s->tot; }
+const ct_level_stats *ct_sim_level_stats(const ct_sim *s, size_t i)
+{
+    if (i >= s->nlv)
+        return NULL;
+    refresh(s);
+    return &s->lv[i].st;
+}
+
+const ct_sim_totals *ct_sim_get_totals(const ct_sim *s)
+{
+    refresh(s);
+    return &s->tot;
+}
 
 void ct_sim_set_event_sink(ct_sim *s, ct_event_fn fn, void *ctx)
 {

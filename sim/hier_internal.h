@@ -16,8 +16,17 @@
 #define CT_MAX_LEVELS_ABOVE 2048
 #define CT_PF_MAX 64
 
+struct ct_sim;
+
+/* Serve one access that lies within one line of level li; returns the
+ * latency charged for it. */
+typedef uint32_t (*ct_serve_fn)(struct ct_sim *s, int li, uint64_t addr, uint32_t bytes,
+                                int kind, int write);
+
 typedef struct ct_level {
     ct_cache c;
+    ct_serve_fn serve;          /* chosen at creation for this level's policy */
+    int index;                  /* position in ct_sim.lv */
     int next;                   /* index of the next level, -1: memory */
     int lv;                     /* enum ct_level_id */
     int inclusion;              /* enum ct_inclusion (relative to the levels above) */
@@ -36,6 +45,9 @@ typedef struct ct_level {
 } ct_level;
 
 struct ct_sim {
+    int (*run)(struct ct_sim *s, const ct_batch *b, ct_error *err); /* chosen at creation */
+    struct ct_level **route;    /* per core and kind (ifetch, load, store): first level */
+    uint16_t paddr_flag;        /* CT_F_PADDR when indexing is physical, else 0 */
     ct_level *lv;
     size_t nlv;
     uint32_t cores;
@@ -46,6 +58,7 @@ struct ct_sim {
     int flush_at_end;           /* [system] flush_at_end */
     ct_sim_totals tot;
     const ct_access *cur;       /* access being simulated (for events) */
+    int ns;                     /* security of the request in flight (line fills) */
     ct_event_fn ev_fn;
     void *ev_ctx;
 };

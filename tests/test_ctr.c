@@ -203,12 +203,19 @@ static void make_stream(void)
     }
     for (uint32_t k = 0; k < RT_N / 40; k++) {
         uint64_t r = next_rand();
+        uint64_t r2 = next_rand();
         rt_ev_at[k] = k * 40 + 7;
         rt_ev[k] = (ct_event){.cpu = (uint16_t)(r >> 3), .type = (uint8_t)(1 + r % 5),
                               .op = (uint8_t)(1 + (r >> 8) % 8),
                               .structure = (uint16_t)(k % 3), .flags = (uint16_t)(r >> 24),
-                              .level = (uint32_t)(r >> 32), .time = next_rand(),
-                              .line = next_rand(), .addr = next_rand(), .value = next_rand()};
+                              .stage = (uint8_t)(1 + (r >> 40) % 2),
+                              .level = (uint8_t)((r >> 42) % 4),
+                              .regime = (uint8_t)((r >> 44) % 8),
+                              .result = (uint8_t)((r >> 48) % 11),
+                              .asid = (uint16_t)r2, .vmid = (uint16_t)(r2 >> 16),
+                              .stream = 5, .src = 1000 + k, /* not kept: read as 0, 0 */
+                              .time = next_rand(), .line = next_rand(), .addr = next_rand(),
+                              .value = next_rand(), .size = (r2 >> 32) % 3 ? 4096 : r2};
     }
 }
 
@@ -287,6 +294,10 @@ static void check_round_trip(const char *writer)
                 bad_side++;
             e1.index = e2.index = 0;
             e1.structure = e2.structure = 0;
+            if (e1.stream != 0 || e1.src != 0)
+                bad_side++;
+            e1.stream = e2.stream;
+            e1.src = e2.src;
             if (ev >= RT_N / 40 || at != rt_ev_at[ev] || memcmp(&e1, &e2, sizeof e1) != 0)
                 bad_side++;
         }

@@ -101,7 +101,8 @@ enum ct_marker_type {
     CT_MK_THREAD = 1,    /* the following accesses belong to `thread` */
     CT_MK_THREAD_EXIT,   /* `thread` ended */
     CT_MK_CPU,           /* the current thread now runs on traced cpu `cpu` */
-    CT_MK_TIMESTAMP,     /* trace timestamp `time` */
+    CT_MK_TIMESTAMP,     /* trace timestamp `time` (text formats: value2 = the line
+                            where it begins) */
     CT_MK_SYNC,          /* synchronisation point: value = address, value2 = count,
                             aux = producer-specific code (TT6 escape 0x20-0x3f) */
     CT_MK_KERNEL,        /* control-flow discontinuity (signal, syscall, exception) */
@@ -121,7 +122,23 @@ typedef struct ct_marker {
     uint64_t value2;
 } ct_marker;
 
-/* Reference events carried by a trace (Tarmac vocabulary). */
+/*
+ * Events in the Tarmac vocabulary. A trace carries reference events (Tarmac
+ * CACHE, TLB, WALKCACHE, TTW and TTU lines); a model emits its own through
+ * the same record (cachet/sim.h), so that the two can be matched one by one.
+ * Which fields mean something depends on `type`:
+ *
+ *   CACHE      line = LINE id, addr = physical line address; CT_EVF_NS.
+ *   TLB,       size = bytes the entry maps, addr = virtual base, value =
+ *   WALKCACHE  physical base (FILL only, CT_EVF_PADDR), regime, asid
+ *              (CT_EVF_NG), vmid (CT_EVF_VMID); CT_EVF_NS for a non-secure
+ *              physical base, CT_EVF_VNS for a non-secure virtual base.
+ *   TTW, TTU   structure = the side that walked (ITLB, DTLB), addr = physical
+ *              descriptor address, value = descriptor, size = descriptor
+ *              bytes, stage and level, result, line = output address (ADDR=)
+ *              when the result names one; CT_EVF_NS for a non-secure
+ *              descriptor address.
+ */
 enum ct_event_type {
     CT_EV_CACHE = 1,  /* CACHE <id> LINE <n> <op> <paddr> */
     CT_EV_TLB,        /* TLB FILL|EVICT <id> <size> <regime>[:<paddr>] */
@@ -131,10 +148,11 @@ enum ct_event_type {
 };
 
 enum ct_event_op {
-    CT_EVOP_ALLOC = 1, /* processor cache: line filled by a read */
-    CT_EVOP_DIRTY,     /* processor cache: line written */
+    CT_EVOP_ALLOC = 1, /* processor cache: line filled with read data */
+    CT_EVOP_DIRTY,     /* processor cache: line holds new write data */
     CT_EVOP_CLEAN,     /* dirty data written back, the line stays */
-    CT_EVOP_INVAL,     /* line dropped */
+    CT_EVOP_INVAL,     /* processor cache: line dropped; system cache: dropped
+                          by a maintenance operation */
     CT_EVOP_FILL,      /* system cache / TLB / walk cache fill */
     CT_EVOP_EVICT,     /* system cache / TLB / walk cache eviction */
     CT_EVOP_WALK,      /* TTW: descriptor read */
@@ -143,24 +161,62 @@ enum ct_event_op {
 };
 
 enum ct_event_flag {
-    CT_EVF_NS = 0x0001,     /* address is non-secure (_NS) */
-    CT_EVF_NG = 0x0002,     /* TLB: not-global entry (asid valid) */
-    CT_EVF_ABORT = 0x0004   /* TTW: ABORTED / FAULT result */
+    CT_EVF_NS = 0x0001,     /* the (physical) address is non-secure (_NS) */
+    CT_EVF_NG = 0x0002,     /* TLB: not-global entry, asid valid */
+    CT_EVF_ABORT = 0x0004,  /* TTW: the walk read aborted or faulted */
+    CT_EVF_VNS = 0x0008,    /* TLB: the virtual base is non-secure (_NS) */
+    CT_EVF_VMID = 0x0010,   /* TLB: vmid valid */
+    CT_EVF_PADDR = 0x0020,  /* TLB: value holds the physical base */
+    CT_EVF_VMSA = 0x0040    /* TTW/TTU: short-descriptor (VMSA) format, else LPAE */
+};
+
+/* Translation regimes of TLB entries (the Tarmac <el> field). */
+enum ct_regime {
+    CT_RG_UNKNOWN = 0,     /* not given */
+    CT_RG_EL1_N,           /* non-secure EL1&0 */
+    CT_RG_EL2_N,           /* non-secure EL2 */
+    CT_RG_EL1_S,           /* secure EL1&0 */
+    CT_RG_EL3_S,           /* secure EL3 */
+    CT_RG_EL2_S,           /* secure EL2 */
+    CT_RG_EL20_N,          /* non-secure EL2&0 */
+    CT_RG_EL20_S           /* secure EL2&0 */
+};
+
+/* Results of one translation-table lookup (the Tarmac TTW <result>). */
+enum ct_walk_result {
+    CT_WR_UNKNOWN = 0,
+    CT_WR_TABLE,           /* LPAE pointer to the next level */
+    CT_WR_BLOCK,           /* LPAE block or page descriptor */
+    CT_WR_PAGETABLE,       /* VMSA pointer to the next level */
+    CT_WR_SECTION,         /* VMSA region descriptors */
+    CT_WR_SUPERSECTION,
+    CT_WR_LARGEPAGE,
+    CT_WR_SMALLPAGE,
+    CT_WR_FAULT,           /* the descriptor is not valid at this stage and level */
+    CT_WR_RESERVED,
+    CT_WR_ABORTED          /* the read aborted: no data */
 };
 
 typedef struct ct_event {
     uint32_t index;     /* position in the access stream (before accesses[index]) */
-    uint16_t cpu;
+    uint16_t cpu;       /* cpu as traced */
     uint8_t type;       /* enum ct_event_type */
     uint8_t op;         /* enum ct_event_op */
-    uint16_t structure; /* index into the trace's structure-name table */
+    uint16_t structure; /* index into ct_trace_info.structures (reference events) */
     uint16_t flags;     /* enum ct_event_flag */
-    uint32_t level;     /* TTW: stage << 8 | level; TLB: page size log2 */
-    uint64_t time;
-    uint64_t line;      /* CACHE: LINE id; TLB: asid << 16 | vmid */
-    uint64_t addr;      /* CACHE: physical line address; TLB: virtual base;
-                           TTW: descriptor physical address */
-    uint64_t value;     /* TLB: physical base; TTW: descriptor value */
+    uint8_t stage;      /* TTW/TTU: translation stage, 1 or 2 */
+    uint8_t level;      /* TTW/TTU: lookup level, 0..3 */
+    uint8_t regime;     /* TLB/WALKCACHE: enum ct_regime */
+    uint8_t result;     /* TTW/TTU: enum ct_walk_result */
+    uint16_t asid;      /* TLB/WALKCACHE with CT_EVF_NG */
+    uint16_t vmid;      /* TLB/WALKCACHE with CT_EVF_VMID */
+    uint32_t stream;    /* input stream that carried it (0-based) */
+    uint64_t time;      /* trace timestamp */
+    uint64_t line;      /* CACHE: LINE id; TTW/TTU: output address or 0 */
+    uint64_t addr;      /* see the table above */
+    uint64_t value;
+    uint64_t size;
+    uint64_t src;       /* text line that carried it (1-based), 0 when none */
 } ct_event;
 
 /*
@@ -198,6 +254,9 @@ const char *ct_kind_name(int kind);
 const char *ct_cacheop_name(int op);
 const char *ct_marker_name(int type);
 const char *ct_event_op_name(int op);
+const char *ct_event_type_name(int type);  /* "CACHE", "TLB", ... */
+const char *ct_regime_name(int regime);    /* "EL1_n", ... ("" when unknown) */
+const char *ct_walk_result_name(int r);    /* "TABLE", ... ("" when unknown) */
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
  *   trace.h   reading traces (sources, detection, scheduling) and writing them
  *   sim.h     the cache hierarchy model and its statistics
  *   report.h  tables, JSON and CSV
+ *   validate.h the model against a trace's own cache events; geometry inference
  */
 #ifndef CACHET_CACHET_H
 #define CACHET_CACHET_H
@@ -19,6 +20,7 @@
 #include "cachet/trace.h"
 #include "cachet/sim.h"
 #include "cachet/report.h"
+#include "cachet/validate.h"
 
 #define CACHET_VERSION "0.1.0"
 

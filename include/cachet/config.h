@@ -50,6 +50,11 @@ int ct_config_set(ct_config *c, const char *assignment, ct_error *err);
 int ct_config_set_kv(ct_config *c, const char *section, const char *key,
                      const char *value, ct_error *err);
 
+/* Set several "section.key=value" keys, then check the whole configuration
+ * once (so that, e.g., size and assoc can change together). On failure
+ * nothing is changed. */
+int ct_config_set_all(ct_config *c, const char *const *assignments, size_t n, ct_error *err);
+
 /* Remove a whole section (a cache level); no error if it is absent. */
 int ct_config_remove_section(ct_config *c, const char *section, ct_error *err);
 

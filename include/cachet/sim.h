@@ -32,9 +32,10 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err);
 
 void ct_sim_free(ct_sim *s);
 
-/* Feed every access of a batch (markers are applied at their positions).
- * Accesses flagged CT_F_NOADDR are refused: returns CT_E_UNSUPPORTED with
- * err filled and the batch not simulated. Otherwise CT_OK. */
+/* Feed every access of a batch in order. An access flagged CT_F_NOADDR (a
+ * trace that masks its addresses) stops the batch there: returns
+ * CT_E_UNSUPPORTED with err filled (the accesses before it were
+ * simulated). Otherwise CT_OK. */
 int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err);
 
 /* Feed one access (the batch path calls the same code). */
@@ -110,10 +111,14 @@ typedef struct ct_sim_totals {
 
 const ct_sim_totals *ct_sim_get_totals(const ct_sim *s);
 
-/* Events the model emits in the Tarmac vocabulary (ct_event with type
- * CT_EV_CACHE and op ALLOC/DIRTY/CLEAN/INVAL for processor caches, FILL/EVICT
- * for system caches; line = set * assoc + way; addr = physical line address).
- * `level` is the level index; time and cpu come from the causing access. */
+/* Events the model emits in the Tarmac vocabulary: ct_event with type
+ * CT_EV_CACHE; op ALLOC/DIRTY/CLEAN/INVAL for processor caches (L1I, L1D,
+ * L2) and FILL/EVICT/CLEAN/INVAL for system caches (L3); line = set * assoc
+ * + way; addr = the line address the level indexes with (physical when
+ * [system] indexing = physical and the trace gives one); CT_EVF_NS when the
+ * line is non-secure. `level` is the level index (ct_sim_level_info); time
+ * and cpu come from the causing access. The rules are at the top of
+ * sim/hier.c. The event is valid during the call only. */
 typedef void (*ct_event_fn)(void *ctx, const ct_event *ev, size_t level);
 
 /* Install (fn != NULL) or remove the event sink. With no sink the model does

@@ -50,6 +50,11 @@ typedef struct ct_trace_opts {
 int ct_trace_open(ct_trace **out, const char *const *paths, size_t npaths,
                   const ct_trace_opts *opts, ct_error *err);
 
+/* Open one stream from memory (decompressors are still detected by their
+ * magic). `name` is used in messages; data must outlive the trace. */
+int ct_trace_open_mem(ct_trace **out, const char *name, const void *data, size_t n,
+                      const ct_trace_opts *opts, ct_error *err);
+
 /* Append records to b until it is full or the input ends. Returns 1 when
  * records were added (b->n or side records > 0), 0 at the end of every
  * stream, or a negative code (err names file, position and reason). The

@@ -75,5 +75,7 @@ int cmd_info(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_infer(int argc, char **argv);
 
 #endif

@@ -41,13 +41,11 @@ int cli_load_config(const cli_common *o, ct_config **out, ct_error *err)
                             : ct_config_new_default(out, err);
     if (rc)
         return rc;
-    for (int i = 0; i < o->nsets; i++) {
-        rc = ct_config_set(*out, o->sets[i], err);
-        if (rc) {
-            ct_config_free(*out);
-            *out = NULL;
-            return rc;
-        }
+    rc = ct_config_set_all(*out, o->sets, (size_t)o->nsets, err);
+    if (rc) {
+        ct_config_free(*out);
+        *out = NULL;
+        return rc;
     }
     if (o->format) {
         rc = ct_config_set_kv(*out, "trace", "format", o->format, err);

@@ -12,7 +12,8 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: cachet run [-c FILE.ini] [-s section.key=value]... [-f FORMAT] [--lenient]\n"
-            "                  [--json FILE|-] [--csv FILE|-] [--quiet] TRACE...\n\n"
+            "                  [--json FILE|-] [--csv FILE|-] [--events FILE|-] [--quiet]\n"
+            "                  TRACE...\n\n"
             "Replays every access of the traces through the hierarchy of the configuration\n"
             "(configs/default.ini keys; built-in default: L1D 32K 8-way + L2 1M 16-way) and\n"
             "prints a per-level table. Several traces are one workload: their streams are\n"
@@ -24,7 +25,22 @@ static void help(FILE *f)
             "      --lenient       skip and count malformed records instead of stopping\n"
             "      --json FILE     write results as JSON ('-' for stdout, replaces the table)\n"
             "      --csv FILE      write one CSV row per level ('-' for stdout)\n"
+            "      --events FILE   write the model's cache events as Tarmac CACHE lines\n"
+            "                      (time and cpu of the causing access; a level is named by\n"
+            "                      its tarmac_name key, else core<N>.<level>)\n"
             "  -q, --quiet         no table\n");
+}
+
+/* The event log of --events: one Tarmac line per model event. */
+typedef struct event_log {
+    cli_out out;
+    char (*names)[256];
+} event_log;
+
+static void log_event(void *ctx, const ct_event *ev, size_t level)
+{
+    event_log *log = ctx;
+    ct_event_write_tarmac(&log->out.w, ev, log->names[level]);
 }
 
 /* Tell the user about skipped records and ignored record kinds, once. */
@@ -47,10 +63,12 @@ int cmd_run(int argc, char **argv)
         {"format", required_argument, NULL, 'f'}, {"lenient", no_argument, NULL, 'L'},
         {"json", required_argument, NULL, 'J'},   {"csv", required_argument, NULL, 'C'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"events", required_argument, NULL, 'E'}, {NULL, 0, NULL, 0},
     };
     cli_common co = {0};
-    const char *json = NULL, *csv = NULL;
+    const char *json = NULL, *csv = NULL, *events = NULL;
+    event_log log = {0};
+    int log_open = 0;
     int quiet = 0, c, rc, status = EXIT_OK;
     ct_error err = {0};
     ct_config *cfg = NULL;
@@ -76,6 +94,7 @@ int cmd_run(int argc, char **argv)
         case 'L': co.lenient = 1; break;
         case 'J': json = optarg; break;
         case 'C': csv = optarg; break;
+        case 'E': events = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
@@ -102,6 +121,22 @@ int cmd_run(int argc, char **argv)
         cli_error("out of memory");
         status = EXIT_INPUT;
         goto out;
+    }
+    if (events) {
+        log.names = calloc(ct_sim_nlevels(s) + 1, sizeof *log.names);
+        if (!log.names) {
+            cli_error("out of memory");
+            status = EXIT_INPUT;
+            goto out;
+        }
+        for (size_t i = 0; i < ct_sim_nlevels(s); i++)
+            (void)ct_level_tarmac_name(cfg, s, i, log.names[i], sizeof log.names[i]);
+        if (cli_out_open(&log.out, events, &err) != CT_OK) {
+            status = cli_fail(&err);
+            goto out;
+        }
+        log_open = 1;
+        ct_sim_set_event_sink(s, log_event, &log);
     }
     cli_catch_signals();
     t0 = cli_now();
@@ -130,6 +165,14 @@ int cmd_run(int argc, char **argv)
     }
     report_diagnostics(ct_trace_get_info(t));
     ct_sim_finish(s);
+    if (log_open) {
+        log_open = 0;
+        ct_sim_set_event_sink(s, NULL, NULL);
+        if (cli_out_commit(&log.out, &err) != CT_OK) {
+            status = cli_fail(&err);
+            goto out;
+        }
+    }
     {
         size_t n = (size_t)(argc - optind);
         ct_run_meta meta = {0};
@@ -174,6 +217,9 @@ int cmd_run(int argc, char **argv)
         }
     }
 out:
+    if (log_open)
+        cli_out_abort(&log.out);
+    free(log.names);
     free(sizes);
     ct_batch_free(&b);
     ct_sim_free(s);

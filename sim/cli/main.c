@@ -18,6 +18,8 @@ static const command commands[] = {
     {"convert", cmd_convert, "rewrite a trace in another format"},
     {"config", cmd_config, "print a resolved configuration, or the key reference"},
     {"bench", cmd_bench, "measure cachet's own speed on a synthetic trace"},
+    {"validate", cmd_validate, "check the model's cache events against Tarmac CACHE lines"},
+    {"infer", cmd_infer, "infer cache geometry from Tarmac CACHE lines"},
 };
 
 static void usage(FILE *f)
@@ -26,7 +28,8 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n`cachet COMMAND --help` describes a command. Exit status: 0 success, "
-               "1 usage error,\n2 bad input or configuration.\n");
+               "1 usage error,\n2 bad input or configuration, 3 validation below the "
+               "agreement asked for.\n");
 }
 
 int main(int argc, char **argv)

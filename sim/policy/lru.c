@@ -49,6 +49,13 @@ static uint32_t lru_victim(void *st, uint64_t set)
     return best;
 }
 
+void ct_policy_lru_state(void *st, uint64_t **stamp, uint64_t **clock)
+{
+    lru *p = st;
+    *stamp = p->stamp;
+    *clock = &p->clock;
+}
+
 const ct_policy_ops ct_policy_lru = {
     .name = "lru",
     .help = "least recently used",

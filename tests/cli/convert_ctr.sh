@@ -2,7 +2,7 @@
 # replaying a converted trace gives the same results as the original (din,
 # synthetic and VIXL inputs); the output format follows the file name;
 # damaged .ctr files fail with exit status 2; din and Tarmac output.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib.bash"
 
 # a hierarchy with an L1I, small caches (many misses), a prefetcher and
 # the 3C split, so that differences in the stream show in the numbers

@@ -2,7 +2,7 @@
 # and the counts by kind (and the bytes, where the layout prints the access
 # size) equal an independent count of the lines made here with python.
 # The logs mask their addresses, so `cachet run` must refuse them.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib.bash"
 need_corpus
 
 count() { # FILE: "ifetch load store load_bytes store_bytes" counted from the text

@@ -1,6 +1,6 @@
 # vixl_run.sh - hand-written VIXL traces with real addresses are detected,
 # counted and simulated; a malformed line fails with exit status 2.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib.bash"
 
 forms="$SRC/tests/data/vixl/forms.log"
 

@@ -1,5 +1,5 @@
-# lib.sh - helpers for the command-line tests (sourced, not run).
-# Each test script: source lib.sh, call check/expect_*, end with `finish`.
+# lib.bash - helpers for the command-line tests (sourced, not run).
+# Each test script: source lib.bash, call check/expect_*, end with `finish`.
 CACHET=${1:?usage: $0 PATH-TO-cachet}
 SRC=${CACHET_SRC:-$(pwd)}
 TMP=$(mktemp -d)

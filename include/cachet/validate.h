@@ -1,0 +1,178 @@
+/*
+ * cachet/validate.h - checking the model against the cache events a trace
+ * carries, and reading cache geometry out of them.
+ *
+ * Arm Fast Models write CACHE lines (which line of which cache was filled,
+ * written, cleaned or dropped) into the same Tarmac trace as the accesses
+ * that caused them. ct_validate replays the trace's accesses through the
+ * model of a configuration and matches the model's events (cachet/sim.h)
+ * with the trace's, one by one; ct_infer reads line size, set count and
+ * associativity from the CACHE lines alone. The matching rules are stated
+ * at the top of sim/validate.c, the inference rules at the top of
+ * sim/infer.c.
+ */
+#ifndef CACHET_VALIDATE_H
+#define CACHET_VALIDATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cachet/access.h"
+#include "cachet/config.h"
+#include "cachet/error.h"
+#include "cachet/sim.h"
+#include "cachet/trace.h"
+#include "cachet/writer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- naming model structures as Tarmac does -------------------------------- */
+
+/* The Tarmac structure id of model level i: the level's `tarmac_name` key,
+ * with "{cpu}" replaced by the core number of a private level. Writes it
+ * to buf and returns 1, or returns 0 when the level has no tarmac_name
+ * (buf then holds a name of cachet's own: "core0.l1d", "l2"). */
+int ct_level_tarmac_name(const ct_config *cfg, const ct_sim *s, size_t i, char *buf,
+                         size_t n);
+
+/* Write one event as a Tarmac line, "<time> clk cpu<cpu> CACHE <name> LINE
+ * <hex> <op> 0x<addr>[_NS]" (CACHE events; other types in their own Tarmac
+ * syntax). Returns the writer's status. */
+int ct_event_write_tarmac(ct_writer *w, const ct_event *ev, const char *name);
+
+/* ---- validation ----------------------------------------------------------- */
+
+typedef struct ct_validate_opts {
+    uint64_t window;        /* events match when at most this many trace
+                               timestamps apart (ticks, whatever the unit) */
+    uint32_t max_diffs;     /* divergences kept, with their trace lines */
+    uint32_t context;       /* trace lines shown either side of one */
+    double min_agreement;   /* the agreement a run must reach, 0..1 */
+} ct_validate_opts;
+
+/* Defaults: window 1, max_diffs 10, context 3, min_agreement 1.0. */
+void ct_validate_opts_default(ct_validate_opts *o);
+
+/* Counts of one structure and event operation. */
+typedef struct ct_vcount {
+    uint64_t reference;      /* events in the trace */
+    uint64_t model;          /* events the model made */
+    uint64_t matched;        /* pairs found within the window */
+    uint64_t missing;        /* reference events the model did not make */
+    uint64_t extra;          /* model events the reference does not have */
+    uint64_t cold_extra;     /* extras counted apart: see sim/validate.c */
+    uint64_t line_id_agree;  /* matched pairs with the same LINE id */
+} ct_vcount;
+
+typedef struct ct_vstructure {
+    const char *name;           /* Tarmac structure id */
+    int level;                  /* model level (ct_sim_level_info), -1: none */
+    int type;                   /* enum ct_event_type of its events */
+    ct_vcount op[CT_EVOP_COUNT];
+} ct_vstructure;
+
+enum ct_divergence_kind {
+    CT_DIV_MISSING = 1,   /* in the reference only */
+    CT_DIV_EXTRA,         /* in the model only */
+    CT_DIV_LINE_ID        /* matched, but in another slot (set or way) */
+};
+
+typedef struct ct_divergence {
+    int kind;                  /* enum ct_divergence_kind */
+    size_t structure;          /* index for ct_validation_structure */
+    int op;                    /* enum ct_event_op */
+    uint64_t time;             /* trace time of the event (the reference's for
+                                  CT_DIV_LINE_ID) */
+    uint64_t addr;             /* line address */
+    int ns;                    /* non-secure */
+    uint64_t ref_line;         /* LINE ids, when that side has the event */
+    uint64_t model_line;
+    uint64_t src;              /* trace line of the event (an extra: where its
+                                  access's timestamp begins); 0 unknown */
+    const char *path;          /* the trace file src refers to */
+    size_t ncontext;           /* trace lines around src */
+    uint64_t context_first;    /* line number of context[0] */
+    const char *const *context;
+} ct_divergence;
+
+typedef struct ct_validation ct_validation;
+
+/* Replay the traces through the model of cfg and match events. Returns
+ * CT_OK with *out (free with ct_validation_free), or a negative code: bad
+ * trace or configuration (err says which), CT_E_UNSUPPORTED for traces
+ * without addresses. */
+int ct_validate(ct_validation **out, const char *const *paths, size_t npaths,
+                const ct_config *cfg, const ct_validate_opts *opts, ct_error *err);
+
+void ct_validation_free(ct_validation *v);
+
+size_t ct_validation_nstructures(const ct_validation *v);
+const ct_vstructure *ct_validation_structure(const ct_validation *v, size_t i);
+
+/* Sums over the structures a model level maps to. */
+ct_vcount ct_validation_total(const ct_validation *v);
+
+/* matched / (reference + extra) over mapped structures; 1 when both are 0. */
+double ct_validation_agreement(const ct_validation *v);
+
+size_t ct_validation_ndivergences(const ct_validation *v);
+const ct_divergence *ct_validation_divergence(const ct_validation *v, size_t i);
+
+/* What ct_trace_get_info said when the run ended (malformed lines, ignored
+ * kinds), valid until ct_validation_free. */
+const ct_trace_info *ct_validation_trace_info(const ct_validation *v);
+
+/* The report as a text table, or as one JSON object: structures (name,
+ * level, per operation reference/model/matched/missing/extra/
+ * cold_start_extra/line_id_agree), totals, agreement, min_agreement,
+ * passed, divergences with their trace lines. `traces` and `config` are
+ * named in the output. */
+int ct_validation_write_text(ct_writer *w, const ct_validation *v);
+int ct_validation_write_json(ct_writer *w, const ct_validation *v,
+                             const char *const *traces, size_t ntraces, const char *config);
+
+/* ---- inference ------------------------------------------------------------ */
+
+typedef struct ct_infer_candidate {
+    uint32_t assoc;          /* ways */
+    uint64_t sets_min;       /* smallest power-of-two set count that fits */
+    uint64_t sets_max;       /* largest tried that fits (up to 2^24) */
+} ct_infer_candidate;
+
+#define CT_INFER_MAX_CANDIDATES 8
+
+typedef struct ct_infer_structure {
+    const char *name;
+    uint64_t events;             /* CACHE lines read */
+    uint64_t pairs;              /* distinct (LINE, address) pairs used */
+    uint64_t alloc_events;       /* fills looked at for line-size evidence */
+    uint64_t evidence_events;    /* fills with an access of the window inside */
+    uint32_t line_min;           /* line size bounds: the accesses that caused */
+    uint32_t line_max;           /* fills (min), address alignment (max) */
+    uint32_t line;               /* the size chosen (line_max) */
+    uint32_t ncand;
+    ct_infer_candidate cand[CT_INFER_MAX_CANDIDATES]; /* fitting assoc, smallest first */
+    uint32_t ways_seen;          /* highest way used + 1, for cand[0] */
+    const char *section;         /* guessed INI section ("l1i"...), or NULL */
+} ct_infer_structure;
+
+typedef struct ct_inference ct_inference;
+
+/* Read the traces (cfg: format options; NULL for defaults) and infer the
+ * geometry of every structure named by CACHE lines. `window` as for
+ * ct_validate_opts. */
+int ct_infer(ct_inference **out, const char *const *paths, size_t npaths,
+             const ct_config *cfg, uint64_t window, ct_error *err);
+void ct_inference_free(ct_inference *inf);
+size_t ct_inference_nstructures(const ct_inference *inf);
+const ct_infer_structure *ct_inference_structure(const ct_inference *inf, size_t i);
+
+/* The evidence as text, then an INI snippet for configs/. */
+int ct_inference_write(ct_writer *w, const ct_inference *inf);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,178 @@
+/*
+ * cmd_validate.c - cachet validate: the model's cache events against the
+ * CACHE lines of a Tarmac trace.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: cachet validate -c FILE.ini [-s K=V]... [-f FORMAT] [--lenient]\n"
+            "                       [--json FILE|-] [--window N] [--max-diffs N]\n"
+            "                       [--context N] [--min-agreement X] TRACE...\n\n"
+            "Replays the trace's accesses through the hierarchy of the configuration and\n"
+            "matches the model's cache events with the trace's own CACHE lines, per\n"
+            "structure and operation. A level takes part when its tarmac_name key names a\n"
+            "Tarmac cache (e.g. tarmac_name = cpu.cpu0.l1dcache; {cpu} stands for the core of a\n"
+            "private level). Prints per structure and operation the reference and model counts,\n"
+            "matched, missing (reference only), extra (model only), cold-start extras (the\n"
+            "model filling lines of sets the warm reference has not shown yet: counted apart),\n"
+            "LINE id agreement, then the first divergences with the trace lines around them.\n\n"
+            "  -c, --config FILE     configuration (required)\n"
+            "  -s, --set K=V         override one key (repeatable)\n"
+            "  -f, --format NAME     force the trace format\n"
+            "      --lenient         skip and count malformed lines\n"
+            "      --json FILE       write the report as JSON ('-' for stdout, replaces the text)\n"
+            "      --window N        events may be N trace timestamps apart (default 1)\n"
+            "      --max-diffs N     divergences listed (default 10)\n"
+            "      --context N       trace lines shown either side of one (default 3)\n"
+            "      --min-agreement X agreement (matched / (reference + extra)) needed for\n"
+            "                        success, 0..1 (default 1)\n\n"
+            "Exit status: 0 agreement reached, 3 not reached, 2 bad input or nothing to\n"
+            "compare, 1 usage error.\n");
+}
+
+static int parse_u64(const char *text, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+    if (!text[0] || text[0] == '-')
+        return -1;
+    v = strtoull(text, &end, 10);
+    if (*end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"config", required_argument, NULL, 'c'},   {"set", required_argument, NULL, 's'},
+        {"format", required_argument, NULL, 'f'},   {"lenient", no_argument, NULL, 'L'},
+        {"json", required_argument, NULL, 'J'},     {"window", required_argument, NULL, 'W'},
+        {"max-diffs", required_argument, NULL, 'D'}, {"context", required_argument, NULL, 'X'},
+        {"min-agreement", required_argument, NULL, 'A'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    cli_common co = {0};
+    ct_validate_opts vo;
+    const char *json = NULL;
+    int c, status;
+    uint64_t n;
+    ct_error err = {0};
+    ct_config *cfg = NULL;
+    ct_validation *v = NULL;
+    ct_vcount tot;
+    char *end;
+
+    ct_validate_opts_default(&vo);
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "c:s:f:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': co.config_path = optarg; break;
+        case 's':
+            if (co.nsets == (int)(sizeof co.sets / sizeof co.sets[0])) {
+                cli_error("too many -s options");
+                return EXIT_USAGE;
+            }
+            co.sets[co.nsets++] = optarg;
+            break;
+        case 'f': co.format = optarg; break;
+        case 'L': co.lenient = 1; break;
+        case 'J': json = optarg; break;
+        case 'W':
+            if (parse_u64(optarg, &vo.window) != 0) {
+                cli_error("validate: --window takes a count of timestamps, not \"%s\"", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'D':
+        case 'X':
+            if (parse_u64(optarg, &n) != 0 || n > 100000) {
+                cli_error("validate: --%s takes a number 0..100000, not \"%s\"",
+                          c == 'D' ? "max-diffs" : "context", optarg);
+                return EXIT_USAGE;
+            }
+            if (c == 'D')
+                vo.max_diffs = (uint32_t)n;
+            else
+                vo.context = (uint32_t)n;
+            break;
+        case 'A':
+            vo.min_agreement = strtod(optarg, &end);
+            if (*end || end == optarg || !(vo.min_agreement >= 0 && vo.min_agreement <= 1)) {
+                cli_error("validate: --min-agreement takes a number 0..1, not \"%s\"", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'h': help(stdout); return EXIT_OK;
+        default: help(stderr); return EXIT_USAGE;
+        }
+    }
+    if (!co.config_path) {
+        cli_error("validate: needs a configuration (-c FILE.ini) whose levels name their "
+                  "Tarmac caches with tarmac_name");
+        return EXIT_USAGE;
+    }
+    if (optind >= argc) {
+        cli_error("validate: no trace given");
+        help(stderr);
+        return EXIT_USAGE;
+    }
+    if (cli_load_config(&co, &cfg, &err) != CT_OK)
+        return cli_fail(&err);
+    if (ct_validate(&v, (const char *const *)argv + optind, (size_t)(argc - optind), cfg, &vo,
+                    &err) != CT_OK) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    tot = ct_validation_total(v);
+    if (tot.reference == 0) {
+        size_t i;
+        cli_error("validate: nothing to compare: the trace has no CACHE lines of a structure "
+                  "that a level's tarmac_name names");
+        for (i = 0; i < ct_validation_nstructures(v); i++) {
+            const ct_vstructure *s = ct_validation_structure(v, i);
+            if (s->level < 0 && s->type == CT_EV_CACHE)
+                cli_error("note: the trace has CACHE lines of \"%s\"", s->name);
+        }
+        status = EXIT_INPUT;
+        goto out;
+    }
+    if (json) {
+        cli_out o;
+        if (cli_out_open(&o, json, &err) != CT_OK) {
+            status = cli_fail(&err);
+            goto out;
+        }
+        ct_validation_write_json(&o.w, v, (const char *const *)argv + optind,
+                                 (size_t)(argc - optind), co.config_path);
+        if (cli_out_commit(&o, &err) != CT_OK) {
+            status = cli_fail(&err);
+            goto out;
+        }
+    }
+    if (!json || strcmp(json, "-") != 0) {
+        ct_writer w = cli_stdout_writer();
+        ct_validation_write_text(&w, v);
+    }
+    {
+        const ct_trace_info *ti = ct_validation_trace_info(v);
+        for (uint32_t i = 0; i < ti->nreasons; i++)
+            cli_error("skipped %llu malformed line%s: %s (first: %s)",
+                      (unsigned long long)ti->reasons[i].count,
+                      ti->reasons[i].count == 1 ? "" : "s", ti->reasons[i].what,
+                      ti->reasons[i].first);
+    }
+    status = ct_validation_agreement(v) >= vo.min_agreement ? EXIT_OK : EXIT_MISMATCH;
+out:
+    ct_validation_free(v);
+    ct_config_free(cfg);
+    return status;
+}

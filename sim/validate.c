@@ -1,0 +1,910 @@
+/*
+ * validate.c - matching the model's cache events with the reference events
+ * of a trace (Tarmac CACHE lines), event by event.
+ *
+ * Structures
+ *   A model level takes part when its `tarmac_name` is set; its name is the
+ *   Tarmac structure id ("{cpu}" stands for the core of a private level).
+ *   Reference events of other structures (caches nobody mapped, TLBs, walk
+ *   sides) are counted and reported, but not matched and not part of the
+ *   agreement. Model events of unnamed levels are not looked at.
+ *
+ * Time
+ *   Events are compared in ticks, one per new trace timestamp (sim/ticks.h).
+ *   A model event has the tick of the access that caused it.
+ *
+ * Matching
+ *   A reference event and a model event match when they have the same
+ *   structure, operation, line address and security, and are at most
+ *   `window` ticks apart; each event matches at most once, the oldest
+ *   candidate first. For a matched pair the LINE ids (set * assoc + way)
+ *   are compared as well. An event that found no partner within the window
+ *   is missing (reference only) or extra (model only).
+ *
+ * Cold start
+ *   A trace excerpt starts with warm caches and the model with cold ones,
+ *   so the model fills lines the reference never shows. An extra is a
+ *   cold-start extra, counted apart and not in the agreement, when no
+ *   reference event of its structure has touched its set (by the model's
+ *   geometry) at or before its tick.
+ *
+ * Agreement
+ *   matched / (reference + extra) over the mapped structures (1 when
+ *   nothing was compared). Divergences (missing, extra, LINE id
+ *   disagreements): the first max_diffs that become final are kept and
+ *   listed in trace order, with the trace lines around them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../frontends/frontend.h"
+#include "cachet/validate.h"
+#include "ticks.h"
+
+enum { SIDE_REF = 0, SIDE_MODEL = 1 };
+
+
+typedef struct vstruct {
+    ct_vstructure pub;
+    char *name;
+    uint64_t sets;            /* model geometry (mapped structures) */
+    uint32_t line_bits;
+    uint64_t *first_ref;      /* per set: tick of the first reference event */
+} vstruct;
+
+typedef struct pend {
+    uint64_t seq;             /* 0: never used */
+    uint64_t next;            /* older entry of the same hash chain (seq), 0: none */
+    uint64_t tick, time, addr, line, src;
+    uint32_t vs, stream;
+    uint8_t op, side, ns, alive;
+} pend;
+
+typedef struct vdiv {
+    ct_divergence pub;
+    uint64_t tick;
+    uint32_t stream;
+    char **lines;
+} vdiv;
+
+struct ct_validation {
+    ct_validate_opts o;
+    const ct_config *cfg;
+    ct_sim *sim;
+    ct_trace *trace;
+    const char *const *paths;
+    size_t npaths;
+    vstruct *vs;
+    size_t nvs, capvs;
+    int32_t *level_vs;        /* model level -> structure, -1: not named */
+    int32_t *ref_vs;          /* trace structure id -> structure */
+    size_t nref_vs;
+    ct_ticks clock;
+    uint64_t cur_src;          /* line where the current timestamp begins */
+    uint32_t cur_stream;
+    /* pending events */
+    pend *ring;
+    uint64_t cap, head, tail;  /* seqs [head, tail) are in the ring; they start
+                                  at 1 so that 0 ends a chain */
+    uint64_t *bucket;
+    uint64_t nbucket;
+    /* divergences */
+    vdiv *div;
+    size_t ndiv;
+    ct_trace_info info;        /* copied when the trace is closed */
+    int nomem;
+};
+
+/* ---- structures ---------------------------------------------------------- */
+
+static int add_struct(ct_validation *v, const char *name, size_t len, int level, int type)
+{
+    vstruct *s;
+    if (v->nvs == v->capvs) {
+        size_t cap = v->capvs ? v->capvs * 2 : 16;
+        vstruct *nv = realloc(v->vs, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        v->vs = nv;
+        v->capvs = cap;
+    }
+    s = &v->vs[v->nvs];
+    memset(s, 0, sizeof *s);
+    s->name = malloc(len + 1);
+    if (!s->name)
+        return -1;
+    memcpy(s->name, name, len);
+    s->name[len] = '\0';
+    s->pub.name = s->name;
+    s->pub.level = level;
+    s->pub.type = type;
+    if (level >= 0) {
+        const ct_level_info *li = ct_sim_level_info(v->sim, (size_t)level);
+        s->sets = li->sets;
+        while ((1u << s->line_bits) < li->line)
+            s->line_bits++;
+        s->first_ref = malloc(s->sets * sizeof *s->first_ref);
+        if (!s->first_ref)
+            return -1;
+        for (uint64_t i = 0; i < s->sets; i++)
+            s->first_ref[i] = UINT64_MAX;
+    }
+    return (int)v->nvs++;
+}
+
+static int find_struct(const ct_validation *v, const char *name)
+{
+    for (size_t i = 0; i < v->nvs; i++)
+        if (strcmp(v->vs[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The structure of trace structure id `sid` (created when new). */
+static int ref_struct(ct_validation *v, uint16_t sid, int type)
+{
+    const ct_trace_info *ti = ct_trace_get_info(v->trace);
+    int i;
+    if (sid >= v->nref_vs) {
+        size_t n = (size_t)sid + 16;
+        int32_t *m = realloc(v->ref_vs, n * sizeof *m);
+        if (!m)
+            return -1;
+        for (size_t k = v->nref_vs; k < n; k++)
+            m[k] = -1;
+        v->ref_vs = m;
+        v->nref_vs = n;
+    }
+    if (v->ref_vs[sid] >= 0)
+        return v->ref_vs[sid];
+    if (sid >= ti->nstructures)
+        return -1;
+    i = find_struct(v, ti->structures[sid]);
+    /* a cache level never answers for a TLB or walk structure */
+    if (i >= 0 && type != CT_EV_CACHE && v->vs[i].pub.level >= 0)
+        i = -1;
+    if (i < 0)
+        i = add_struct(v, ti->structures[sid], strlen(ti->structures[sid]), -1, type);
+    v->ref_vs[sid] = i;
+    return i;
+}
+
+/* ---- pending events ---------------------------------------------------------- */
+
+static uint64_t key_hash(uint32_t vs, int op, uint64_t addr, int ns)
+{
+    uint64_t x = addr ^ ((uint64_t)vs << 48) ^ ((uint64_t)op << 40) ^ ((uint64_t)ns << 39);
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return x;
+}
+
+static int grow_ring(ct_validation *v)
+{
+    uint64_t cap = v->cap ? v->cap * 2 : 1024;
+    pend *r = calloc(cap, sizeof *r);
+    if (!r)
+        return -1;
+    for (uint64_t s = v->head; s < v->tail; s++)
+        r[s & (cap - 1)] = v->ring[s & (v->cap - 1)];
+    free(v->ring);
+    v->ring = r;
+    v->cap = cap;
+    if (v->nbucket < cap) {
+        uint64_t nb = cap * 2;
+        uint64_t *b = calloc(nb, sizeof *b);
+        if (!b)
+            return -1;
+        /* rebuild the chains, oldest first so that heads are the newest */
+        for (uint64_t s = v->head; s < v->tail; s++) {
+            pend *e = &v->ring[s & (cap - 1)];
+            uint64_t h = key_hash(e->vs, e->op, e->addr, e->ns) & (nb - 1);
+            e->next = b[h];
+            b[h] = s;
+        }
+        free(v->bucket);
+        v->bucket = b;
+        v->nbucket = nb;
+    }
+    return 0;
+}
+
+static void add_div(ct_validation *v, int kind, const pend *e, uint64_t ref_line,
+                    uint64_t model_line)
+{
+    vdiv *d;
+    if (v->ndiv >= v->o.max_diffs)
+        return;
+    d = &v->div[v->ndiv++];
+    memset(d, 0, sizeof *d);
+    d->pub.kind = kind;
+    d->pub.structure = e->vs;
+    d->pub.op = e->op;
+    d->pub.time = e->time;
+    d->pub.addr = e->addr;
+    d->pub.ns = e->ns;
+    d->pub.ref_line = ref_line;
+    d->pub.model_line = model_line;
+    d->pub.src = e->src;
+    d->tick = e->tick;
+    d->stream = e->stream;
+}
+
+/* An unmatched event leaves the window. */
+static void finalize(ct_validation *v, pend *e)
+{
+    vstruct *s = &v->vs[e->vs];
+    ct_vcount *c = &s->pub.op[e->op];
+
+    if (e->side == SIDE_REF) {
+        c->missing++;
+        add_div(v, CT_DIV_MISSING, e, e->line, 0);
+        return;
+    }
+    if (s->first_ref) {
+        uint64_t set = (e->addr >> s->line_bits) % s->sets;
+        if (s->first_ref[set] == UINT64_MAX || s->first_ref[set] > e->tick) {
+            c->cold_extra++;
+            return;
+        }
+    }
+    c->extra++;
+    add_div(v, CT_DIV_EXTRA, e, 0, e->line);
+}
+
+static void expire(ct_validation *v, int all)
+{
+    while (v->head < v->tail) {
+        pend *e = &v->ring[v->head & (v->cap - 1)];
+        /* one tick of slack: side records may trail the next marker */
+        if (!all && e->tick + v->o.window + 1 >= v->clock.tick)
+            break;
+        if (e->alive)
+            finalize(v, e);
+        e->alive = 0;
+        v->head++;
+    }
+}
+
+/* One event of either side arrives. */
+static void arrive(ct_validation *v, int side, uint32_t vs, const ct_event *ev, uint64_t tick,
+                   uint64_t src, uint32_t stream)
+{
+    const int ns = (ev->flags & CT_EVF_NS) != 0;
+    const uint64_t h = key_hash(vs, ev->op, ev->addr, ns);
+    pend *best = NULL;
+    ct_vcount *c = &v->vs[vs].pub.op[ev->op];
+    uint64_t seq;
+
+    if (side == SIDE_REF)
+        c->reference++;
+    else
+        c->model++;
+    if (v->nbucket) {
+        for (seq = v->bucket[h & (v->nbucket - 1)]; seq >= v->head && seq != 0;) {
+            pend *e = &v->ring[seq & (v->cap - 1)];
+            uint64_t dt = e->tick > tick ? e->tick - tick : tick - e->tick;
+            if (e->alive && e->side != side && e->vs == vs && e->op == ev->op &&
+                e->addr == ev->addr && e->ns == ns && dt <= v->o.window &&
+                (!best || e->tick <= best->tick))
+                best = e;
+            seq = e->next;
+        }
+    }
+    if (best) {
+        uint64_t ref_line = side == SIDE_REF ? ev->line : best->line;
+        uint64_t model_line = side == SIDE_REF ? best->line : ev->line;
+        best->alive = 0;
+        c->matched++;
+        if (ref_line == model_line) {
+            c->line_id_agree++;
+        } else {
+            pend tmp = *best;
+            if (side == SIDE_REF) { /* report at the reference's place */
+                tmp.time = ev->time;
+                tmp.src = src;
+                tmp.stream = stream;
+                tmp.tick = tick;
+            }
+            add_div(v, CT_DIV_LINE_ID, &tmp, ref_line, model_line);
+        }
+        return;
+    }
+    if (v->tail - v->head == v->cap && grow_ring(v) != 0) {
+        v->nomem = 1;
+        return;
+    }
+    seq = v->tail++;
+    {
+        pend *e = &v->ring[seq & (v->cap - 1)];
+        uint64_t b = h & (v->nbucket - 1);
+        memset(e, 0, sizeof *e);
+        e->seq = seq;
+        e->next = v->bucket[b];
+        v->bucket[b] = seq;
+        e->tick = tick;
+        e->time = ev->time;
+        e->addr = ev->addr;
+        e->line = ev->line;
+        e->src = src;
+        e->vs = vs;
+        e->stream = stream;
+        e->op = ev->op;
+        e->side = (uint8_t)side;
+        e->ns = (uint8_t)ns;
+        e->alive = 1;
+    }
+}
+
+/* ---- the two sides ---------------------------------------------------------- */
+
+static void on_model_event(void *ctx, const ct_event *ev, size_t level)
+{
+    ct_validation *v = ctx;
+    if (level < ct_sim_nlevels(v->sim) && v->level_vs[level] >= 0)
+        arrive(v, SIDE_MODEL, (uint32_t)v->level_vs[level], ev, v->clock.tick, v->cur_src,
+               v->cur_stream);
+}
+
+static int on_ref_event(ct_validation *v, const ct_event *ev)
+{
+    int i = ref_struct(v, ev->structure, ev->type);
+    const uint64_t tick = ct_ticks_of(&v->clock, ev->time);
+    vstruct *s;
+    if (i < 0)
+        return -1;
+    s = &v->vs[i];
+    if (ev->op >= CT_EVOP_COUNT)
+        return 0;
+    if (s->pub.level < 0 || ev->type != CT_EV_CACHE) {
+        s->pub.op[ev->op].reference++;
+        return 0;
+    }
+    {
+        uint64_t set = (ev->addr >> s->line_bits) % s->sets;
+        if (s->first_ref[set] == UINT64_MAX || tick < s->first_ref[set])
+            s->first_ref[set] = tick;
+    }
+    arrive(v, SIDE_REF, (uint32_t)i, ev, tick, ev->src, ev->stream);
+    return 0;
+}
+
+static void on_marker(ct_validation *v, const ct_marker *m)
+{
+    if (m->type != CT_MK_TIMESTAMP)
+        return;
+    ct_ticks_mark(&v->clock, m->time);
+    v->cur_src = m->value2;
+    v->cur_stream = m->aux;
+    expire(v, 0);
+}
+
+/* ---- naming -------------------------------------------------------------- */
+
+int ct_level_tarmac_name(const ct_config *cfg, const ct_sim *s, size_t i, char *buf, size_t n)
+{
+    const ct_level_info *li = ct_sim_level_info(s, i);
+    const char *tn;
+    char tmp[256];
+    size_t o = 0;
+
+    if (!li || n == 0)
+        return 0;
+    tn = ct_config_get(cfg, li->name, "tarmac_name", tmp, sizeof tmp);
+    if (!tn || !tn[0]) {
+        if (li->core >= 0)
+            snprintf(buf, n, "core%d.%s", li->core, li->name);
+        else
+            snprintf(buf, n, "%s", li->name);
+        return 0;
+    }
+    for (const char *p = tn; *p && o + 1 < n; p++) {
+        if (strncmp(p, "{cpu}", 5) == 0) {
+            int k = snprintf(buf + o, n - o, "%d", li->core >= 0 ? li->core : 0);
+            o += k > 0 ? (size_t)k : 0;
+            if (o >= n)
+                o = n - 1;
+            p += 4;
+        } else {
+            buf[o++] = *p;
+        }
+    }
+    buf[o] = '\0';
+    return 1;
+}
+
+/* "64K", "2M": Tarmac region sizes. */
+static void region_text(uint64_t bytes, char *buf, size_t n)
+{
+    static const char units[] = "KMGT";
+    int u = -1;
+    while (u < 3 && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        u++;
+    }
+    if (u < 0)
+        snprintf(buf, n, "%llu", (unsigned long long)bytes);
+    else
+        snprintf(buf, n, "%llu%c", (unsigned long long)bytes, units[u]);
+}
+
+int ct_event_write_tarmac(ct_writer *w, const ct_event *ev, const char *name)
+{
+    const char *ns = (ev->flags & CT_EVF_NS) ? "_NS" : "";
+    char size[32];
+
+    switch (ev->type) {
+    case CT_EV_CACHE:
+        return ct_writef(w, "%llu clk cpu%u CACHE %s LINE %04llx %s 0x%012llx%s\n",
+                         (unsigned long long)ev->time, ev->cpu, name,
+                         (unsigned long long)ev->line, ct_event_op_name(ev->op),
+                         (unsigned long long)ev->addr, ns);
+    case CT_EV_TLB:
+    case CT_EV_WALKCACHE:
+        region_text(ev->size, size, sizeof size);
+        ct_writef(w, "%llu clk cpu%u %s %s %s %s 0x%08llx%s", (unsigned long long)ev->time,
+                  ev->cpu, ct_event_type_name(ev->type), ct_event_op_name(ev->op), name, size,
+                  (unsigned long long)ev->addr, (ev->flags & CT_EVF_VNS) ? "_NS" : "");
+        if (ev->regime)
+            ct_writef(w, " %s", ct_regime_name(ev->regime));
+        if (ev->flags & CT_EVF_VMID)
+            ct_writef(w, " vmid=%u", ev->vmid);
+        if (ev->flags & CT_EVF_NG)
+            ct_writef(w, ", nG asid=%u", ev->asid);
+        if (ev->flags & CT_EVF_PADDR)
+            ct_writef(w, ":0x%010llx%s", (unsigned long long)ev->value, ns);
+        return ct_writef(w, "\n");
+    case CT_EV_TTW:
+    case CT_EV_TTU:
+        ct_writef(w, "%llu clk cpu%u %s %s %s %u:%u %012llx%s %0*llx : %s",
+                  (unsigned long long)ev->time, ev->cpu, ct_event_type_name(ev->type), name,
+                  (ev->flags & CT_EVF_VMSA) ? "VMSA" : "LPAE", ev->stage, ev->level,
+                  (unsigned long long)ev->addr, ns, (int)(ev->size ? ev->size * 2 : 16),
+                  (unsigned long long)ev->value, ct_walk_result_name(ev->result));
+        if (ev->line)
+            ct_writef(w, " ADDR=0x%016llx", (unsigned long long)ev->line);
+        return ct_writef(w, "\n");
+    default:
+        return -1;
+    }
+}
+
+/* ---- running ------------------------------------------------------------------ */
+
+void ct_validate_opts_default(ct_validate_opts *o)
+{
+    o->window = 1;
+    o->max_diffs = 10;
+    o->context = 3;
+    o->min_agreement = 1.0;
+}
+
+/* Run accesses [from, to) of b through the model. */
+static int simulate(ct_validation *v, const ct_batch *b, uint32_t from, uint32_t to,
+                    ct_error *err)
+{
+    ct_batch view;
+    if (from >= to)
+        return CT_OK;
+    memset(&view, 0, sizeof view);
+    view.acc = b->acc + from;
+    view.n = view.cap = to - from;
+    return ct_sim_run(v->sim, &view, err);
+}
+
+static int replay(ct_validation *v, ct_batch *b, ct_error *err)
+{
+    uint32_t i = 0, mi = 0, ei = 0;
+    int rc;
+
+    for (;;) {
+        uint32_t next = b->n;
+        int mk_ready = mi < b->nmk && b->mk[mi].index <= i;
+        int ev_ready = ei < b->nev && b->ev[ei].index <= i;
+        /* side records that apply before access i, in the order written */
+        if (mk_ready && !(ev_ready && ct_ticks_event_first(&v->clock, &b->mk[mi], &b->ev[ei]))) {
+            on_marker(v, &b->mk[mi++]);
+            continue;
+        }
+        if (ev_ready) {
+            if (on_ref_event(v, &b->ev[ei++]) < 0)
+                return ct_error_set(err, CT_E_NOMEM, "out of memory");
+            continue;
+        }
+        if (i >= b->n)
+            break;
+        if (mi < b->nmk && b->mk[mi].index < next)
+            next = b->mk[mi].index;
+        if (ei < b->nev && b->ev[ei].index < next)
+            next = b->ev[ei].index;
+        if ((rc = simulate(v, b, i, next, err)) != CT_OK)
+            return rc;
+        i = next;
+    }
+    return v->nomem ? ct_error_set(err, CT_E_NOMEM, "out of memory") : CT_OK;
+}
+
+/* Read the trace lines around each divergence. */
+static void read_context(ct_validation *v)
+{
+    for (size_t k = 0; k < v->ndiv; k++) {
+        vdiv *d = &v->div[k];
+        ct_bytes *in = NULL;
+        ct_lines lines;
+        ct_error err = {0};
+        uint64_t first, last;
+        const char *text;
+        size_t len;
+
+        if (d->stream < v->npaths)
+            d->pub.path = v->paths[d->stream];
+        if (!d->pub.src || v->o.context == 0 || !d->pub.path)
+            continue;
+        first = d->pub.src > v->o.context ? d->pub.src - v->o.context : 1;
+        last = d->pub.src + v->o.context;
+        d->lines = calloc((size_t)(last - first + 1), sizeof *d->lines);
+        if (!d->lines || ct_bytes_open(&in, d->pub.path, &err) != CT_OK)
+            continue;
+        lines.in = in;
+        lines.lineno = 0;
+        while (lines.lineno < last && ct_lines_next(&lines, &text, &len, &err) == 1) {
+            if (lines.lineno < first)
+                continue;
+            if (len > 200)
+                len = 200;
+            d->lines[d->pub.ncontext] = malloc(len + 1);
+            if (!d->lines[d->pub.ncontext])
+                break;
+            memcpy(d->lines[d->pub.ncontext], text, len);
+            d->lines[d->pub.ncontext][len] = '\0';
+            d->pub.ncontext++;
+        }
+        d->pub.context_first = first;
+        d->pub.context = (const char *const *)d->lines;
+        ct_bytes_close(in);
+    }
+}
+
+static int cmp_div(const void *a, const void *b)
+{
+    const vdiv *x = a, *y = b;
+    return x->tick < y->tick ? -1 : x->tick > y->tick;
+}
+
+int ct_validate(ct_validation **out, const char *const *paths, size_t npaths,
+                const ct_config *cfg, const ct_validate_opts *opts, ct_error *err)
+{
+    ct_validation *v = calloc(1, sizeof *v);
+    ct_trace_opts to = {0};
+    ct_batch b = {0};
+    char name[256];
+    int rc;
+
+    *out = NULL;
+    if (!v)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    if (opts)
+        v->o = *opts;
+    else
+        ct_validate_opts_default(&v->o);
+    v->cfg = cfg;
+    v->paths = paths;
+    v->npaths = npaths;
+    v->div = calloc(v->o.max_diffs ? v->o.max_diffs : 1, sizeof *v->div);
+    if (!v->div) {
+        ct_validation_free(v);
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    }
+    if ((rc = ct_sim_create(&v->sim, cfg, err)) != CT_OK) {
+        ct_validation_free(v);
+        return rc;
+    }
+    v->head = v->tail = 1;
+    v->level_vs = malloc(ct_sim_nlevels(v->sim) * sizeof *v->level_vs + 1);
+    if (!v->level_vs || grow_ring(v) != 0) {
+        ct_validation_free(v);
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    }
+    for (size_t li = 0; li < ct_sim_nlevels(v->sim); li++) {
+        v->level_vs[li] = -1;
+        if (!ct_level_tarmac_name(cfg, v->sim, li, name, sizeof name))
+            continue;
+        if (find_struct(v, name) >= 0) {
+            ct_validation_free(v);
+            return ct_error_set(err, CT_E_CONFIG,
+                                "%s: two levels have the tarmac_name \"%s\" (use {cpu} in "
+                                "the name of a private level)",
+                                ct_config_path(cfg)[0] ? ct_config_path(cfg) : "configuration",
+                                name);
+        }
+        v->level_vs[li] = add_struct(v, name, strlen(name), (int)li, CT_EV_CACHE);
+        if (v->level_vs[li] < 0) {
+            ct_validation_free(v);
+            return ct_error_set(err, CT_E_NOMEM, "out of memory");
+        }
+    }
+    ct_sim_set_event_sink(v->sim, on_model_event, v);
+    to.cfg = cfg;
+    if ((rc = ct_trace_open(&v->trace, paths, npaths, &to, err)) != CT_OK) {
+        ct_validation_free(v);
+        return rc;
+    }
+    if (ct_batch_init(&b, 1u << 14) != CT_OK) {
+        ct_validation_free(v);
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    }
+    while ((rc = ct_trace_next(v->trace, &b, err)) > 0)
+        if ((rc = replay(v, &b, err)) != CT_OK)
+            break;
+    ct_batch_free(&b);
+    if (rc < 0) {
+        ct_validation_free(v);
+        return rc;
+    }
+    expire(v, 1);
+    if (v->nomem) {
+        ct_validation_free(v);
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    }
+    v->info = *ct_trace_get_info(v->trace);
+    qsort(v->div, v->ndiv, sizeof *v->div, cmp_div);
+    read_context(v);
+    *out = v;
+    return CT_OK;
+}
+
+void ct_validation_free(ct_validation *v)
+{
+    if (!v)
+        return;
+    for (size_t i = 0; i < v->nvs; i++) {
+        free(v->vs[i].name);
+        free(v->vs[i].first_ref);
+    }
+    free(v->vs);
+    free(v->level_vs);
+    free(v->ref_vs);
+    free(v->ring);
+    free(v->bucket);
+    for (size_t k = 0; k < v->ndiv; k++) {
+        if (!v->div[k].lines)
+            continue;
+        for (size_t j = 0; j < v->div[k].pub.ncontext; j++)
+            free(v->div[k].lines[j]);
+        free(v->div[k].lines);
+    }
+    free(v->div);
+    ct_trace_close(v->trace);
+    ct_sim_free(v->sim);
+    free(v);
+}
+
+/* ---- results ------------------------------------------------------------------ */
+
+size_t ct_validation_nstructures(const ct_validation *v) { return v->nvs; }
+
+const ct_vstructure *ct_validation_structure(const ct_validation *v, size_t i)
+{
+    return i < v->nvs ? &v->vs[i].pub : NULL;
+}
+
+ct_vcount ct_validation_total(const ct_validation *v)
+{
+    ct_vcount t;
+    memset(&t, 0, sizeof t);
+    for (size_t i = 0; i < v->nvs; i++) {
+        if (v->vs[i].pub.level < 0)
+            continue;
+        for (int op = 0; op < CT_EVOP_COUNT; op++) {
+            const ct_vcount *c = &v->vs[i].pub.op[op];
+            t.reference += c->reference;
+            t.model += c->model;
+            t.matched += c->matched;
+            t.missing += c->missing;
+            t.extra += c->extra;
+            t.cold_extra += c->cold_extra;
+            t.line_id_agree += c->line_id_agree;
+        }
+    }
+    return t;
+}
+
+double ct_validation_agreement(const ct_validation *v)
+{
+    ct_vcount t = ct_validation_total(v);
+    if (t.reference + t.extra == 0)
+        return 1.0;
+    return (double)t.matched / (double)(t.reference + t.extra);
+}
+
+size_t ct_validation_ndivergences(const ct_validation *v) { return v->ndiv; }
+
+const ct_divergence *ct_validation_divergence(const ct_validation *v, size_t i)
+{
+    return i < v->ndiv ? &v->div[i].pub : NULL;
+}
+
+const ct_trace_info *ct_validation_trace_info(const ct_validation *v) { return &v->info; }
+
+static const char *kind_name(int kind)
+{
+    return kind == CT_DIV_MISSING ? "missing" : kind == CT_DIV_EXTRA ? "extra" : "line_id";
+}
+
+static const char *level_label(const ct_validation *v, const ct_vstructure *s, char *buf,
+                               size_t n)
+{
+    const ct_level_info *li;
+    if (s->level < 0)
+        return NULL;
+    li = ct_sim_level_info(v->sim, (size_t)s->level);
+    snprintf(buf, n, "%s", li->name);
+    return buf;
+}
+
+int ct_validation_write_text(ct_writer *w, const ct_validation *v)
+{
+    ct_vcount t = ct_validation_total(v);
+    uint64_t unmapped = 0;
+    char lv[32];
+
+    ct_writef(w, "%-40s %-5s %-6s %9s %9s %9s %9s %9s %9s %9s\n", "structure", "level", "op",
+              "reference", "model", "matched", "missing", "extra", "cold", "line-id");
+    for (size_t i = 0; i < v->nvs; i++) {
+        const ct_vstructure *s = &v->vs[i].pub;
+        int any = 0;
+        for (int op = 1; op < CT_EVOP_COUNT; op++) {
+            const ct_vcount *c = &s->op[op];
+            if (!c->reference && !c->model)
+                continue;
+            any = 1;
+            if (s->level < 0) {
+                unmapped += c->reference;
+                ct_writef(w, "%-40.40s %-5s %-6s %9llu %9s %9s %9s %9s %9s %9s\n", s->name, "-",
+                          ct_event_op_name(op), (unsigned long long)c->reference, "-", "-", "-",
+                          "-", "-", "-");
+                continue;
+            }
+            ct_writef(w, "%-40.40s %-5s %-6s %9llu %9llu %9llu %9llu %9llu %9llu %9llu\n",
+                      s->name, level_label(v, s, lv, sizeof lv), ct_event_op_name(op),
+                      (unsigned long long)c->reference, (unsigned long long)c->model,
+                      (unsigned long long)c->matched, (unsigned long long)c->missing,
+                      (unsigned long long)c->extra, (unsigned long long)c->cold_extra,
+                      (unsigned long long)c->line_id_agree);
+        }
+        if (!any)
+            ct_writef(w, "%-40.40s %-5s %-6s %9s\n", s->name,
+                      s->level >= 0 ? level_label(v, s, lv, sizeof lv) : "-", "-", "none");
+    }
+    ct_writef(w, "\nagreement %.4f (min %.4f): %llu matched of %llu reference + %llu extra; "
+                 "%llu missing; %llu cold-start extras counted apart; %llu matched with "
+                 "another LINE id\n",
+              ct_validation_agreement(v), v->o.min_agreement, (unsigned long long)t.matched,
+              (unsigned long long)t.reference, (unsigned long long)t.extra,
+              (unsigned long long)t.missing, (unsigned long long)t.cold_extra,
+              (unsigned long long)(t.matched - t.line_id_agree));
+    if (unmapped)
+        ct_writef(w, "%llu reference events of structures no level maps to (level \"-\": set "
+                     "tarmac_name to compare a cache; TLB and walk events are not modelled)\n",
+                  (unsigned long long)unmapped);
+    if (v->ndiv)
+        ct_writef(w, "\ndivergences (first %zu, window %llu):\n", v->ndiv,
+                  (unsigned long long)v->o.window);
+    for (size_t k = 0; k < v->ndiv; k++) {
+        const ct_divergence *d = &v->div[k].pub;
+        ct_writef(w, "  %-7s %s %s 0x%llx%s", kind_name(d->kind), v->vs[d->structure].name,
+                  ct_event_op_name(d->op), (unsigned long long)d->addr, d->ns ? "_NS" : "");
+        if (d->kind != CT_DIV_EXTRA)
+            ct_writef(w, " LINE %04llx", (unsigned long long)d->ref_line);
+        if (d->kind != CT_DIV_MISSING)
+            ct_writef(w, " model LINE %04llx", (unsigned long long)d->model_line);
+        ct_writef(w, " at time %llu", (unsigned long long)d->time);
+        if (d->src && d->path)
+            ct_writef(w, " (%s:%llu)", d->path, (unsigned long long)d->src);
+        ct_writef(w, "\n");
+        for (size_t j = 0; j < d->ncontext; j++) {
+            uint64_t ln = d->context_first + j;
+            ct_writef(w, "    %s%7llu | %s\n", ln == d->src ? ">" : " ", (unsigned long long)ln,
+                      d->context[j]);
+        }
+    }
+    return w->failed ? CT_E_IO : CT_OK;
+}
+
+static void count_json(ct_writer *w, const ct_vcount *c)
+{
+    ct_writef(w, "{\"reference\": %llu, \"model\": %llu, \"matched\": %llu, \"missing\": %llu, "
+                 "\"extra\": %llu, \"cold_start_extra\": %llu, \"line_id_agree\": %llu}",
+              (unsigned long long)c->reference, (unsigned long long)c->model,
+              (unsigned long long)c->matched, (unsigned long long)c->missing,
+              (unsigned long long)c->extra, (unsigned long long)c->cold_extra,
+              (unsigned long long)c->line_id_agree);
+}
+
+int ct_validation_write_json(ct_writer *w, const ct_validation *v,
+                             const char *const *traces, size_t ntraces, const char *config)
+{
+    ct_vcount t = ct_validation_total(v);
+    double ag = ct_validation_agreement(v);
+    char lv[32];
+
+    ct_writef(w, "{\n  \"traces\": [");
+    for (size_t i = 0; i < ntraces; i++) {
+        ct_writef(w, "%s", i ? ", " : "");
+        ct_write_json_string(w, traces[i]);
+    }
+    ct_writef(w, "],\n  \"config\": ");
+    ct_write_json_string(w, config ? config : "");
+    ct_writef(w, ",\n  \"window\": %llu,\n  \"structures\": [", (unsigned long long)v->o.window);
+    for (size_t i = 0; i < v->nvs; i++) {
+        const ct_vstructure *s = &v->vs[i].pub;
+        int first = 1;
+        ct_writef(w, "%s\n    {\"name\": ", i ? "," : "");
+        ct_write_json_string(w, s->name);
+        ct_writef(w, ", \"level\": ");
+        if (s->level >= 0) {
+            const ct_level_info *li = ct_sim_level_info(v->sim, (size_t)s->level);
+            ct_write_json_string(w, level_label(v, s, lv, sizeof lv));
+            if (li->core >= 0)
+                ct_writef(w, ", \"core\": %d", li->core);
+            else
+                ct_writef(w, ", \"core\": null");
+        } else {
+            ct_writef(w, "null, \"core\": null");
+        }
+        ct_writef(w, ", \"type\": \"%s\", \"ops\": {", ct_event_type_name(s->type));
+        for (int op = 1; op < CT_EVOP_COUNT; op++) {
+            const ct_vcount *c = &s->op[op];
+            if (!c->reference && !c->model)
+                continue;
+            ct_writef(w, "%s\"%s\": ", first ? "" : ", ", ct_event_op_name(op));
+            count_json(w, c);
+            first = 0;
+        }
+        ct_writef(w, "}}");
+    }
+    ct_writef(w, "\n  ],\n  \"totals\": ");
+    count_json(w, &t);
+    ct_writef(w, ",\n  \"agreement\": %.6f,\n  \"min_agreement\": %.6f,\n  \"passed\": %s,\n"
+                 "  \"malformed\": %llu,\n  \"divergences\": [",
+              ag, v->o.min_agreement, ag >= v->o.min_agreement ? "true" : "false",
+              (unsigned long long)v->info.malformed);
+    for (size_t k = 0; k < v->ndiv; k++) {
+        const ct_divergence *d = &v->div[k].pub;
+        ct_writef(w, "%s\n    {\"kind\": \"%s\", \"structure\": ", k ? "," : "",
+                  kind_name(d->kind));
+        ct_write_json_string(w, v->vs[d->structure].name);
+        ct_writef(w, ", \"op\": \"%s\", \"time\": %llu, \"address\": \"0x%llx\", \"ns\": %s, "
+                     "\"line\": ",
+                  ct_event_op_name(d->op), (unsigned long long)d->time,
+                  (unsigned long long)d->addr, d->ns ? "true" : "false");
+        if (d->kind != CT_DIV_EXTRA)
+            ct_writef(w, "\"%04llx\"", (unsigned long long)d->ref_line);
+        else
+            ct_writef(w, "null");
+        ct_writef(w, ", \"model_line\": ");
+        if (d->kind != CT_DIV_MISSING)
+            ct_writef(w, "\"%04llx\"", (unsigned long long)d->model_line);
+        else
+            ct_writef(w, "null");
+        ct_writef(w, ", \"source\": ");
+        if (d->src && d->path) {
+            ct_write_json_string(w, d->path);
+            ct_writef(w, ", \"source_line\": %llu", (unsigned long long)d->src);
+        } else {
+            ct_writef(w, "null, \"source_line\": null");
+        }
+        ct_writef(w, ", \"context\": [");
+        for (size_t j = 0; j < d->ncontext; j++) {
+            ct_writef(w, "%s{\"line\": %llu, \"text\": ", j ? ", " : "",
+                      (unsigned long long)(d->context_first + j));
+            ct_write_json_string(w, d->context[j]);
+            ct_writef(w, "}");
+        }
+        ct_writef(w, "]}");
+    }
+    ct_writef(w, "\n  ]\n}\n");
+    return w->failed ? CT_E_IO : CT_OK;
+}

@@ -1,0 +1,195 @@
+/*
+ * test_config.c - the configuration parser against a corpus of good and bad
+ * INI files (tests/configs/), plus -s settings, hashing and cloning.
+ * Every bad file starts with "; expect: TEXT": loading it must fail with
+ * CT_E_CONFIG (or CT_E_IO) and a message containing TEXT and the file name.
+ */
+#include <dirent.h>
+
+#include "harness.h"
+#include "cachet/cachet.h"
+
+static ct_config *load(const char *path)
+{
+    ct_config *c = NULL;
+    ct_error err = {0};
+    if (ct_config_load(&c, path, &err) != CT_OK)
+        fprintf(stderr, "load %s: %s\n", path, err.msg);
+    return c;
+}
+
+static const char *get(const ct_config *c, const char *sec, const char *key)
+{
+    static char buf[64];
+    const char *v = ct_config_get(c, sec, key, buf, sizeof buf);
+    return v ? v : "(absent)";
+}
+
+TEST(bad_files_fail_with_their_reason)
+{
+    DIR *d = opendir("tests/configs/bad");
+    struct dirent *e;
+    int files = 0;
+
+    CHECK(d != NULL);
+    while (d && (e = readdir(d)) != NULL) {
+        char path[512], first[512], *want;
+        FILE *f;
+        ct_config *c = NULL;
+        ct_error err = {0};
+        int rc;
+
+        if (!strstr(e->d_name, ".ini"))
+            continue;
+        snprintf(path, sizeof path, "tests/configs/bad/%s", e->d_name);
+        f = fopen(path, "r");
+        CHECK(f && fgets(first, sizeof first, f));
+        if (f)
+            fclose(f);
+        first[strcspn(first, "\n")] = '\0';
+        want = strstr(first, "expect: ");
+        CHECK(want != NULL);
+        if (!want)
+            continue;
+        want += 8;
+        rc = ct_config_load(&c, path, &err);
+        CHECK(rc == CT_E_CONFIG || rc == CT_E_IO);
+        CHECK(c == NULL);
+        CHECK_STR_CONTAINS(err.msg, want);
+        CHECK_STR_CONTAINS(err.msg, "tests/configs/bad/");
+        files++;
+    }
+    if (d)
+        closedir(d);
+    CHECK(files >= 20);
+}
+
+TEST(good_files_load)
+{
+    const char *files[] = {"minimal", "empty_sections", "full_assoc", "non_pow2_sets",
+                           "include_base", "include_child", "hex_and_case"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[256];
+        ct_config *c;
+        snprintf(path, sizeof path, "tests/configs/good/%s.ini", files[i]);
+        c = load(path);
+        CHECK(c != NULL);
+        ct_config_free(c);
+    }
+}
+
+TEST(values_are_resolved)
+{
+    ct_config *c = load("tests/configs/good/include_child.ini");
+    CHECK(c != NULL);
+    if (!c)
+        return;
+    CHECK(strcmp(get(c, "l1d", "size"), "65536") == 0);   /* from the base */
+    CHECK(strcmp(get(c, "l1d", "assoc"), "8") == 0);      /* the child wins */
+    CHECK(strcmp(get(c, "memory", "latency"), "150") == 0);
+    CHECK(strcmp(get(c, "l1d", "line"), "64") == 0);      /* default */
+    CHECK(ct_config_has_section(c, "l1d"));
+    CHECK(!ct_config_has_section(c, "l2"));
+    CHECK(ct_config_get(c, "l2", "size", NULL, 0) == NULL);
+    ct_config_free(c);
+
+    c = load("tests/configs/good/hex_and_case.ini");
+    CHECK(c != NULL);
+    if (!c)
+        return;
+    CHECK(strcmp(get(c, "system", "cores"), "2") == 0);
+    CHECK(strcmp(get(c, "system", "seed"), "16") == 0);
+    CHECK(strcmp(get(c, "l1d", "write_back"), "no") == 0);
+    CHECK(strcmp(get(c, "l1d", "replacement"), "lru") == 0);
+    CHECK(strcmp(get(c, "l1d", "size"), "32768") == 0);
+    ct_config_free(c);
+
+    c = load("tests/configs/good/full_assoc.ini");
+    CHECK(c && strcmp(get(c, "l1d", "assoc"), "64") == 0);
+    ct_config_free(c);
+}
+
+TEST(settings_apply_together_or_not_at_all)
+{
+    ct_config *c = NULL;
+    ct_error err = {0};
+    const char *both[] = {"l1d.size=256", "l1d.assoc=2"};
+    const char *half_bad[] = {"l1d.size=512", "l1d.assoc=3"};
+    uint64_t h;
+
+    CHECK(ct_config_new_default(&c, &err) == CT_OK);
+    h = ct_config_hash(c);
+    /* alone, size=256 is impossible with the default 8 ways */
+    CHECK(ct_config_set(c, "l1d.size=256", &err) == CT_E_CONFIG);
+    CHECK_STR_CONTAINS(err.msg, "-s l1d.size=256: [l1d] assoc: 8 ways exceed the 4 lines");
+    CHECK(ct_config_hash(c) == h); /* unchanged */
+    CHECK(ct_config_set_all(c, both, 2, &err) == CT_OK);
+    CHECK(strcmp(get(c, "l1d", "size"), "256") == 0);
+    CHECK(ct_config_hash(c) != h);
+    h = ct_config_hash(c);
+    CHECK(ct_config_set_all(c, half_bad, 2, &err) == CT_E_CONFIG);
+    CHECK(strcmp(get(c, "l1d", "size"), "256") == 0); /* rolled back */
+    CHECK(ct_config_hash(c) == h);
+    CHECK(ct_config_set(c, "l1d.sise=1K", &err) == CT_E_CONFIG);
+    CHECK_STR_CONTAINS(err.msg, "[l1d] sise: unknown key");
+    CHECK(ct_config_set(c, "l1dsize=1K", &err) == CT_E_USAGE);
+    CHECK(ct_config_set(c, "l3.size=4M", &err) == CT_OK); /* creates the section */
+    CHECK(ct_config_has_section(c, "l3"));
+    CHECK(ct_config_remove_section(c, "l3", &err) == CT_OK);
+    CHECK(!ct_config_has_section(c, "l3"));
+    ct_config_free(c);
+}
+
+TEST(clone_is_deep_and_hash_is_stable)
+{
+    ct_config *a = load("tests/configs/good/include_child.ini"), *b = NULL;
+    ct_error err = {0};
+    CHECK(a != NULL);
+    if (!a)
+        return;
+    CHECK(ct_config_clone(&b, a, &err) == CT_OK);
+    CHECK(ct_config_hash(a) == ct_config_hash(b));
+    CHECK(ct_config_set(b, "l1d.assoc=4", &err) == CT_OK);
+    CHECK(strcmp(get(a, "l1d", "assoc"), "8") == 0);
+    CHECK(ct_config_hash(a) != ct_config_hash(b));
+    ct_config_free(a);
+    ct_config_free(b);
+}
+
+TEST(sizes_parse_strictly)
+{
+    uint64_t v = 0;
+    CHECK(ct_parse_size("64K", &v) == 0 && v == 65536);
+    CHECK(ct_parse_size("1m", &v) == 0 && v == 1048576);
+    CHECK(ct_parse_size("2G", &v) == 0 && v == 2147483648ull);
+    CHECK(ct_parse_size("0x40", &v) == 0 && v == 64);
+    CHECK(ct_parse_size("042", &v) == 0 && v == 42); /* decimal, never octal */
+    CHECK(ct_parse_size("64kb", &v) != 0);
+    CHECK(ct_parse_size("K", &v) != 0);
+    CHECK(ct_parse_size("", &v) != 0);
+    CHECK(ct_parse_size("99999999999999999999", &v) != 0);
+    CHECK(ct_parse_size("16777216T", &v) != 0); /* overflows 64 bits */
+}
+
+TEST(schema_documents_every_key)
+{
+    ct_config_key_doc d;
+    size_t n = 0;
+    while (ct_config_schema_row(n, &d)) {
+        CHECK(d.section && d.key && d.type && d.def && d.help && d.help[0]);
+        n++;
+    }
+    CHECK(n > 40);
+}
+
+int main(void)
+{
+    RUN(bad_files_fail_with_their_reason);
+    RUN(good_files_load);
+    RUN(values_are_resolved);
+    RUN(settings_apply_together_or_not_at_all);
+    RUN(clone_is_deep_and_hash_is_stable);
+    RUN(sizes_parse_strictly);
+    RUN(schema_documents_every_key);
+    return harness_done();
+}
