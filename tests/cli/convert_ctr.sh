@@ -74,6 +74,41 @@ if [ -n "${CACHET_CORPUS:-}" ] && [ -f "$CACHET_CORPUS/din/093.nasa7.din.Z" ]; t
         "ctr $want" "nasa7 counts through ctr"
 fi
 
+# Tarmac: the corpus traces replay the same from ctr
+if [ -n "${CACHET_CORPUS:-}" ] && [ -d "$CACHET_CORPUS/tarmac" ]; then
+    while IFS= read -r f; do
+        name=${f#"$CACHET_CORPUS"/}
+        expect_status 0 "convert $name" "$CACHET" convert "$f" -o "$TMP/tm.ctr.zst"
+        check "$name: same results from .ctr.zst" same_results "$f" "$TMP/tm.ctr.zst"
+    done < <(find "$CACHET_CORPUS/tarmac" -name '*.tarmac' | sort)
+fi
+
+# reference events survive: validate and infer say the same of the Arm example
+# and of its conversion (made with the same configuration, whose Tarmac
+# options shape the stream); only the source lines shown with divergences
+# are lost, a ctr stream has none
+fm="$SRC/tests/data/fm-aemv8-example.tarmac"
+fmcfg="$SRC/configs/fastmodel-aemv8.ini"
+"$CACHET" convert -c "$fmcfg" "$fm" -o "$TMP/fm.ctr.zst"
+"$CACHET" validate -c "$fmcfg" "$fm" >"$TMP/va.txt" 2>&1
+"$CACHET" validate -c "$fmcfg" "$TMP/fm.ctr.zst" >"$TMP/vb.txt" 2>&1
+grep -v '^ ' "$TMP/va.txt" | grep -v '^divergences' >"$TMP/va.sum"
+grep -v '^ ' "$TMP/vb.txt" | grep -v '^divergences' >"$TMP/vb.sum"
+check "validate: same summary from ctr" cmp -s "$TMP/va.sum" "$TMP/vb.sum"
+expect_eq "$(grep -c '^agreement' "$TMP/vb.sum")" "1" "validate ran on the ctr stream"
+"$CACHET" infer "$fm" >"$TMP/ia.txt" 2>&1
+"$CACHET" infer "$TMP/fm.ctr.zst" >"$TMP/ib.txt" 2>&1
+check "infer: same geometry from ctr" cmp -s "$TMP/ia.txt" "$TMP/ib.txt"
+"$CACHET" info --json "$TMP/fm.ctr.zst" >"$TMP/fm.json"
+expect_eq "$(json_get "$TMP/fm.json" "d['events'], d['markers']")" "15 16" "fm example: events and markers kept"
+
+# what the Tarmac writer writes, cachet's Tarmac reader reads back the same
+for input in "$SRC/tests/data/vixl/forms.log" "gen:matmul:dim=16" "gen:random:n=5K,writes=30"; do
+    name=$(basename "$input")
+    expect_status 0 "convert $name to tarmac" "$CACHET" convert "$input" -o "$TMP/w.tarmac"
+    check "$name: same results from the Tarmac text" same_results "$input" "$TMP/w.tarmac"
+done
+
 # the output format from the name; an unknown name needs --to
 expect_status 0 "convert to .din by name" "$CACHET" convert "$TMP/small.din" -o "$TMP/x.din"
 expect_status 1 "unknown output extension" "$CACHET" convert "$TMP/small.din" -o "$TMP/x.out"
