@@ -28,6 +28,8 @@ typedef struct ctr {
     uint32_t size[CTR_ACCESS_KINDS];
     uint64_t time, pc, poff;
     ct_access proto;           /* thread, cpu, flags and op of the state; zeroes */
+    uint64_t mk_prev[CTR_MARKER_FIELDS], mk_stride[CTR_MARKER_FIELDS];
+    uint64_t ev_prev[CTR_EVENT_FIELDS];
     /* progress */
     uint64_t records;          /* records decoded */
     uint64_t naccess, nmarker, nevent;
@@ -212,35 +214,66 @@ static int other(ctr *c, const uint8_t **pp, const uint8_t *lim, const uint8_t *
         c->proto.op = (uint8_t)f[3];
         break;
     case CTR_MARKER: {
+        /* fields 0-3: previous value unless given; 4-6: previous + stride
+         * unless given (the given delta becomes the stride) */
+        uint64_t mask = 0, val[CTR_MARKER_FIELDS], stride[CTR_MARKER_FIELDS];
         ct_marker *m;
         if (b->nmk >= b->mkcap)
             return DEC_FULL;
-        for (int k = 0; k < 7; k++)
-            GET(f[k]);
-        if (f[0] > UINT16_MAX || f[1] > UINT16_MAX || f[2] > UINT32_MAX || f[3] > UINT32_MAX)
+        GET(mask);
+        if (mask >> CTR_MARKER_FIELDS)
+            return fail(c, start, rec, "marker record: bad field mask", err);
+        for (int k = 0; k < CTR_MARKER_FIELDS; k++) {
+            stride[k] = c->mk_stride[k];
+            val[k] = c->mk_prev[k] + (k >= CTR_MARKER_STRIDED ? stride[k] : 0);
+            if (mask >> k & 1) {
+                uint64_t d = 0;
+                GET(d);
+                d = ctr_unzigzag(d);
+                val[k] = c->mk_prev[k] + d;
+                if (k >= CTR_MARKER_STRIDED)
+                    stride[k] = d;
+            }
+        }
+        if (val[0] > UINT16_MAX || val[1] > UINT16_MAX || val[2] > UINT32_MAX ||
+            val[3] > UINT32_MAX)
             return fail(c, start, rec, "marker record: field out of range", err);
+        memcpy(c->mk_prev, val, sizeof val);
+        memcpy(c->mk_stride, stride, sizeof stride);
         m = &b->mk[b->nmk++];
         m->index = b->n;
-        m->type = (uint16_t)f[0];
-        m->cpu = (uint16_t)f[1];
-        m->thread = (uint32_t)f[2];
-        m->aux = (uint32_t)f[3];
-        m->time = f[4];
-        m->value = f[5];
-        m->value2 = f[6];
+        m->type = (uint16_t)val[0];
+        m->cpu = (uint16_t)val[1];
+        m->thread = (uint32_t)val[2];
+        m->aux = (uint32_t)val[3];
+        m->time = val[4];
+        m->value = val[5];
+        m->value2 = val[6];
         c->nmarker++;
         break;
     }
     case CTR_EVENT: {
+        /* every field: the previous event's unless given as a delta */
+        uint64_t mask = 0;
         ct_event *e;
         if (b->nev >= b->evcap)
             return DEC_FULL;
-        for (int k = 0; k < CTR_EVENT_FIELDS; k++)
-            GET(f[k]);
+        GET(mask);
+        if (mask >> CTR_EVENT_FIELDS)
+            return fail(c, start, rec, "event record: bad field mask", err);
+        for (int k = 0; k < CTR_EVENT_FIELDS; k++) {
+            f[k] = c->ev_prev[k];
+            if (mask >> k & 1) {
+                uint64_t d = 0;
+                GET(d);
+                f[k] += ctr_unzigzag(d);
+            }
+        }
         if (f[0] > UINT8_MAX || f[1] > UINT8_MAX || f[2] > UINT16_MAX || f[3] > UINT16_MAX ||
             f[4] > UINT16_MAX || f[5] > UINT8_MAX || f[6] > UINT8_MAX || f[7] > UINT8_MAX ||
             f[8] > UINT8_MAX || f[9] > UINT16_MAX || f[10] > UINT16_MAX)
             return fail(c, start, rec, "event record: field out of range", err);
+        memcpy(c->ev_prev, f, sizeof c->ev_prev);
         e = &b->ev[b->nev++];
         memset(e, 0, sizeof *e);
         e->index = b->n;
@@ -396,6 +429,69 @@ FORCE_INLINE const uint8_t *access_record(ctr *c, unsigned h, const uint8_t *p,
 }
 
 /*
+ * A marker record at p, far from the end of the buffer (no bounds checks),
+ * into *m placed before access `index`. Returns the byte after it, or NULL
+ * for anything unusual (then the general path decodes it and reports what
+ * is wrong).
+ */
+FORCE_INLINE const uint8_t *quick_marker(ctr *c, const uint8_t *p, ct_marker *m, uint32_t index)
+{
+    const unsigned mask = p[1];
+    uint64_t val[CTR_MARKER_FIELDS], stride[CTR_MARKER_FIELDS];
+
+    if (mask == 0) {   /* every field as predicted: the usual timestamp marker */
+        uint64_t *pv = c->mk_prev;
+        const uint64_t *st = c->mk_stride;
+        pv[4] += st[4];
+        pv[5] += st[5];
+        pv[6] += st[6];
+        m->index = index;
+        m->type = (uint16_t)pv[0];
+        m->cpu = (uint16_t)pv[1];
+        m->thread = (uint32_t)pv[2];
+        m->aux = (uint32_t)pv[3];
+        m->time = pv[4];
+        m->value = pv[5];
+        m->value2 = pv[6];
+        c->nmarker++;
+        c->records++;
+        return p + 2;
+    }
+    if (mask >> CTR_MARKER_FIELDS)
+        return NULL;
+    p += 2;
+    for (int k = 0; k < CTR_MARKER_FIELDS; k++) {
+        stride[k] = c->mk_stride[k];
+        val[k] = c->mk_prev[k] + (k >= CTR_MARKER_STRIDED ? stride[k] : 0);
+        if (mask >> k & 1) {
+            uint64_t d = 0;
+            p = varint10(p, &d);
+            if (p == CORRUPT)
+                return NULL;
+            d = ctr_unzigzag(d);
+            val[k] = c->mk_prev[k] + d;
+            if (k >= CTR_MARKER_STRIDED)
+                stride[k] = d;
+        }
+    }
+    if (val[0] > UINT16_MAX || val[1] > UINT16_MAX || val[2] > UINT32_MAX || val[3] > UINT32_MAX)
+        return NULL;
+    memcpy(c->mk_prev, val, sizeof val);
+    memcpy(c->mk_stride, stride, sizeof stride);
+    m->index = index;
+    m->type = (uint16_t)val[0];
+    m->cpu = (uint16_t)val[1];
+    m->thread = (uint32_t)val[2];
+    m->aux = (uint32_t)val[3];
+    m->time = val[4];
+    m->value = val[5];
+    m->value2 = val[6];
+    c->nmarker++;
+    c->records++;
+    return p;
+}
+
+/*
  * Decode records from [*pp, lim) into b. Returns DEC_FULL, DEC_SHORT (the
  * next record does not fit in what is left), DEC_END or a negative code;
  * *pp is the first byte not consumed.
@@ -420,8 +516,16 @@ static int decode(ctr *c, const uint8_t **pp, const uint8_t *lim, ct_batch *b, c
             ct_access *a = acc + n, *const aend = acc + cap;
             while (LIKELY(a < aend && p < safe)) {
                 h = *p;
-                if (UNLIKELY((h & CTR_KIND_MASK) == CTR_OTHER))
+                if (UNLIKELY((h & CTR_KIND_MASK) == CTR_OTHER)) {
+                    const uint8_t *q2;
+                    if (h == (CTR_OTHER | (CTR_MARKER << 3)) && b->nmk < b->mkcap &&
+                        (q2 = quick_marker(c, p, &b->mk[b->nmk], (uint32_t)(a - acc)))) {
+                        b->nmk++;
+                        p = q2;
+                        continue;
+                    }
                     break;
+                }
                 if ((h & 0x68) == (CTR_SAME_SIZE | CTR_PC_PREDICTED) &&
                     !(c->proto.flags & CT_F_PADDR)) {
                     /* the common shape: size, time and pc predicted, at most an

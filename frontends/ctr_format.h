@@ -33,9 +33,12 @@ enum ctr_record { CTR_STATE = 0, CTR_MARKER, CTR_EVENT, CTR_NAME, CTR_END, CTR_N
 #define CTR_NAME_MAX 255
 #define CTR_ACCESS_KINDS 7        /* CT_IFETCH .. CT_NOFETCH */
 
-#define CTR_EVENT_FIELDS 16
-/* The longest record: an event, tag + 16 varints of 10 bytes. */
-#define CTR_RECORD_MAX (1 + CTR_EVENT_FIELDS * 10)
+#define CTR_MARKER_FIELDS 7       /* type cpu thread aux time value value2 */
+#define CTR_MARKER_STRIDED 4      /* fields from here on predicted with a stride */
+#define CTR_EVENT_FIELDS 16       /* type op cpu structure flags stage level regime
+                                     result asid vmid time line addr value size */
+/* The longest record: an event, tag + mask + 16 varints of 10 bytes. */
+#define CTR_RECORD_MAX (1 + 3 + CTR_EVENT_FIELDS * 10)
 /* The longest name record. */
 #define CTR_NAME_RECORD_MAX (1 + 10 + 10 + CTR_NAME_MAX)
 

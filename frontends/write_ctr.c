@@ -41,6 +41,8 @@ typedef struct ctr_w {
     uint32_t thread;
     uint16_t cpu, flags;
     uint8_t op;
+    uint64_t mk_prev[CTR_MARKER_FIELDS], mk_stride[CTR_MARKER_FIELDS];
+    uint64_t ev_prev[CTR_EVENT_FIELDS];
     /* totals for the end record */
     uint64_t naccess, nmarker, nevent;
     uint32_t names;           /* structure names written */
@@ -192,39 +194,49 @@ static uint8_t *put_access(ctr_w *c, uint8_t *p, const ct_access *a)
 
 static uint8_t *put_marker(ctr_w *c, uint8_t *p, const ct_marker *m)
 {
+    const uint64_t f[CTR_MARKER_FIELDS] = {m->type, m->cpu,  m->thread, m->aux,
+                                           m->time, m->value, m->value2};
+    uint8_t *mask;
+
     *p++ = CTR_OTHER | (CTR_MARKER << 3);
-    p = ctr_put_varint(p, m->type);
-    p = ctr_put_varint(p, m->cpu);
-    p = ctr_put_varint(p, m->thread);
-    p = ctr_put_varint(p, m->aux);
-    p = ctr_put_varint(p, m->time);
-    p = ctr_put_varint(p, m->value);
-    p = ctr_put_varint(p, m->value2);
+    mask = p++;   /* 7 bits: a one-byte varint */
+    *mask = 0;
+    for (int k = 0; k < CTR_MARKER_FIELDS; k++) {
+        uint64_t d = f[k] - c->mk_prev[k];
+        if (d != (k >= CTR_MARKER_STRIDED ? c->mk_stride[k] : 0)) {
+            *mask |= (uint8_t)(1u << k);
+            p = ctr_put_varint(p, ctr_zigzag(d));
+            if (k >= CTR_MARKER_STRIDED)
+                c->mk_stride[k] = d;
+        }
+        c->mk_prev[k] = f[k];
+    }
     c->nmarker++;
     return p;
 }
 
 static uint8_t *put_event(ctr_w *c, uint8_t *p, const ct_event *e)
 {
+    const uint64_t f[CTR_EVENT_FIELDS] = {e->type,  e->op,    e->cpu,    e->structure,
+                                          e->flags, e->stage, e->level,  e->regime,
+                                          e->result, e->asid, e->vmid,   e->time,
+                                          e->line,  e->addr,  e->value,  e->size};
+    uint8_t fields[CTR_EVENT_FIELDS * 10], *q = fields;
+    uint64_t mask = 0;
+
+    for (int k = 0; k < CTR_EVENT_FIELDS; k++) {
+        uint64_t d = f[k] - c->ev_prev[k];
+        if (d) {
+            mask |= 1u << k;
+            q = ctr_put_varint(q, ctr_zigzag(d));
+        }
+        c->ev_prev[k] = f[k];
+    }
     *p++ = CTR_OTHER | (CTR_EVENT << 3);
-    p = ctr_put_varint(p, e->type);
-    p = ctr_put_varint(p, e->op);
-    p = ctr_put_varint(p, e->cpu);
-    p = ctr_put_varint(p, e->structure);
-    p = ctr_put_varint(p, e->flags);
-    p = ctr_put_varint(p, e->stage);
-    p = ctr_put_varint(p, e->level);
-    p = ctr_put_varint(p, e->regime);
-    p = ctr_put_varint(p, e->result);
-    p = ctr_put_varint(p, e->asid);
-    p = ctr_put_varint(p, e->vmid);
-    p = ctr_put_varint(p, e->time);
-    p = ctr_put_varint(p, e->line);
-    p = ctr_put_varint(p, e->addr);
-    p = ctr_put_varint(p, e->value);
-    p = ctr_put_varint(p, e->size);
+    p = ctr_put_varint(p, mask);
+    memcpy(p, fields, (size_t)(q - fields));
     c->nevent++;
-    return p;
+    return p + (q - fields);
 }
 
 static int ctr_put(void *st, const ct_batch *b, uint64_t *dropped, ct_error *err)

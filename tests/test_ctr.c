@@ -196,10 +196,14 @@ static void make_stream(void)
     for (uint32_t k = 0; k < RT_N / 50; k++) {
         uint64_t r = next_rand();
         rt_mk_at[k] = k * 50 + (uint32_t)(r % 3);
-        rt_mk[k] = (ct_marker){.type = (uint16_t)(1 + r % 9), .cpu = (uint16_t)(r >> 8),
-                               .thread = (uint32_t)(r >> 16), .aux = (uint32_t)(r >> 32),
-                               .time = next_rand(), .value = next_rand(),
-                               .value2 = k % 2 ? 0 : next_rand()};
+        if (k >= RT_N / 100 && k % 16 != 0) /* runs of regular timestamps */
+            rt_mk[k] = (ct_marker){.type = CT_MK_TIMESTAMP, .time = 1000 + k, .value = k,
+                                   .value2 = 3 * k};
+        else
+            rt_mk[k] = (ct_marker){.type = (uint16_t)(1 + r % 9), .cpu = (uint16_t)(r >> 8),
+                                   .thread = (uint32_t)(r >> 16), .aux = (uint32_t)(r >> 32),
+                                   .time = next_rand(), .value = next_rand(),
+                                   .value2 = k % 2 ? 0 : next_rand()};
     }
     for (uint32_t k = 0; k < RT_N / 40; k++) {
         uint64_t r = next_rand();
