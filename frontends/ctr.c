@@ -27,7 +27,8 @@ typedef struct ctr {
     uint64_t addr[CTR_ACCESS_KINDS], delta[CTR_ACCESS_KINDS];
     uint32_t size[CTR_ACCESS_KINDS];
     uint64_t time, pc, poff;
-    ct_access proto;           /* thread, cpu, flags and op of the state; zeroes */
+    ct_access proto[CTR_ACCESS_KINDS]; /* per kind: the kind, thread, cpu, flags and op
+                                          of the state; zeroes */
     uint64_t mk_prev[CTR_MARKER_FIELDS], mk_stride[CTR_MARKER_FIELDS];
     uint64_t ev_prev[CTR_EVENT_FIELDS];
     /* progress */
@@ -95,6 +96,8 @@ static int ctr_open(void **st, ct_stream *s, ct_error *err)
     if (!c)
         return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", s->path);
     c->s = s;
+    for (int k = 0; k < CTR_ACCESS_KINDS; k++)
+        c->proto[k].kind = (uint8_t)k;
     *st = c;
     return CT_OK;
 }
@@ -204,14 +207,22 @@ static int other(ctr *c, const uint8_t **pp, const uint8_t *lim, const uint8_t *
 
     switch (type) {
     case CTR_STATE:
-        for (int k = 0; k < 4; k++)
-            GET(f[k]);
-        if (f[0] > UINT32_MAX || f[1] > UINT16_MAX || f[2] > UINT16_MAX || f[3] > UINT8_MAX)
+        GET(f[0]);
+        GET(f[1]);
+        if (f[0] > UINT32_MAX || f[1] > UINT16_MAX)
             return fail(c, start, rec, "state record: field out of range", err);
-        c->proto.thread = (uint32_t)f[0];
-        c->proto.cpu = (uint16_t)f[1];
-        c->proto.flags = (uint16_t)f[2];
-        c->proto.op = (uint8_t)f[3];
+        for (int k = 0; k < CTR_ACCESS_KINDS; k++) {
+            c->proto[k].thread = (uint32_t)f[0];
+            c->proto[k].cpu = (uint16_t)f[1];
+        }
+        break;
+    case CTR_KIND_STATE:
+        for (int k = 0; k < 3; k++)
+            GET(f[k]);
+        if (f[0] >= CTR_ACCESS_KINDS || f[1] > UINT16_MAX || f[2] > UINT8_MAX)
+            return fail(c, start, rec, "kind state record: field out of range", err);
+        c->proto[f[0]].flags = (uint16_t)f[1];
+        c->proto[f[0]].op = (uint8_t)f[2];
         break;
     case CTR_MARKER: {
         /* fields 0-3: previous value unless given; 4-6: previous + stride
@@ -403,7 +414,7 @@ FORCE_INLINE const uint8_t *access_record(ctr *c, unsigned h, const uint8_t *p,
         VARINT(v);
         d = ctr_unzigzag(v);
     }
-    if (UNLIKELY(c->proto.flags & CT_F_PADDR)) {
+    if (UNLIKELY(c->proto[k].flags & CT_F_PADDR)) {
         VARINT(v);
         npoff = ds->poff + ctr_unzigzag(v);
     }
@@ -417,14 +428,13 @@ FORCE_INLINE const uint8_t *access_record(ctr *c, unsigned h, const uint8_t *p,
     ds->time = ntime;
     ds->pc = npc;
     ds->poff = npoff;
-    *a = c->proto;
+    *a = c->proto[k];
     a->vaddr = va;
-    if (UNLIKELY(c->proto.flags & CT_F_PADDR))
+    if (UNLIKELY(c->proto[k].flags & CT_F_PADDR))
         a->paddr = va + npoff;
     a->pc = npc;
     a->time = ntime;
     a->size = (uint32_t)size;
-    a->kind = (uint8_t)k;
     return p;
 }
 
@@ -460,6 +470,32 @@ FORCE_INLINE const uint8_t *quick_marker(ctr *c, const uint8_t *p, ct_marker *m,
     if (mask >> CTR_MARKER_FIELDS)
         return NULL;
     p += 2;
+    if (!(mask & ((1u << CTR_MARKER_STRIDED) - 1))) {
+        /* only time, value or value2 given: a timestamp after an instruction
+         * of another length */
+        uint64_t *pv = c->mk_prev, *st = c->mk_stride;
+        for (int k = CTR_MARKER_STRIDED; k < CTR_MARKER_FIELDS; k++) {
+            if (mask >> k & 1) {
+                uint64_t d = 0;
+                p = varint10(p, &d);
+                if (p == CORRUPT)
+                    return NULL;
+                st[k] = ctr_unzigzag(d);
+            }
+            pv[k] += st[k];
+        }
+        m->index = index;
+        m->type = (uint16_t)pv[0];
+        m->cpu = (uint16_t)pv[1];
+        m->thread = (uint32_t)pv[2];
+        m->aux = (uint32_t)pv[3];
+        m->time = pv[4];
+        m->value = pv[5];
+        m->value2 = pv[6];
+        c->nmarker++;
+        c->records++;
+        return p;
+    }
     for (int k = 0; k < CTR_MARKER_FIELDS; k++) {
         stride[k] = c->mk_stride[k];
         val[k] = c->mk_prev[k] + (k >= CTR_MARKER_STRIDED ? stride[k] : 0);
@@ -527,7 +563,7 @@ static int decode(ctr *c, const uint8_t **pp, const uint8_t *lim, ct_batch *b, c
                     break;
                 }
                 if ((h & 0x68) == (CTR_SAME_SIZE | CTR_PC_PREDICTED) &&
-                    !(c->proto.flags & CT_F_PADDR)) {
+                    !(c->proto[h & CTR_KIND_MASK].flags & CT_F_PADDR)) {
                     /* the common shape: size, time and pc predicted, at most an
                      * address delta (the general path reports a corrupt one) */
                     const unsigned k = h & CTR_KIND_MASK;
@@ -545,12 +581,11 @@ static int decode(ctr *c, const uint8_t **pp, const uint8_t *lim, ct_batch *b, c
                             ds.pc = va;
                         c->addr[k] = va;
                         c->delta[k] = d;
-                        *a = c->proto;
+                        *a = c->proto[k];
                         a->vaddr = va;
                         a->pc = ds.pc;
                         a->time = ds.time;
                         a->size = c->size[k];
-                        a->kind = (uint8_t)k;
                         p = np;
                         a++;
                         continue;

@@ -28,7 +28,8 @@
 #define CTR_STRIDE 0x80
 
 /* Types of other records (tag >> 3). */
-enum ctr_record { CTR_STATE = 0, CTR_MARKER, CTR_EVENT, CTR_NAME, CTR_END, CTR_NTYPES };
+enum ctr_record { CTR_STATE = 0, CTR_MARKER, CTR_EVENT, CTR_NAME, CTR_END, CTR_KIND_STATE,
+                  CTR_NTYPES };
 
 #define CTR_NAME_MAX 255
 #define CTR_ACCESS_KINDS 7        /* CT_IFETCH .. CT_NOFETCH */

@@ -39,8 +39,9 @@ typedef struct ctr_w {
     uint32_t size[CTR_ACCESS_KINDS];
     uint64_t time, pc, poff;
     uint32_t thread;
-    uint16_t cpu, flags;
-    uint8_t op;
+    uint16_t cpu;
+    uint16_t flags[CTR_ACCESS_KINDS];
+    uint8_t op[CTR_ACCESS_KINDS];
     uint64_t mk_prev[CTR_MARKER_FIELDS], mk_stride[CTR_MARKER_FIELDS];
     uint64_t ev_prev[CTR_EVENT_FIELDS];
     /* totals for the end record */
@@ -137,12 +138,19 @@ static uint8_t *put_state(ctr_w *c, uint8_t *p, const ct_access *a)
     *p++ = CTR_OTHER | (CTR_STATE << 3);
     p = ctr_put_varint(p, a->thread);
     p = ctr_put_varint(p, a->cpu);
-    p = ctr_put_varint(p, a->flags);
-    p = ctr_put_varint(p, a->op);
     c->thread = a->thread;
     c->cpu = a->cpu;
-    c->flags = a->flags;
-    c->op = a->op;
+    return p;
+}
+
+static uint8_t *put_kind_state(ctr_w *c, uint8_t *p, const ct_access *a)
+{
+    *p++ = CTR_OTHER | (CTR_KIND_STATE << 3);
+    p = ctr_put_varint(p, a->kind);
+    p = ctr_put_varint(p, a->flags);
+    p = ctr_put_varint(p, a->op);
+    c->flags[a->kind] = a->flags;
+    c->op[a->kind] = a->op;
     return p;
 }
 
@@ -153,8 +161,10 @@ static uint8_t *put_access(ctr_w *c, uint8_t *p, const ct_access *a)
     uint64_t d, dt = a->time - c->time, pred;
     uint8_t h = (uint8_t)k;
 
-    if (a->thread != c->thread || a->cpu != c->cpu || a->flags != c->flags || a->op != c->op)
+    if (a->thread != c->thread || a->cpu != c->cpu)
         p = put_state(c, p, a);
+    if (a->flags != c->flags[k] || a->op != c->op[k])
+        p = put_kind_state(c, p, a);
     tag = p++;
     if (a->size == c->size[k])
         h |= CTR_SAME_SIZE;

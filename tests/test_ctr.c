@@ -115,7 +115,7 @@ static int read_all(const char *path, const char *format, int lenient, uint64_t 
 TEST(example_from_the_format_document_has_these_bytes)
 {
     static const unsigned char want[] = {
-        0x07, 0x01, 0x00, 0x00, 0x00,             /* state: thread 1 (din: stream 1) */
+        0x07, 0x01, 0x00,                         /* state: thread 1 (din: stream 1), cpu 0 */
         0x50, 0x04, 0x80, 0x80, 0x80, 0x04,       /* ifetch 0x400000, size 4, time +1 */
         0x51, 0x04, 0x80, 0x40,                   /* load 0x1000, size 4, time +1 */
         0x58, 0x08,                               /* ifetch +4, same size, time +1 */
@@ -198,7 +198,7 @@ static void make_stream(void)
         rt_mk_at[k] = k * 50 + (uint32_t)(r % 3);
         if (k >= RT_N / 100 && k % 16 != 0) /* runs of regular timestamps */
             rt_mk[k] = (ct_marker){.type = CT_MK_TIMESTAMP, .time = 1000 + k, .value = k,
-                                   .value2 = 3 * k};
+                                   .value2 = 3 * k + k / 5 * 2};
         else
             rt_mk[k] = (ct_marker){.type = (uint16_t)(1 + r % 9), .cpu = (uint16_t)(r >> 8),
                                    .thread = (uint32_t)(r >> 16), .aux = (uint32_t)(r >> 32),
@@ -485,9 +485,10 @@ TEST(corrupt_records_are_refused_even_when_lenient)
                                                 0xff, 0xff, 0xff, 0xff, 0x01, 0, 0, 0};
     static const unsigned char wide_varint[] = {0x07, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
                                                 0xff, 0xff, 0xff, 0x02, 0, 0, 0};
-    static const unsigned char bad_type[] = {0x2f, 0x00};
+    static const unsigned char bad_type[] = {0x37, 0x00};
     static const unsigned char bad_time[] = {0x38 | 0x08 | 0x40 | 0x80};
-    static const unsigned char big_cpu[] = {0x07, 0x01, 0x80, 0x80, 0x08, 0x00, 0x00};
+    static const unsigned char big_cpu[] = {0x07, 0x01, 0x80, 0x80, 0x08};
+    static const unsigned char bad_kind[] = {0x2f, 0x07, 0x00, 0x00};
     static const unsigned char bad_totals[] = {0x50, 0x04, 0x00, 0x27, 0x02, 0x00, 0x00};
     static const unsigned char after_end[] = {0x50, 0x04, 0x00, 0x27, 0x01, 0x00, 0x00, 0x00};
     static const unsigned char bad_name[] = {0x1f, 0x00, 0x00};
@@ -498,6 +499,7 @@ TEST(corrupt_records_are_refused_even_when_lenient)
     expect_records_error(bad_type, sizeof bad_type, "unknown record type");
     expect_records_error(bad_time, sizeof bad_time, "bad time code");
     expect_records_error(big_cpu, sizeof big_cpu, "state record: field out of range");
+    expect_records_error(bad_kind, sizeof bad_kind, "kind state record: field out of range");
     expect_records_error(bad_totals, sizeof bad_totals, "(record 1): the end record counts 2/0/0");
     expect_records_error(after_end, sizeof after_end, "bytes after the end record");
     expect_records_error(bad_name, sizeof bad_name, "name record: id or length out of range");
