@@ -473,17 +473,22 @@ FORCE_INLINE const uint8_t *quick_marker(ctr *c, const uint8_t *p, ct_marker *m,
     if (!(mask & ((1u << CTR_MARKER_STRIDED) - 1))) {
         /* only time, value or value2 given: a timestamp after an instruction
          * of another length */
-        uint64_t *pv = c->mk_prev, *st = c->mk_stride;
-        for (int k = CTR_MARKER_STRIDED; k < CTR_MARKER_FIELDS; k++) {
-            if (mask >> k & 1) {
-                uint64_t d = 0;
-                p = varint10(p, &d);
-                if (p == CORRUPT)
-                    return NULL;
-                st[k] = ctr_unzigzag(d);
-            }
-            pv[k] += st[k];
-        }
+        uint64_t *pv = c->mk_prev, *st = c->mk_stride, d4 = 0, d5 = 0, d6 = 0;
+        if (mask & 0x10 && (p = varint10(p, &d4)) == CORRUPT)
+            return NULL;
+        if (mask & 0x20 && (p = varint10(p, &d5)) == CORRUPT)
+            return NULL;
+        if (mask & 0x40 && (p = varint10(p, &d6)) == CORRUPT)
+            return NULL;
+        if (mask & 0x10)
+            st[4] = ctr_unzigzag(d4);
+        if (mask & 0x20)
+            st[5] = ctr_unzigzag(d5);
+        if (mask & 0x40)
+            st[6] = ctr_unzigzag(d6);
+        pv[4] += st[4];
+        pv[5] += st[5];
+        pv[6] += st[6];
         m->index = index;
         m->type = (uint16_t)pv[0];
         m->cpu = (uint16_t)pv[1];
