@@ -8,10 +8,11 @@
  * Every access, marker and reference event is written, markers before
  * events before the access they precede (the order a batch implies);
  * nothing is dropped. Of an event, where it was read from (stream, src) is
- * not kept: a reader gives its own stream and no text line. Structure names given with ct_trace_writer_set_names
- * are written before the events that use them. The encoder keeps the same
- * state as the decoder and chooses, field by field, the shortest form the
- * format allows.
+ * not kept: a reader gives its own stream and no text line. Structure names
+ * given with ct_trace_writer_set_names are written before the events that
+ * use them. The encoder keeps the same state as the decoder and chooses,
+ * field by field, the shortest form the format allows. ctr-raw has no
+ * checksum: damage that keeps the framing reads as other values.
  */
 #include <stdio.h>
 #include <stdlib.h>
