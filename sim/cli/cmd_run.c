@@ -198,6 +198,13 @@ int cmd_run(int argc, char **argv)
             break;
         }
     }
+    if (rc == CT_E_UNSUPPORTED && ct_trace_get_info(t)->masked_addresses) {
+        cli_error("%s: the trace masks its memory addresses (as 0x~~~~~~~~~~~~~~~~), so it "
+                  "cannot be simulated; `cachet info` counts its accesses by kind",
+                  argc - optind == 1 ? argv[optind] : "one of the traces");
+        status = EXIT_INPUT;
+        goto out;
+    }
     if (rc < 0) {
         status = cli_fail(&err);
         report_diagnostics(ct_trace_get_info(t));
