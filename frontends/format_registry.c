@@ -14,6 +14,8 @@ static const ct_format_ops *const formats[] = {
     &ct_format_gen,
     &ct_format_tt6,
     &ct_format_tt6e,
+    &ct_format_vixl,
+    &ct_format_ctr,
 };
 
 const ct_format_ops *ct_format_at(size_t i)

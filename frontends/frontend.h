@@ -147,6 +147,7 @@ extern const ct_format_ops ct_format_din, ct_format_gen, ct_format_tarmac,
 /* The [tt6] dcbx schema check: 0 when text is a valid DCBX list, else -1
  * with the reason in why. */
 int ct_tt6_dcbx_check(const char *text, char *why, size_t whyn);
+extern const ct_format_ops ct_format_vixl, ct_format_ctr;
 
 /* What a decoder sees of its stream. */
 struct ct_stream {
@@ -184,9 +185,13 @@ typedef struct ct_writer_ops {
     /* Write a batch; add accesses the format cannot express to *dropped. */
     int (*put)(void *st, const ct_batch *b, uint64_t *dropped, ct_error *err);
     int (*finish)(void *st, ct_error *err);   /* trailer; also frees st */
+    /* Optional: the structure names events refer to (the table only grows;
+     * entries past those already seen are new). */
+    int (*names)(void *st, const char *const *names, uint32_t n, ct_error *err);
 } ct_writer_ops;
 
 extern const ct_writer_ops ct_writer_din, ct_writer_tt6, ct_writer_tt6e;
+extern const ct_writer_ops ct_writer_ctr, ct_writer_ctr_raw, ct_writer_tarmac;
 
 /* ---- text helpers ------------------------------------------------------------ */
 

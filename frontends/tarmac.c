@@ -50,11 +50,18 @@
  *     [, nG asid=<n>][:0x<pbase>[_NS]] [memory type and attributes];
  *   TTW|TTU <side> <format> <stage>:<level> <addr>[_NS] <descriptor> :
  *     <result> [ATTR=value]...
- *   Structure names (and TTW sides) are interned per trace. Walk reads are
- *   events only, not accesses: a walk model makes its own.
+ *   Structure names (and TTW sides) are interned per trace; a side whose
+ *   name starts with I (ITLB) is the instruction side (CT_EVF_ISIDE). Walk
+ *   reads are events only, not accesses: a walk model makes its own.
+ *
+ * What becomes a marker besides timestamps
+ *   R TTBR0_EL1 <value>: CT_MK_ASID with the ASID (value bits 63:48);
+ *   R VTTBR_EL2 <value>: CT_MK_VMID with the VMID (bits 63:48). The value is
+ *   hex (0x allowed), whole or in halves "hi:lo" or groups joined by '_'; one
+ *   that does not parse gives no marker.
  *
  * Everything else
- *   R (register writes), E, EXC, BR, FD, FI, FR, CADI, SIGNAL, P and
+ *   R (other register writes), E, EXC, BR, FD, FI, FR, CADI, SIGNAL, P and
  *   INFO_EXCEPTION_REASON lines are known and skipped. Known lines cachet
  *   does not simulate (R DC/IC/TLBI/AT system operations, B bus
  *   transactions, aborted accesses, failed fetches, instruction-side bus
@@ -1163,7 +1170,68 @@ static int walk(tarmac *t, lx *x, int type, ct_batch *b, ct_error *err)
         ev->flags |= CT_EVF_ABORT;
     if (vmsa)
         ev->flags |= CT_EVF_VMSA;
+    if (side[0] == 'I' || side[0] == 'i')
+        ev->flags |= CT_EVF_ISIDE;
     return CT_OK;
+}
+
+/* ---- address spaces ------------------------------------------------------------------ */
+
+/* A register value: hex digits (0x allowed), maybe in two halves "hi:lo"
+ * or groups joined by '_'. 1 with *v, else 0. */
+static int reg_value(lx *x, uint64_t *v)
+{
+    const char *w;
+    size_t n = word(x, &w);
+    uint64_t acc = 0, part;
+    size_t digits = 0;
+
+    if (n > 2 && w[0] == '0' && (w[1] | 0x20) == 'x') {
+        w += 2;
+        n -= 2;
+    }
+    for (;;) {
+        size_t i = 0;
+        while (i < n) {
+            size_t j = i;
+            while (j < n && w[j] != '_')
+                j++;
+            if (!hex_word(w + i, j - i, &part) || (digits += j - i) > 16)
+                return 0;
+            acc = j - i >= 16 ? part : (acc << (4 * (j - i))) | part;
+            i = j + 1;
+        }
+        if (x->p < x->e && *x->p == ':') {
+            x->p++;
+            n = word(x, &w);
+            continue;
+        }
+        break;
+    }
+    *v = acc;
+    return digits > 0;
+}
+
+/* "R TTBR0_EL1 <value>": the cpu's ASID (bits 63:48) changes; "R
+ * VTTBR_EL2 <value>": its VMID does. A marker each; a value that does not
+ * parse changes nothing. */
+static void translation_base(tarmac *t, lx *x, const char *r, size_t rn, ct_batch *b)
+{
+    const int vm = ieq(r, rn, "VTTBR_EL2");
+    uint64_t v;
+    ct_marker *m;
+
+    if ((!vm && !ieq(r, rn, "TTBR0_EL1")) || !reg_value(x, &v))
+        return;
+    mark_time(t, b);
+    m = &b->mk[b->nmk++];
+    memset(m, 0, sizeof *m);
+    m->index = b->n;
+    m->type = vm ? CT_MK_VMID : CT_MK_ASID;
+    m->cpu = t->cpu;
+    m->time = t->time;
+    m->value = v >> 48;
+    m->aux = t->s->index;
 }
 
 /* ---- one line ----------------------------------------------------------------------- */
@@ -1230,6 +1298,8 @@ static int parse_line(tarmac *t, const char *line, size_t len, ct_batch *b, ct_e
             char what[64];
             snprintf(what, sizeof what, "system operation 'R %.*s': not simulated", (int)rn, r);
             warn(t, what);
+        } else if (rn && (r[0] == 'T' || r[0] == 't' || r[0] == 'V' || r[0] == 'v')) {
+            translation_base(t, &x, r, rn, b);
         }
         return CT_OK;
     }

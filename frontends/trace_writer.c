@@ -10,6 +10,9 @@ static const ct_writer_ops *const writers[] = {
     &ct_writer_din,
     &ct_writer_tt6,
     &ct_writer_tt6e,
+    &ct_writer_ctr,
+    &ct_writer_ctr_raw,
+    &ct_writer_tarmac,
 };
 
 struct ct_trace_writer {
@@ -54,6 +57,12 @@ int ct_trace_writer_open(ct_trace_writer **out, const char *format, ct_writer *w
 int ct_trace_writer_put(ct_trace_writer *tw, const ct_batch *b, ct_error *err)
 {
     return tw->ops->put(tw->st, b, &tw->dropped, err);
+}
+
+int ct_trace_writer_set_names(ct_trace_writer *tw, const char *const *names, uint32_t n,
+                              ct_error *err)
+{
+    return tw->ops->names ? tw->ops->names(tw->st, names, n, err) : CT_OK;
 }
 
 int ct_trace_writer_finish(ct_trace_writer *tw, ct_error *err)

@@ -76,6 +76,8 @@ const char *ct_marker_name(int type)
     case CT_MK_LINE_SIZE: return "line_size";
     case CT_MK_PAGE_SIZE: return "page_size";
     case CT_MK_IDLE: return "idle";
+    case CT_MK_ASID: return "asid";
+    case CT_MK_VMID: return "vmid";
     default: return "?";
     }
 }

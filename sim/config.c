@@ -341,6 +341,53 @@ static int check_level(struct ct_config *c, int lv, ct_error *err)
     return CT_OK;
 }
 
+/* Geometry of one present translation structure. */
+static int check_tlb(struct ct_config *c, int t, ct_error *err)
+{
+    int s = ct_config_section_of_tlb(t);
+    ct_tlb_cfg *k = &c->tlb[t];
+    const ct_policy_ops *pol = ct_policy_at((size_t)k->replacement);
+    const char *why;
+
+    if (k->assoc == 0)
+        k->assoc = k->entries;
+    if (k->assoc > k->entries)
+        return geometry_error(c, s, "assoc", err, "%u ways exceed the %u entries", k->assoc,
+                              k->entries);
+    if (k->entries % k->assoc)
+        return geometry_error(c, s, "entries", err, "%u entries do not divide into %u-way sets",
+                              k->entries, k->assoc);
+    if (pol->check && (why = pol->check(k->assoc)) != NULL)
+        return geometry_error(c, s, "replacement", err, "%s", why);
+    return CT_OK;
+}
+
+/* The walker's shape (rules at the top of sim/walk.c): a granule of 4K, 16K
+ * or 64K, at most 60 translated bits, blocks only where the architecture
+ * has them. */
+static int check_walk(struct ct_config *c, ct_error *err)
+{
+    int s = ct_config_walk_section();
+    uint64_t g = c->walk_granule;
+    uint32_t gb = g == 4096 ? 12 : g == 16384 ? 14 : 16, min_leaf = g == 4096 ? 1 : 2;
+
+    if (g != 4096 && g != 16384 && g != 65536)
+        return row_error(c, (size_t)row_of(s, "granule"), err, "%llu is not 4K, 16K or 64K",
+                         (unsigned long long)g);
+    if (gb + c->walk_levels * (gb - 3) > 60)
+        return row_error(c, (size_t)row_of(s, "levels"), err,
+                         "%u levels of a %lluK granule translate %u bits, more than 60",
+                         c->walk_levels, (unsigned long long)(g >> 10),
+                         gb + c->walk_levels * (gb - 3));
+    if (c->walk_leaf_level < 4 - c->walk_levels || c->walk_leaf_level < min_leaf)
+        return row_error(c, (size_t)row_of(s, "leaf_level"), err,
+                         "a %lluK granule with %u levels has no blocks at level %u (levels "
+                         "%u..3)",
+                         (unsigned long long)(g >> 10), c->walk_levels, c->walk_leaf_level,
+                         4 - c->walk_levels > min_leaf ? 4 - c->walk_levels : min_leaf);
+    return CT_OK;
+}
+
 /* Re-derive every typed field from the texts, then check geometry. */
 static int resolve(struct ct_config *c, ct_error *err)
 {
@@ -358,7 +405,13 @@ static int resolve(struct ct_config *c, ct_error *err)
             if (rc)
                 return rc;
         }
-    return CT_OK;
+    for (int t = 0; t < CT_TLB_COUNT; t++)
+        if (ct_config_tlb_present(c, t)) {
+            int rc = check_tlb(c, t, err);
+            if (rc)
+                return rc;
+        }
+    return check_walk(c, err);
 }
 
 /* ---- object lifetime ---------------------------------------------------- */

@@ -28,6 +28,11 @@ enum ct_interleave { CT_IL_AUTO, CT_IL_TIMESTAMP, CT_IL_QUANTUM };
 enum ct_compat { CT_COMPAT_NONE, CT_COMPAT_DRCACHESIM };
 enum ct_tt6_dst { CT_TT6_DST_OFF, CT_TT6_DST_FIRST, CT_TT6_DST_STREAM };
 
+/* Translation structures a configuration can describe, each one per core. */
+enum ct_tlb_id { CT_TLB_I, CT_TLB_D, CT_TLB_S, CT_TLB_WALKCACHE, CT_TLB_COUNT };
+enum ct_walk_port { CT_PORT_L1D, CT_PORT_L2, CT_PORT_L3, CT_PORT_MEMORY };
+enum ct_walk_tables { CT_TABLES_AUTO, CT_TABLES_TRACE, CT_TABLES_SYNTHETIC };
+
 typedef struct ct_cache_cfg {
     uint64_t size;            /* bytes */
     uint32_t assoc;           /* ways; 0 in the text "full" = size / line */
@@ -43,6 +48,15 @@ typedef struct ct_cache_cfg {
     char tarmac_name[128];    /* Tarmac structure id this level is compared with */
 } ct_cache_cfg;
 
+typedef struct ct_tlb_cfg {
+    uint32_t entries;
+    uint32_t assoc;           /* ways; 0 in the text "full" = entries */
+    int replacement;          /* index into the policy registry */
+    uint32_t latency;         /* cycles per lookup */
+    char tarmac_name[128];    /* Tarmac TLB / WALKCACHE structure id */
+    char tarmac_walk_name[64];/* Tarmac TTW side of the walks it starts */
+} ct_tlb_cfg;
+
 #define CT_CFG_MAX_ROWS 256
 #define CT_CFG_MAX_SECTIONS 32
 
@@ -56,6 +70,16 @@ struct ct_config {
     int compat;               /* enum ct_compat: whose counting rules the model follows */
     /* cache sections */
     ct_cache_cfg cache[CT_LV_COUNT];
+    /* translation sections: [itlb] [dtlb] [stlb] [walkcache] */
+    ct_tlb_cfg tlb[CT_TLB_COUNT];
+    /* [walk] */
+    uint64_t walk_granule;    /* bytes: 4K, 16K or 64K */
+    uint32_t walk_levels;     /* lookup levels, 1..4 (the last is level 3) */
+    uint32_t walk_leaf_level; /* synthetic tables map blocks or pages here */
+    int walk_port;            /* enum ct_walk_port: where descriptor reads go */
+    uint32_t walk_latency;    /* cycles per walk besides its reads */
+    int walk_tables;          /* enum ct_walk_tables */
+    uint64_t walk_max_tables; /* capacity of the table bookkeeping */
     /* [memory] */
     uint32_t mem_latency;
     /* [trace] */
@@ -120,10 +144,27 @@ extern const size_t ct_schema_nchecks;
 int ct_config_section_of_level(int level);
 int ct_config_level_of_section(int section);
 
+/* Section index of a translation structure, and of [walk]. */
+int ct_config_section_of_tlb(int tlb);
+int ct_config_walk_section(void);
+
 /* Whether a cache level is present. */
 static inline int ct_config_level_present(const struct ct_config *c, int lv)
 {
     return c->present[ct_config_section_of_level(lv)];
+}
+
+/* Whether a translation structure is present; whether any TLB is (the
+ * walk cache alone translates nothing). */
+static inline int ct_config_tlb_present(const struct ct_config *c, int tlb)
+{
+    return c->present[ct_config_section_of_tlb(tlb)];
+}
+
+static inline int ct_config_translates(const struct ct_config *c)
+{
+    return ct_config_tlb_present(c, CT_TLB_I) || ct_config_tlb_present(c, CT_TLB_D) ||
+           ct_config_tlb_present(c, CT_TLB_S);
 }
 
 #endif

@@ -11,7 +11,8 @@
 #include "config_internal.h"
 #include "policy.h"
 
-enum { S_SYSTEM, S_L1I, S_L1D, S_L2, S_L3, S_MEMORY, S_TRACE, S_TT6 };
+enum { S_SYSTEM, S_L1I, S_L1D, S_L2, S_L3, S_ITLB, S_DTLB, S_STLB, S_WALKCACHE, S_WALK,
+       S_MEMORY, S_TRACE, S_TT6 };
 
 const ct_schema_section ct_schema_sections[] = {
     [S_SYSTEM] = {"system", 0, "cores, seed, indexing, statistics"},
@@ -19,6 +20,11 @@ const ct_schema_section ct_schema_sections[] = {
     [S_L1D] = {"l1d", 1, "per-core level-1 data cache"},
     [S_L2] = {"l2", 1, "level-2 unified cache (shared or private)"},
     [S_L3] = {"l3", 1, "level-3 unified cache (shared or private)"},
+    [S_ITLB] = {"itlb", 1, "per-core instruction TLB (rules in sim/tlb.c)"},
+    [S_DTLB] = {"dtlb", 1, "per-core data TLB"},
+    [S_STLB] = {"stlb", 1, "per-core unified second-level TLB (Fast Models S1TLB)"},
+    [S_WALKCACHE] = {"walkcache", 1, "per-core cache of table descriptors for the walker"},
+    [S_WALK] = {"walk", 1, "the page-table walker and its tables (rules in sim/walk.c)"},
     [S_MEMORY] = {"memory", 0, "main memory"},
     [S_TRACE] = {"trace", 0, "how traces are read and scheduled onto cores"},
     [S_TT6] = {"tt6", 1, "Amber TT6 and TT6E PowerPC traces: choices the format leaves open "
@@ -32,6 +38,8 @@ static const char *const schedule_names[] = {"auto", "threads", "cpus", "single"
 static const char *const interleave_names[] = {"auto", "timestamp", "quantum", NULL};
 static const char *const compat_names[] = {"none", "drcachesim", NULL};
 static const char *const tt6_dst_names[] = {"off", "first", "stream", NULL};
+static const char *const port_names[] = {"l1d", "l2", "l3", "memory", NULL};
+static const char *const tables_names[] = {"auto", "trace", "synthetic", NULL};
 
 #define F(field) offsetof(struct ct_config, field), sizeof(((struct ct_config *)0)->field)
 #define CF(lv, field) F(cache[lv].field)
@@ -67,11 +75,31 @@ static const char *const tt6_dst_names[] = {"off", "first", "stream", NULL};
      "Tarmac CACHE structure id this level is validated against ({cpu}: the core of a "    \
      "private level)"}
 
+/* The rows every translation structure has. */
+#define TLB_ROWS(sec, t, defentries, defassoc, deflat, what)                                   \
+    {sec, "entries", CT_VT_UINT, TF(t, entries), 1, 1u << 20, defentries, NULL, NULL,         \
+     "entries (each maps one page of any size)"},                                            \
+    {sec, "assoc", CT_VT_ASSOC, TF(t, assoc), 1, 1u << 20, defassoc, NULL, NULL,              \
+     "ways per set, or \"full\" for fully associative"},                                     \
+    {sec, "replacement", CT_VT_ENUM, TF(t, replacement), 0, 0, "lru", NULL,                   \
+     ct_policy_name_at, "replacement policy"},                                               \
+    {sec, "latency", CT_VT_UINT, TF(t, latency), 0, 1000000, deflat, NULL, NULL,              \
+     "cycles charged for every lookup"},                                                     \
+    {sec, "tarmac_name", CT_VT_STRING, TF(t, tarmac_name), 0, 0, "", NULL, NULL,              \
+     "Tarmac " what " structure id this one is validated against ({cpu}: its core)"}
+
+#define TF(t, field) F(tlb[t].field)
+
+/* The TTW side name, for the TLBs a walk can start from. */
+#define WALK_NAME_ROW(sec, t)                                                                 \
+    {sec, "tarmac_walk_name", CT_VT_STRING, TF(t, tarmac_walk_name), 0, 0, "", NULL, NULL,  \
+     "Tarmac TTW side of the walks its misses start (ITLB, DTLB; {cpu}: its core)"}
+
 const ct_schema_row ct_schema_rows[] = {
     {S_SYSTEM, "cores", CT_VT_UINT, F(cores), 1, 1024, "1", NULL, NULL,
      "number of simulated cores"},
     {S_SYSTEM, "seed", CT_VT_UINT, F(seed), 0, UINT64_MAX, "1", NULL, NULL,
-     "seed of every random generator (random and brrip policies)"},
+     "seed of every random generator (random and brrip policies, synthetic page tables)"},
     {S_SYSTEM, "indexing", CT_VT_ENUM, F(indexing), 0, 0, "physical", indexing_names, NULL,
      "address that indexes and tags the caches; physical falls back to the virtual "
      "address when the trace has none"},
@@ -88,6 +116,31 @@ const ct_schema_row ct_schema_rows[] = {
     CACHE_ROWS(S_L1D, CT_LV_L1D, "32K", "8", "4", "no"),
     CACHE_ROWS(S_L2, CT_LV_L2, "1M", "16", "12", "yes"),
     CACHE_ROWS(S_L3, CT_LV_L3, "8M", "16", "40", "yes"),
+
+    TLB_ROWS(S_ITLB, CT_TLB_I, "32", "full", "0", "TLB"),
+    WALK_NAME_ROW(S_ITLB, CT_TLB_I),
+    TLB_ROWS(S_DTLB, CT_TLB_D, "32", "full", "0", "TLB"),
+    WALK_NAME_ROW(S_DTLB, CT_TLB_D),
+    TLB_ROWS(S_STLB, CT_TLB_S, "1024", "4", "8", "TLB"),
+    WALK_NAME_ROW(S_STLB, CT_TLB_S),
+    TLB_ROWS(S_WALKCACHE, CT_TLB_WALKCACHE, "16", "full", "0", "WALKCACHE"),
+
+    {S_WALK, "granule", CT_VT_SIZE, F(walk_granule), 4096, 65536, "4K", NULL, NULL,
+     "translation granule: 4K, 16K or 64K (the size of a page and of a table)"},
+    {S_WALK, "levels", CT_VT_UINT, F(walk_levels), 1, 4, "4", NULL, NULL,
+     "lookup levels of a walk, ending at level 3 (4K: 4 levels translate 48 bits)"},
+    {S_WALK, "leaf_level", CT_VT_UINT, F(walk_leaf_level), 1, 3, "3", NULL, NULL,
+     "synthetic tables map with blocks at this level (4K granule: 3 = 4K pages, 2 = 2M, "
+     "1 = 1G; 16K: 3 = 16K, 2 = 32M; 64K: 3 = 64K, 2 = 512M)"},
+    {S_WALK, "cache", CT_VT_ENUM, F(walk_port), 0, 0, "l1d", port_names, NULL,
+     "level the descriptor reads go to (the next present level below when absent)"},
+    {S_WALK, "latency", CT_VT_UINT, F(walk_latency), 0, 1000000, "0", NULL, NULL,
+     "cycles charged per walk besides its descriptor reads"},
+    {S_WALK, "tables", CT_VT_ENUM, F(walk_tables), 0, 0, "auto", tables_names, NULL,
+     "page tables: the trace's TTW lines, synthetic ones, or auto (synthetic until the "
+     "trace shows a TTW line)"},
+    {S_WALK, "max_tables", CT_VT_UINT, F(walk_max_tables), 16, 1u << 24, "65536", NULL, NULL,
+     "tables the bookkeeping holds (memory is allocated for this many at creation)"},
 
     {S_MEMORY, "latency", CT_VT_UINT, F(mem_latency), 0, 100000000, "100", NULL, NULL,
      "cycles charged when memory services an access"},
@@ -135,6 +188,12 @@ const size_t ct_schema_nchecks = sizeof ct_schema_checks / sizeof ct_schema_chec
 static const int level_section[CT_LV_COUNT] = {S_L1I, S_L1D, S_L2, S_L3};
 
 int ct_config_section_of_level(int level) { return level_section[level]; }
+
+static const int tlb_section[CT_TLB_COUNT] = {S_ITLB, S_DTLB, S_STLB, S_WALKCACHE};
+
+int ct_config_section_of_tlb(int tlb) { return tlb_section[tlb]; }
+
+int ct_config_walk_section(void) { return S_WALK; }
 
 int ct_config_level_of_section(int section)
 {

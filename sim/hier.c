@@ -20,6 +20,15 @@
  *   with the virtual address. block = address >> log2(line);
  *   set = block mod sets (a mask when sets is a power of two).
  *
+ * Translation
+ *   A configuration with a TLB section ([itlb], [dtlb], [stlb]) translates
+ *   every access before the caches see it, by the rules of walk.c (the
+ *   translation step; the physical address it supplies counts as the
+ *   access's own) and tlb.c (the structures). Walk descriptor reads enter
+ *   the hierarchy as reads of kind "walk". Such a configuration runs its
+ *   own access loop (run_tlb); without a TLB section nothing of this is
+ *   there.
+ *
  * Line crossing
  *   An access covering [a, a + size) that crosses line boundaries of the
  *   first level it reaches is split into one access per line touched; each
@@ -122,12 +131,21 @@
  *   A request's latency is charged to a demand access only when it lies on
  *   that access's fetch path (the `demand` flag): write-backs, write-throughs
  *   and prefetches sent down clear it.
+ *   With translation, an access also costs its translation (walk.c): the
+ *   latency of each TLB it looks up (its side's L1 TLB; on a miss the
+ *   STLB), and on a miss in the last one the walk: [walk] latency, the walk
+ *   cache's latency when there is one, and the latency of each descriptor
+ *   read (the level that served it, or memory), one after the other. A
+ *   page-crossing access adds one translation per page. Software
+ *   prefetches still cost nothing. translation_cycles = the part of cycles
+ *   spent translating.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hier_internal.h"
+#include "tlb.h"
 
 static const char *const inclusion_text[] = {"non-inclusive", "inclusive", "exclusive"};
 static const char *const level_names[CT_LV_COUNT] = {"l1i", "l1d", "l2", "l3"};
@@ -714,15 +732,128 @@ FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
     s->tot.kind_cycles[kind] += cost;
 }
 
+/* ---- translation (rule "Translation"; walk.c) ------------------------------ */
+
+uint32_t ct_hier_walk_read(ct_sim *s, int li, uint64_t pa, int ns)
+{
+    const int outer = s->ns;
+    uint32_t lat;
+
+    if (li < 0) {
+        s->tot.mem_reads++;
+        return s->mem_latency;
+    }
+    s->ns = ns;
+    lat = request(s, li, pa, 8, CT_WALK, 0);
+    s->ns = outer;
+    return lat;
+}
+
+/* An access that crosses a page: one piece per page, each translated (the
+ * first already is, in *m), each split at the first level's lines as
+ * access_one splits; counted once. Returns the translation cycles of the
+ * later pieces. */
+static NOINLINE uint64_t access_pages(ct_sim *s, const ct_access *a, ct_xlat *m)
+{
+    const int kind = a->kind;
+    const int li = (kind == CT_IFETCH || (kind == CT_PREFETCH && (a->op & CT_PF_INSTR)))
+                       ? s->first_i[a->core]
+                       : s->first_d[a->core];
+    const int write = kind == CT_STORE || kind == CT_ATOMIC;
+    const uint64_t va = a->vaddr, end = va + (a->size ? a->size : 1);
+    uint64_t p = va, cost = 0, xc = 0;
+
+    s->tot.accesses[kind]++;
+    s->tot.line_crossings++;
+    for (;;) {
+        const uint64_t page_end = m->vbase + (1ull << m->size_log2);
+        const uint64_t piece_end = page_end > p && page_end < end ? page_end : end;
+        const uint64_t pa = (p == va && (a->flags & CT_F_PADDR))
+                                ? a->paddr
+                                : m->pbase | (p & ((1ull << m->size_log2) - 1));
+        s->ns = (a->flags & CT_F_NS) != 0;
+        if (li < 0) {
+            if (write) s->tot.mem_writes++; else s->tot.mem_reads++;
+            cost += s->mem_latency;
+        } else {
+            /* the lines of the piece, each charged (rule "Timing") */
+            const ct_level *L = &s->lv[li];
+            const uint32_t lb = L->c.line_bits;
+            uint64_t q = s->use_paddr ? pa : p;
+            const uint64_t qend = q + (piece_end - p);
+            while (q < qend) {
+                const uint64_t line_end = ((q >> lb) + 1) << lb;
+                const uint64_t e = line_end < qend ? line_end : qend;
+                cost += L->serve(s, li, q, (uint32_t)(e - q), kind, write);
+                q = e;
+            }
+        }
+        p = piece_end;
+        if (p >= end)
+            break;
+        s->cur = a;
+        xc += ct_translate(s, a, p, m);
+    }
+    if (kind == CT_PREFETCH)
+        cost = 0;
+    s->tot.kind_cycles[kind] += cost;
+    return xc;
+}
+
+/* One access of a translating model: translate, then as access_one with
+ * the physical address; add the translation's cost. */
+static void access_translated(ct_sim *s, const ct_access *a)
+{
+    const int kind = a->kind;
+    const uint64_t last = a->vaddr + (a->size ? a->size : 1) - 1;
+    uint64_t xc;
+    ct_xlat m;
+
+    if (kind == CT_NOFETCH || (kind == CT_CACHEOP && (a->op & CT_OP_ALL))) {
+        access_one(s, a);
+        return;
+    }
+    s->cur = a;
+    xc = ct_translate(s, a, a->vaddr, &m);
+    if (LIKELY(((last ^ a->vaddr) >> m.size_log2) == 0 || kind == CT_CACHEOP)) {
+        ct_access t = *a;
+        if (!(t.flags & CT_F_PADDR)) {
+            t.paddr = m.pbase | (a->vaddr & ((1ull << m.size_log2) - 1));
+            t.flags |= CT_F_PADDR;
+        }
+        access_one(s, &t);
+        s->cur = a;
+    } else {
+        xc += access_pages(s, a, &m);
+    }
+    if (kind != CT_PREFETCH) {
+        s->tot.kind_cycles[kind] += xc;
+        s->tot.translation_cycles += xc;
+    }
+}
+
 void ct_sim_access(ct_sim *s, const ct_access *a)
 {
     assert(a->kind < CT_KIND_STREAM && a->core < s->cores);
-    if (UNLIKELY(s->dcs != NULL)) {
+    if (UNLIKELY(s->dcs != NULL))
         ct_dcs_access(s, a);
-        return;
-    }
-    access_one(s, a);
+    else if (s->xl)
+        access_translated(s, a);
+    else
+        access_one(s, a);
     s->cur = NULL;
+}
+
+void ct_sim_marker(ct_sim *s, const ct_marker *m)
+{
+    if (s->xl)
+        ct_xlate_marker(s->xl, m);
+}
+
+void ct_sim_trace_event(ct_sim *s, const ct_event *ev)
+{
+    if (s->xl)
+        ct_xlate_event(s->xl, ev);
 }
 
 /* A batch stops at an access the model cannot take. */
@@ -816,6 +947,31 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
             write_line(s, li, idx, addr, a->size);
         s->tot.kind_cycles[kind] += L->latency;
     }
+    s->cur = NULL;
+    return CT_OK;
+}
+
+/* A translating configuration: every access is translated first, and the
+ * side records the translation needs (address-space markers, the trace's
+ * walk lines) are taken before the access they precede. */
+static int run_tlb(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    uint32_t mi = 0, ei = 0;
+
+    for (uint32_t i = 0; i < b->n; i++) {
+        const ct_access *a = &b->acc[i];
+        while (mi < b->nmk && b->mk[mi].index <= i)
+            ct_xlate_marker(s->xl, &b->mk[mi++]);
+        while (ei < b->nev && b->ev[ei].index <= i)
+            ct_xlate_event(s->xl, &b->ev[ei++]);
+        if (REFUSED(s, a))
+            return refuse(s, a, err);
+        access_translated(s, a);
+    }
+    while (mi < b->nmk)
+        ct_xlate_marker(s->xl, &b->mk[mi++]);
+    while (ei < b->nev)
+        ct_xlate_event(s->xl, &b->ev[ei++]);
     s->cur = NULL;
     return CT_OK;
 }
@@ -950,6 +1106,28 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         }
     }
     s->paddr_flag = s->use_paddr ? CT_F_PADDR : 0;
+    if (ct_config_translates(cfg)) {
+        /* per core: the first present level at or below [walk] cache */
+        int *port = malloc(cfg->cores * sizeof *port);
+        if (!port) {
+            rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+            goto fail;
+        }
+        for (uint32_t core = 0; core < cfg->cores; core++) {
+            const int from = cfg->walk_port == CT_PORT_L1D  ? CT_LV_L1D
+                             : cfg->walk_port == CT_PORT_L2 ? CT_LV_L2
+                             : cfg->walk_port == CT_PORT_L3 ? CT_LV_L3
+                                                            : CT_LV_COUNT;
+            port[core] = -1;
+            for (int lv = from; lv < CT_LV_COUNT && port[core] < 0; lv++)
+                port[core] = idx[lv][core];
+        }
+        rc = ct_xlate_create(s, cfg, port, err);
+        free(port);
+        if (rc != CT_OK)
+            goto fail;
+        s->run = run_tlb;
+    }
     for (size_t li = 0; li < s->nlv; li++) {
         ct_level *L = &s->lv[li];
         L->info.next = L->next;
@@ -977,6 +1155,13 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
             }
     }
     if (cfg->compat == CT_COMPAT_DRCACHESIM) {
+        if (s->xl) {
+            rc = ct_error_set(err, CT_E_CONFIG,
+                              "%s: [system] compat: drcachesim counting models caches only; "
+                              "remove the TLB and walk sections, or run the TLBs without compat",
+                              cfg->path[0] ? cfg->path : "configuration");
+            goto fail;
+        }
         if ((rc = ct_dcs_attach(s, cfg, err)) != CT_OK)
             goto fail;
         s->run = ct_dcs_run;
@@ -1001,6 +1186,7 @@ void ct_sim_free(ct_sim *s)
         free(L->above);
     }
     ct_dcs_free(s->dcs);
+    ct_xlate_free(s->xl);
     free(s->lv);
     free(s->first_i);
     free(s->first_d);
@@ -1023,6 +1209,8 @@ void ct_sim_reset_stats(ct_sim *s)
     for (size_t li = 0; li < s->nlv; li++)
         memset(&s->lv[li].st, 0, sizeof s->lv[li].st);
     memset(&s->tot, 0, sizeof s->tot);
+    if (s->xl)
+        ct_xlate_reset_stats(s->xl);
 }
 
 ct_kind_stats ct_level_total(const ct_level_stats *st)
@@ -1093,6 +1281,25 @@ void ct_sim_tap(ct_sim *s, size_t li, ct_tap_fn fn, void *ctx)
     L->serve = fn ? serve_tap : L->serve_own;
     if (!s->dcs)
         s->run = fn ? run_any : s->run_own;
+}
+
+size_t ct_sim_ntlbs(const ct_sim *s) { return ct_xlate_ntlbs(s->xl); }
+
+const ct_tlb_info *ct_sim_tlb_info(const ct_sim *s, size_t i)
+{
+    const ct_tlb *t = ct_xlate_tlb(s->xl, i);
+    return t ? &t->info : NULL;
+}
+
+const ct_tlb_stats *ct_sim_tlb_stats(const ct_sim *s, size_t i)
+{
+    const ct_tlb *t = ct_xlate_tlb(s->xl, i);
+    return t ? &t->st : NULL;
+}
+
+const ct_walk_stats *ct_sim_walk_stats(const ct_sim *s, uint32_t core)
+{
+    return ct_xlate_walk_stats(s->xl, core);
 }
 
 void ct_sim_set_event_sink(ct_sim *s, ct_event_fn fn, void *ctx)

@@ -17,6 +17,7 @@
 #define CT_PF_MAX 64
 
 struct ct_sim;
+struct ct_xlate;
 
 /* Serve one access that lies within one line of level li; returns the
  * latency charged for it. */
@@ -77,6 +78,7 @@ struct ct_sim {
     ct_event_fn ev_fn;
     void *ev_ctx;
     struct ct_dcs *dcs;         /* non-NULL: drcachesim's counting rules (drcachesim.c) */
+    struct ct_xlate *xl;        /* address translation (tlb.h), NULL: none */
 };
 
 /* drcachesim.c: check the hierarchy s was built with against what drcachesim
@@ -89,5 +91,10 @@ void ct_dcs_free(struct ct_dcs *d);
 
 /* Tap level li (fn NULL removes the tap). */
 void ct_sim_tap(ct_sim *s, size_t li, ct_tap_fn fn, void *ctx);
+
+/* A page-table walk's descriptor read: 8 bytes at physical address pa,
+ * kind CT_WALK, from level li down (li < 0: memory), with security ns.
+ * Returns the latency (hier.c). */
+uint32_t ct_hier_walk_read(struct ct_sim *s, int li, uint64_t pa, int ns);
 
 #endif

@@ -118,6 +118,63 @@ static dcs_view dcs_of(const ct_level_stats *st)
     return v;
 }
 
+static ct_kind_stats tlb_total(const ct_tlb_stats *st)
+{
+    ct_kind_stats t;
+    memset(&t, 0, sizeof t);
+    for (int k = 0; k < CT_KIND_COUNT; k++) {
+        t.accesses += st->kind[k].accesses;
+        t.hits += st->kind[k].hits;
+        t.misses += st->kind[k].misses;
+    }
+    return t;
+}
+
+/* The translation structures and walks (only when the model translates). */
+static void table_translation(ct_writer *w, const ct_sim *s, const ct_sim_totals *t)
+{
+    const size_t n = ct_sim_ntlbs(s);
+
+    if (!n)
+        return;
+    ct_writef(w, "\n%-9s %4s %7s %5s %14s %14s %12s %8s %9s %10s  %s\n", "tlb", "core",
+              "entries", "assoc", "lookups", "hits", "misses", "miss%", "MPKI", "evictions",
+              "hits by size");
+    for (size_t i = 0; i < n; i++) {
+        const ct_tlb_info *ti = ct_sim_tlb_info(s, i);
+        const ct_tlb_stats *st = ct_sim_tlb_stats(s, i);
+        ct_kind_stats tot = tlb_total(st);
+        int first = 1;
+        ct_writef(w, "%-9s %4d %7u %5u %14llu %14llu %12llu %7.3f%% %9.3f %10llu", ti->name,
+                  ti->core, ti->entries, ti->assoc, (unsigned long long)tot.accesses,
+                  (unsigned long long)tot.hits, (unsigned long long)tot.misses,
+                  100.0 * ratio(tot.misses, tot.accesses),
+                  1000.0 * ratio(tot.misses, t->instructions),
+                  (unsigned long long)st->evictions);
+        for (int k = 0; k < CT_PAGE_LOG2_MAX; k++)
+            if (st->hits_by_size[k]) {
+                char sz[32];
+                size_text(1ull << k, sz, sizeof sz);
+                ct_writef(w, "%s%s:%llu", first ? "  " : " ", sz,
+                          (unsigned long long)st->hits_by_size[k]);
+                first = 0;
+            }
+        ct_writef(w, "\n");
+    }
+    for (uint32_t c = 0; ct_sim_walk_stats(s, c); c++) {
+        const ct_walk_stats *ws = ct_sim_walk_stats(s, c);
+        ct_writef(w, "walks core %u: %llu walks, %llu descriptor reads (level 0-3: %llu %llu %llu "
+                     "%llu), %llu levels skipped, %llu faults, %llu cycles\n",
+                  c, (unsigned long long)ws->walks, (unsigned long long)ws->reads,
+                  (unsigned long long)ws->reads_by_level[0],
+                  (unsigned long long)ws->reads_by_level[1],
+                  (unsigned long long)ws->reads_by_level[2],
+                  (unsigned long long)ws->reads_by_level[3],
+                  (unsigned long long)ws->skipped_levels, (unsigned long long)ws->faults,
+                  (unsigned long long)ws->cycles);
+    }
+}
+
 /* ---- table ---- */
 
 int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_run_meta *m)
@@ -167,9 +224,14 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
                       (unsigned long long)v.pf_misses, (unsigned long long)v.child_hits);
         }
     }
+    table_translation(w, s, t);
     ct_writef(w, "\ninstructions %llu  cycles %llu  CPI %.4f\n",
               (unsigned long long)t->instructions, (unsigned long long)t->cycles,
               ratio(t->cycles, t->instructions));
+    if (ct_sim_ntlbs(s))
+        ct_writef(w, "translation cycles %llu (%.2f%% of cycles)\n",
+                  (unsigned long long)t->translation_cycles,
+                  100.0 * ratio(t->translation_cycles, t->cycles));
     ct_writef(w, "AMAT");
     for (int k = 0; k < CT_KIND_STREAM; k++)
         if (t->accesses[k] && k != CT_NOFETCH)
@@ -331,7 +393,64 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
         }
         ct_writef(w, "}}%s\n", i + 1 < ct_sim_nlevels(s) ? "," : "");
     }
-    ct_writef(w, "  ],\n  \"resolved_config\": {");
+    ct_writef(w, "  ],\n");
+    if (ct_sim_ntlbs(s)) {
+        ct_writef(w, "  \"translation_cycles\": %llu,\n  \"tlbs\": [\n",
+                  (unsigned long long)t->translation_cycles);
+        for (size_t i = 0; i < ct_sim_ntlbs(s); i++) {
+            const ct_tlb_info *ti = ct_sim_tlb_info(s, i);
+            const ct_tlb_stats *st = ct_sim_tlb_stats(s, i);
+            ct_kind_stats tot = tlb_total(st);
+            int first = 1;
+            ct_writef(w, "    {\"name\": \"%s\", \"core\": %d, \"entries\": %u, \"assoc\": %u, "
+                         "\"sets\": %llu, \"replacement\": \"%s\", \"latency\": %u,\n",
+                      ti->name, ti->core, ti->entries, ti->assoc, (unsigned long long)ti->sets,
+                      ti->replacement, ti->latency);
+            ct_writef(w, "     \"lookups\": %llu, \"hits\": %llu, \"misses\": %llu, "
+                         "\"miss_rate\": %.6f, \"mpki\": %.6f, \"fills\": %llu, "
+                         "\"evictions\": %llu,\n     \"by_kind\": {",
+                      (unsigned long long)tot.accesses, (unsigned long long)tot.hits,
+                      (unsigned long long)tot.misses, ratio(tot.misses, tot.accesses),
+                      1000.0 * ratio(tot.misses, t->instructions), (unsigned long long)st->fills,
+                      (unsigned long long)st->evictions);
+            for (int k = 0; k < CT_KIND_COUNT; k++) {
+                if (!st->kind[k].accesses)
+                    continue;
+                ct_writef(w, "%s\"%s\": ", first ? "" : ", ", ct_kind_name(k));
+                json_kind(w, &st->kind[k], 0);
+                first = 0;
+            }
+            for (int which = 0; which < 2; which++) {
+                const uint64_t *v = which ? st->fills_by_size : st->hits_by_size;
+                first = 1;
+                ct_writef(w, "},\n     \"%s_by_size\": {", which ? "fills" : "hits");
+                for (int k = 0; k < CT_PAGE_LOG2_MAX; k++) {
+                    if (!v[k])
+                        continue;
+                    ct_writef(w, "%s\"%llu\": %llu", first ? "" : ", ",
+                              (unsigned long long)(1ull << k), (unsigned long long)v[k]);
+                    first = 0;
+                }
+            }
+            ct_writef(w, "}}%s\n", i + 1 < ct_sim_ntlbs(s) ? "," : "");
+        }
+        ct_writef(w, "  ],\n  \"walks\": [\n");
+        for (uint32_t c = 0; ct_sim_walk_stats(s, c); c++) {
+            const ct_walk_stats *ws = ct_sim_walk_stats(s, c);
+            ct_writef(w, "    {\"core\": %u, \"walks\": %llu, \"reads\": %llu, "
+                         "\"reads_by_level\": [%llu, %llu, %llu, %llu], \"skipped_levels\": %llu, "
+                         "\"faults\": %llu, \"cycles\": %llu}%s\n",
+                      c, (unsigned long long)ws->walks, (unsigned long long)ws->reads,
+                      (unsigned long long)ws->reads_by_level[0],
+                      (unsigned long long)ws->reads_by_level[1],
+                      (unsigned long long)ws->reads_by_level[2],
+                      (unsigned long long)ws->reads_by_level[3],
+                      (unsigned long long)ws->skipped_levels, (unsigned long long)ws->faults,
+                      (unsigned long long)ws->cycles, ct_sim_walk_stats(s, c + 1) ? "," : "");
+        }
+        ct_writef(w, "  ],\n");
+    }
+    ct_writef(w, "  \"resolved_config\": {");
     ct_config_visit(cfg, json_cfg_visit, &jc);
     if (jc.section)
         ct_writef(w, "}");

@@ -1,13 +1,19 @@
 /*
- * validate.c - matching the model's cache events with the reference events
- * of a trace (Tarmac CACHE lines), event by event.
+ * validate.c - matching the model's events with the reference events of a
+ * trace (Tarmac CACHE, TLB, WALKCACHE and TTW lines), event by event.
  *
  * Structures
- *   A model level takes part when its `tarmac_name` is set; its name is the
- *   Tarmac structure id ("{cpu}" stands for the core of a private level).
- *   Reference events of other structures (caches nobody mapped, TLBs, walk
- *   sides) are counted and reported, but not matched and not part of the
- *   agreement. Model events of unnamed levels are not looked at.
+ *   A model cache level takes part when its `tarmac_name` is set; its name
+ *   is the Tarmac structure id ("{cpu}" stands for the core of a private
+ *   level). A translation structure (TLB, walk cache) takes part with its
+ *   `tarmac_name` for its TLB or WALKCACHE events, and a TLB with its
+ *   `tarmac_walk_name` for the TTW lines of the walks its misses start (the
+ *   Tarmac side, e.g. ITLB). A reference structure is the name and the line
+ *   kind together: CACHE lines only meet a cache level, TLB lines a TLB,
+ *   WALKCACHE lines a walk cache, TTW lines a walk side. Reference events of
+ *   other structures (caches or TLBs nobody mapped, TTU lines) are counted
+ *   and reported, but not matched and not part of the agreement. Model
+ *   events of unnamed structures are not looked at.
  *
  * Time
  *   Events are compared in ticks, one per new trace timestamp (sim/ticks.h).
@@ -15,22 +21,30 @@
  *
  * Matching
  *   A reference event and a model event match when they have the same
- *   structure, operation, line address and security, and are at most
- *   `window` ticks apart; each event matches at most once, the oldest
- *   candidate first. For a matched pair the LINE ids (set * assoc + way)
- *   are compared as well. An event that found no partner within the window
- *   is missing (reference only) or extra (model only).
+ *   structure, operation and key, and are at most `window` ticks apart;
+ *   each event matches at most once, the oldest candidate first. The key:
+ *   CACHE: line address and security; TLB and WALKCACHE: virtual base,
+ *   size and the security of the virtual base; TTW: descriptor address, its
+ *   security, and the cpu. For a matched pair a detail is compared as well:
+ *   CACHE: the LINE id (set * assoc + way); TLB and WALKCACHE FILL: the
+ *   physical base and its security; TTW: the descriptor's value. (The
+ *   regime, ASID and VMID of TLB lines are not compared: Fast Models prints
+ *   "nG asid=0" for entries of the EL3 regime, which has no ASIDs.) An event
+ *   that found no partner within the window is missing (reference only) or
+ *   extra (model only).
  *
  * Cold start
- *   A trace excerpt starts with warm caches and the model with cold ones,
- *   so the model fills lines the reference never shows. An extra is a
- *   cold-start extra, counted apart and not in the agreement, when no
- *   reference event of its structure has touched its set (by the model's
- *   geometry) at or before its tick.
+ *   A trace excerpt starts with warm caches and TLBs and the model with cold
+ *   ones, so the model fills lines and entries and walks where the
+ *   reference shows nothing. An extra is a cold-start extra, counted apart
+ *   and not in the agreement, when no reference event of its structure has
+ *   touched its set (by the model's geometry: a cache line's set, a TLB
+ *   entry's set for its size; a walk side has one set) at or before its
+ *   tick.
  *
  * Agreement
  *   matched / (reference + extra) over the mapped structures (1 when
- *   nothing was compared). Divergences (missing, extra, LINE id
+ *   nothing was compared). Divergences (missing, extra, detail
  *   disagreements): the first max_diffs that become final are kept and
  *   listed in trace order, with the trace lines around them.
  */
@@ -49,16 +63,25 @@ typedef struct vstruct {
     ct_vstructure pub;
     char *name;
     uint64_t sets;            /* model geometry (mapped structures) */
-    uint32_t line_bits;
+    uint32_t line_bits;       /* caches: log2 of the line */
     uint64_t *first_ref;      /* per set: tick of the first reference event */
 } vstruct;
+
+/* What an event is matched on (rule "Matching"). */
+typedef struct ekey {
+    uint64_t addr;            /* line, virtual base or descriptor address */
+    uint64_t detail;          /* LINE id, physical base | security, descriptor */
+    uint16_t cpu;             /* TTW only, else 0 */
+    uint8_t ns, size_log2;
+} ekey;
 
 typedef struct pend {
     uint64_t seq;             /* 0: never used */
     uint64_t next;            /* older entry of the same hash chain (seq), 0: none */
     uint64_t tick, time, addr, line, src;
     uint32_t vs, stream;
-    uint8_t op, side, ns, alive;
+    uint16_t cpu;
+    uint8_t op, side, ns, sz, alive;
 } pend;
 
 typedef struct vdiv {
@@ -78,7 +101,9 @@ struct ct_validation {
     vstruct *vs;
     size_t nvs, capvs;
     int32_t *level_vs;        /* model level -> structure, -1: not named */
-    int32_t *ref_vs;          /* trace structure id -> structure */
+    int32_t (*tlb_vs)[2];     /* translation structure -> its TLB/WALKCACHE and
+                                 its TTW structure, -1: not named */
+    int32_t *ref_vs;          /* trace structure id and line kind -> structure */
     size_t nref_vs;
     ct_ticks clock;
     uint64_t cur_src;          /* line where the current timestamp begins */
@@ -98,7 +123,8 @@ struct ct_validation {
 
 /* ---- structures ---------------------------------------------------------- */
 
-static int add_struct(ct_validation *v, const char *name, size_t len, int level, int type)
+static int add_struct(ct_validation *v, const char *name, size_t len, int level, int tlb,
+                      int type)
 {
     vstruct *s;
     if (v->nvs == v->capvs) {
@@ -118,12 +144,17 @@ static int add_struct(ct_validation *v, const char *name, size_t len, int level,
     s->name[len] = '\0';
     s->pub.name = s->name;
     s->pub.level = level;
+    s->pub.tlb = tlb;
     s->pub.type = type;
-    if (level >= 0) {
-        const ct_level_info *li = ct_sim_level_info(v->sim, (size_t)level);
-        s->sets = li->sets;
-        while ((1u << s->line_bits) < li->line)
-            s->line_bits++;
+    if (level >= 0 || tlb >= 0) {
+        if (level >= 0) {
+            const ct_level_info *li = ct_sim_level_info(v->sim, (size_t)level);
+            s->sets = li->sets;
+            while ((1u << s->line_bits) < li->line)
+                s->line_bits++;
+        } else {
+            s->sets = type == CT_EV_TTW ? 1 : ct_sim_tlb_info(v->sim, (size_t)tlb)->sets;
+        }
         s->first_ref = malloc(s->sets * sizeof *s->first_ref);
         if (!s->first_ref)
             return -1;
@@ -133,21 +164,25 @@ static int add_struct(ct_validation *v, const char *name, size_t len, int level,
     return (int)v->nvs++;
 }
 
-static int find_struct(const ct_validation *v, const char *name)
+static int find_struct(const ct_validation *v, const char *name, int type)
 {
     for (size_t i = 0; i < v->nvs; i++)
-        if (strcmp(v->vs[i].name, name) == 0)
+        if (v->vs[i].pub.type == type && strcmp(v->vs[i].name, name) == 0)
             return (int)i;
     return -1;
 }
 
-/* The structure of trace structure id `sid` (created when new). */
+#define EV_TYPES 8
+
+/* The structure of trace structure id `sid` with lines of `type` (created
+ * when new). */
 static int ref_struct(ct_validation *v, uint16_t sid, int type)
 {
     const ct_trace_info *ti = ct_trace_get_info(v->trace);
+    const size_t slot = (size_t)sid * EV_TYPES + (size_t)type;
     int i;
-    if (sid >= v->nref_vs) {
-        size_t n = (size_t)sid + 16;
+    if (slot >= v->nref_vs) {
+        size_t n = slot + 16 * EV_TYPES;
         int32_t *m = realloc(v->ref_vs, n * sizeof *m);
         if (!m)
             return -1;
@@ -156,18 +191,57 @@ static int ref_struct(ct_validation *v, uint16_t sid, int type)
         v->ref_vs = m;
         v->nref_vs = n;
     }
-    if (v->ref_vs[sid] >= 0)
-        return v->ref_vs[sid];
+    if (v->ref_vs[slot] >= 0)
+        return v->ref_vs[slot];
     if (sid >= ti->nstructures)
         return -1;
-    i = find_struct(v, ti->structures[sid]);
-    /* a cache level never answers for a TLB or walk structure */
-    if (i >= 0 && type != CT_EV_CACHE && v->vs[i].pub.level >= 0)
-        i = -1;
+    i = find_struct(v, ti->structures[sid], type);
     if (i < 0)
-        i = add_struct(v, ti->structures[sid], strlen(ti->structures[sid]), -1, type);
-    v->ref_vs[sid] = i;
+        i = add_struct(v, ti->structures[sid], strlen(ti->structures[sid]), -1, -1, type);
+    v->ref_vs[slot] = i;
     return i;
+}
+
+static uint8_t log2_of(uint64_t v)
+{
+    uint8_t k = 0;
+    while (k < 63 && (1ull << (k + 1)) <= v)
+        k++;
+    return k;
+}
+
+static void key_of(const ct_event *ev, ekey *k)
+{
+    memset(k, 0, sizeof *k);
+    k->addr = ev->addr;
+    switch (ev->type) {
+    case CT_EV_TLB:
+    case CT_EV_WALKCACHE:
+        k->ns = (ev->flags & CT_EVF_VNS) != 0;
+        k->size_log2 = log2_of(ev->size);
+        if (ev->flags & CT_EVF_PADDR)
+            k->detail = ev->value << 1 | ((ev->flags & CT_EVF_NS) != 0);
+        break;
+    case CT_EV_TTW:
+    case CT_EV_TTU:
+        k->ns = (ev->flags & CT_EVF_NS) != 0;
+        k->cpu = ev->cpu;
+        k->detail = ev->value;
+        break;
+    default:
+        k->ns = (ev->flags & CT_EVF_NS) != 0;
+        k->detail = ev->line;
+        break;
+    }
+}
+
+/* The set (by the model's geometry) of a pending event, for the cold-start
+ * rule. */
+static uint64_t set_of(const vstruct *s, uint64_t addr, uint8_t size_log2)
+{
+    if (s->pub.level >= 0)
+        return (addr >> s->line_bits) % s->sets;
+    return (addr >> size_log2) % s->sets;
 }
 
 /* ---- pending events ---------------------------------------------------------- */
@@ -200,7 +274,10 @@ static int grow_ring(ct_validation *v)
         /* rebuild the chains, oldest first so that heads are the newest */
         for (uint64_t s = v->head; s < v->tail; s++) {
             pend *e = &v->ring[s & (cap - 1)];
-            uint64_t h = key_hash(e->vs, e->op, e->addr, e->ns) & (nb - 1);
+            uint64_t h = key_hash(e->vs, e->op,
+                                  e->addr ^ ((uint64_t)e->sz << 58) ^ ((uint64_t)e->cpu << 42),
+                                  e->ns) &
+                         (nb - 1);
             e->next = b[h];
             b[h] = s;
         }
@@ -227,6 +304,8 @@ static void add_div(ct_validation *v, int kind, const pend *e, uint64_t ref_line
     d->pub.ns = e->ns;
     d->pub.ref_line = ref_line;
     d->pub.model_line = model_line;
+    d->pub.size = e->sz ? 1ull << e->sz : 0;
+    d->pub.type = v->vs[e->vs].pub.type;
     d->pub.src = e->src;
     d->tick = e->tick;
     d->stream = e->stream;
@@ -244,7 +323,7 @@ static void finalize(ct_validation *v, pend *e)
         return;
     }
     if (s->first_ref) {
-        uint64_t set = (e->addr >> s->line_bits) % s->sets;
+        uint64_t set = set_of(s, e->addr, e->sz);
         if (s->first_ref[set] == UINT64_MAX || s->first_ref[set] > e->tick) {
             c->cold_extra++;
             return;
@@ -272,12 +351,16 @@ static void expire(ct_validation *v, int all)
 static void arrive(ct_validation *v, int side, uint32_t vs, const ct_event *ev, uint64_t tick,
                    uint64_t src, uint32_t stream)
 {
-    const int ns = (ev->flags & CT_EVF_NS) != 0;
-    const uint64_t h = key_hash(vs, ev->op, ev->addr, ns);
+    ekey k;
+    int ns;
+    uint64_t h;
     pend *best = NULL;
     ct_vcount *c = &v->vs[vs].pub.op[ev->op];
     uint64_t seq;
 
+    key_of(ev, &k);
+    ns = k.ns;
+    h = key_hash(vs, ev->op, k.addr ^ ((uint64_t)k.size_log2 << 58) ^ ((uint64_t)k.cpu << 42), ns);
     if (side == SIDE_REF)
         c->reference++;
     else
@@ -287,15 +370,15 @@ static void arrive(ct_validation *v, int side, uint32_t vs, const ct_event *ev, 
             pend *e = &v->ring[seq & (v->cap - 1)];
             uint64_t dt = e->tick > tick ? e->tick - tick : tick - e->tick;
             if (e->alive && e->side != side && e->vs == vs && e->op == ev->op &&
-                e->addr == ev->addr && e->ns == ns && dt <= v->o.window &&
-                (!best || e->tick <= best->tick))
+                e->addr == k.addr && e->ns == ns && e->sz == k.size_log2 && e->cpu == k.cpu &&
+                dt <= v->o.window && (!best || e->tick <= best->tick))
                 best = e;
             seq = e->next;
         }
     }
     if (best) {
-        uint64_t ref_line = side == SIDE_REF ? ev->line : best->line;
-        uint64_t model_line = side == SIDE_REF ? best->line : ev->line;
+        uint64_t ref_line = side == SIDE_REF ? k.detail : best->line;
+        uint64_t model_line = side == SIDE_REF ? best->line : k.detail;
         best->alive = 0;
         c->matched++;
         if (ref_line == model_line) {
@@ -326,8 +409,10 @@ static void arrive(ct_validation *v, int side, uint32_t vs, const ct_event *ev, 
         v->bucket[b] = seq;
         e->tick = tick;
         e->time = ev->time;
-        e->addr = ev->addr;
-        e->line = ev->line;
+        e->addr = k.addr;
+        e->line = k.detail;
+        e->sz = k.size_log2;
+        e->cpu = k.cpu;
         e->src = src;
         e->vs = vs;
         e->stream = stream;
@@ -343,27 +428,39 @@ static void arrive(ct_validation *v, int side, uint32_t vs, const ct_event *ev, 
 static void on_model_event(void *ctx, const ct_event *ev, size_t level)
 {
     ct_validation *v = ctx;
-    if (level < ct_sim_nlevels(v->sim) && v->level_vs[level] >= 0)
-        arrive(v, SIDE_MODEL, (uint32_t)v->level_vs[level], ev, v->clock.tick, v->cur_src,
-               v->cur_stream);
+    const size_t nlv = ct_sim_nlevels(v->sim);
+    int32_t vs = -1;
+
+    if (level < nlv)
+        vs = v->level_vs[level];
+    else if (level - nlv < ct_sim_ntlbs(v->sim))
+        vs = v->tlb_vs[level - nlv][ev->type == CT_EV_TTW];
+    if (vs >= 0)
+        arrive(v, SIDE_MODEL, (uint32_t)vs, ev, v->clock.tick, v->cur_src, v->cur_stream);
 }
 
 static int on_ref_event(ct_validation *v, const ct_event *ev)
 {
-    int i = ref_struct(v, ev->structure, ev->type);
+    int i;
     const uint64_t tick = ct_ticks_of(&v->clock, ev->time);
     vstruct *s;
-    if (i < 0)
+    ct_sim_trace_event(v->sim, ev); /* the trace's tables, for the walker */
+    if (ev->type >= EV_TYPES)
+        return 0;
+    if ((i = ref_struct(v, ev->structure, ev->type)) < 0)
         return -1;
     s = &v->vs[i];
     if (ev->op >= CT_EVOP_COUNT)
         return 0;
-    if (s->pub.level < 0 || ev->type != CT_EV_CACHE) {
+    if (!s->first_ref) {
         s->pub.op[ev->op].reference++;
         return 0;
     }
     {
-        uint64_t set = (ev->addr >> s->line_bits) % s->sets;
+        ekey k;
+        uint64_t set;
+        key_of(ev, &k);
+        set = set_of(s, k.addr, k.size_log2);
         if (s->first_ref[set] == UINT64_MAX || tick < s->first_ref[set])
             s->first_ref[set] = tick;
     }
@@ -373,6 +470,7 @@ static int on_ref_event(ct_validation *v, const ct_event *ev)
 
 static void on_marker(ct_validation *v, const ct_marker *m)
 {
+    ct_sim_marker(v->sim, m);
     if (m->type != CT_MK_TIMESTAMP)
         return;
     ct_ticks_mark(&v->clock, m->time);
@@ -383,12 +481,30 @@ static void on_marker(ct_validation *v, const ct_marker *m)
 
 /* ---- naming -------------------------------------------------------------- */
 
+/* tn with "{cpu}" replaced by core, into buf. */
+static void substitute(const char *tn, int core, char *buf, size_t n)
+{
+    size_t o = 0;
+
+    for (const char *p = tn; *p && o + 1 < n; p++) {
+        if (strncmp(p, "{cpu}", 5) == 0) {
+            int k = snprintf(buf + o, n - o, "%d", core >= 0 ? core : 0);
+            o += k > 0 ? (size_t)k : 0;
+            if (o >= n)
+                o = n - 1;
+            p += 4;
+        } else {
+            buf[o++] = *p;
+        }
+    }
+    buf[o] = '\0';
+}
+
 int ct_level_tarmac_name(const ct_config *cfg, const ct_sim *s, size_t i, char *buf, size_t n)
 {
     const ct_level_info *li = ct_sim_level_info(s, i);
     const char *tn;
     char tmp[256];
-    size_t o = 0;
 
     if (!li || n == 0)
         return 0;
@@ -400,18 +516,27 @@ int ct_level_tarmac_name(const ct_config *cfg, const ct_sim *s, size_t i, char *
             snprintf(buf, n, "%s", li->name);
         return 0;
     }
-    for (const char *p = tn; *p && o + 1 < n; p++) {
-        if (strncmp(p, "{cpu}", 5) == 0) {
-            int k = snprintf(buf + o, n - o, "%d", li->core >= 0 ? li->core : 0);
-            o += k > 0 ? (size_t)k : 0;
-            if (o >= n)
-                o = n - 1;
-            p += 4;
-        } else {
-            buf[o++] = *p;
-        }
+    substitute(tn, li->core, buf, n);
+    return 1;
+}
+
+int ct_tlb_tarmac_name(const ct_config *cfg, const ct_sim *s, size_t i, int walk, char *buf,
+                       size_t n)
+{
+    const ct_tlb_info *ti = ct_sim_tlb_info(s, i);
+    const char *tn = NULL;
+    char tmp[256];
+
+    if (!ti || n == 0)
+        return 0;
+    if (!walk || strcmp(ti->name, "walkcache") != 0)
+        tn = ct_config_get(cfg, ti->name, walk ? "tarmac_walk_name" : "tarmac_name", tmp,
+                           sizeof tmp);
+    if (!tn || !tn[0]) {
+        snprintf(buf, n, "core%d.%s%s", ti->core, ti->name, walk ? ".walk" : "");
+        return 0;
     }
-    buf[o] = '\0';
+    substitute(tn, ti->core, buf, n);
     return 1;
 }
 
@@ -573,6 +698,32 @@ static int cmp_div(const void *a, const void *b)
     return x->tick < y->tick ? -1 : x->tick > y->tick;
 }
 
+/* Register model structure `name` (a cache level, or translation
+ * structure tlb) for events of `type`; frees v on failure. */
+static int name_struct(ct_validation *v, int32_t *slot, const char *name, int level, int tlb,
+                       int type, ct_error *err)
+{
+    if (find_struct(v, name, type) >= 0) {
+        const char *path = ct_config_path(v->cfg)[0] ? ct_config_path(v->cfg) : "configuration";
+        ct_validation_free(v);
+        if (type == CT_EV_CACHE)
+            return ct_error_set(err, CT_E_CONFIG,
+                                "%s: two levels have the tarmac_name \"%s\" (use {cpu} in the "
+                                "name of a private level)",
+                                path, name);
+        return ct_error_set(err, CT_E_CONFIG,
+                            "%s: two translation structures have the %s \"%s\" (use {cpu} in "
+                            "the name of a private one)",
+                            path, type == CT_EV_TTW ? "tarmac_walk_name" : "tarmac_name", name);
+    }
+    *slot = add_struct(v, name, strlen(name), level, tlb, type);
+    if (*slot < 0) {
+        ct_validation_free(v);
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    }
+    return CT_OK;
+}
+
 int ct_validate(ct_validation **out, const char *const *paths, size_t npaths,
                 const ct_config *cfg, const ct_validate_opts *opts, ct_error *err)
 {
@@ -603,7 +754,8 @@ int ct_validate(ct_validation **out, const char *const *paths, size_t npaths,
     }
     v->head = v->tail = 1;
     v->level_vs = malloc(ct_sim_nlevels(v->sim) * sizeof *v->level_vs + 1);
-    if (!v->level_vs || grow_ring(v) != 0) {
+    v->tlb_vs = malloc(ct_sim_ntlbs(v->sim) * sizeof *v->tlb_vs + 1);
+    if (!v->level_vs || !v->tlb_vs || grow_ring(v) != 0) {
         ct_validation_free(v);
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
     }
@@ -611,18 +763,20 @@ int ct_validate(ct_validation **out, const char *const *paths, size_t npaths,
         v->level_vs[li] = -1;
         if (!ct_level_tarmac_name(cfg, v->sim, li, name, sizeof name))
             continue;
-        if (find_struct(v, name) >= 0) {
-            ct_validation_free(v);
-            return ct_error_set(err, CT_E_CONFIG,
-                                "%s: two levels have the tarmac_name \"%s\" (use {cpu} in "
-                                "the name of a private level)",
-                                ct_config_path(cfg)[0] ? ct_config_path(cfg) : "configuration",
-                                name);
-        }
-        v->level_vs[li] = add_struct(v, name, strlen(name), (int)li, CT_EV_CACHE);
-        if (v->level_vs[li] < 0) {
-            ct_validation_free(v);
-            return ct_error_set(err, CT_E_NOMEM, "out of memory");
+        if ((rc = name_struct(v, &v->level_vs[li], name, (int)li, -1, CT_EV_CACHE, err)) != CT_OK)
+            return rc;
+    }
+    for (size_t ti = 0; ti < ct_sim_ntlbs(v->sim); ti++) {
+        const int type = strcmp(ct_sim_tlb_info(v->sim, ti)->name, "walkcache") == 0
+                             ? CT_EV_WALKCACHE
+                             : CT_EV_TLB;
+        for (int walk = 0; walk < 2; walk++) {
+            v->tlb_vs[ti][walk] = -1;
+            if (!ct_tlb_tarmac_name(cfg, v->sim, ti, walk, name, sizeof name))
+                continue;
+            if ((rc = name_struct(v, &v->tlb_vs[ti][walk], name, -1, (int)ti,
+                                  walk ? CT_EV_TTW : type, err)) != CT_OK)
+                return rc;
         }
     }
     ct_sim_set_event_sink(v->sim, on_model_event, v);
@@ -665,6 +819,7 @@ void ct_validation_free(ct_validation *v)
     }
     free(v->vs);
     free(v->level_vs);
+    free(v->tlb_vs);
     free(v->ref_vs);
     free(v->ring);
     free(v->bucket);
@@ -695,7 +850,7 @@ ct_vcount ct_validation_total(const ct_validation *v)
     ct_vcount t;
     memset(&t, 0, sizeof t);
     for (size_t i = 0; i < v->nvs; i++) {
-        if (v->vs[i].pub.level < 0)
+        if (!v->vs[i].first_ref)
             continue;
         for (int op = 0; op < CT_EVOP_COUNT; op++) {
             const ct_vcount *c = &v->vs[i].pub.op[op];
@@ -733,14 +888,31 @@ static const char *kind_name(int kind)
     return kind == CT_DIV_MISSING ? "missing" : kind == CT_DIV_EXTRA ? "extra" : "line_id";
 }
 
+/* The model structure's config section ("l1d", "itlb"; "itlb.walk" for
+ * the walks of a TLB), or NULL when unmapped. */
 static const char *level_label(const ct_validation *v, const ct_vstructure *s, char *buf,
                                size_t n)
 {
-    const ct_level_info *li;
-    if (s->level < 0)
+    if (s->level >= 0)
+        snprintf(buf, n, "%s", ct_sim_level_info(v->sim, (size_t)s->level)->name);
+    else if (s->tlb >= 0)
+        snprintf(buf, n, "%s%s", ct_sim_tlb_info(v->sim, (size_t)s->tlb)->name,
+                 s->type == CT_EV_TTW ? ".walk" : "");
+    else
         return NULL;
-    li = ct_sim_level_info(v->sim, (size_t)s->level);
-    snprintf(buf, n, "%s", li->name);
+    return buf;
+}
+
+/* The compared detail of an event of structure type `type` (rule
+ * "Matching"), as text. */
+static const char *detail_text(int type, uint64_t d, char *buf, size_t n)
+{
+    if (type == CT_EV_TLB || type == CT_EV_WALKCACHE)
+        snprintf(buf, n, "0x%llx%s", (unsigned long long)(d >> 1), (d & 1) ? "_NS" : "");
+    else if (type == CT_EV_TTW || type == CT_EV_TTU)
+        snprintf(buf, n, "%016llx", (unsigned long long)d);
+    else
+        snprintf(buf, n, "%04llx", (unsigned long long)d);
     return buf;
 }
 
@@ -748,10 +920,10 @@ int ct_validation_write_text(ct_writer *w, const ct_validation *v)
 {
     ct_vcount t = ct_validation_total(v);
     uint64_t unmapped = 0;
-    char lv[32];
+    char lv[32], dt[48];
 
-    ct_writef(w, "%-40s %-5s %-6s %9s %9s %9s %9s %9s %9s %9s\n", "structure", "level", "op",
-              "reference", "model", "matched", "missing", "extra", "cold", "line-id");
+    ct_writef(w, "%-40s %-9s %-6s %9s %9s %9s %9s %9s %9s %9s\n", "structure", "level", "op",
+              "reference", "model", "matched", "missing", "extra", "cold", "same");
     for (size_t i = 0; i < v->nvs; i++) {
         const ct_vstructure *s = &v->vs[i].pub;
         int any = 0;
@@ -760,14 +932,14 @@ int ct_validation_write_text(ct_writer *w, const ct_validation *v)
             if (!c->reference && !c->model)
                 continue;
             any = 1;
-            if (s->level < 0) {
+            if (!v->vs[i].first_ref) {
                 unmapped += c->reference;
-                ct_writef(w, "%-40.40s %-5s %-6s %9llu %9s %9s %9s %9s %9s %9s\n", s->name, "-",
+                ct_writef(w, "%-40.40s %-9s %-6s %9llu %9s %9s %9s %9s %9s %9s\n", s->name, "-",
                           ct_event_op_name(op), (unsigned long long)c->reference, "-", "-", "-",
                           "-", "-", "-");
                 continue;
             }
-            ct_writef(w, "%-40.40s %-5s %-6s %9llu %9llu %9llu %9llu %9llu %9llu %9llu\n",
+            ct_writef(w, "%-40.40s %-9s %-6s %9llu %9llu %9llu %9llu %9llu %9llu %9llu\n",
                       s->name, level_label(v, s, lv, sizeof lv), ct_event_op_name(op),
                       (unsigned long long)c->reference, (unsigned long long)c->model,
                       (unsigned long long)c->matched, (unsigned long long)c->missing,
@@ -775,31 +947,40 @@ int ct_validation_write_text(ct_writer *w, const ct_validation *v)
                       (unsigned long long)c->line_id_agree);
         }
         if (!any)
-            ct_writef(w, "%-40.40s %-5s %-6s %9s\n", s->name,
-                      s->level >= 0 ? level_label(v, s, lv, sizeof lv) : "-", "-", "none");
+            ct_writef(w, "%-40.40s %-9s %-6s %9s\n", s->name,
+                      v->vs[i].first_ref ? level_label(v, s, lv, sizeof lv) : "-", "-", "none");
     }
     ct_writef(w, "\nagreement %.4f (min %.4f): %llu matched of %llu reference + %llu extra; "
                  "%llu missing; %llu cold-start extras counted apart; %llu matched with "
-                 "another LINE id\n",
+                 "another LINE id, physical base or descriptor\n",
               ct_validation_agreement(v), v->o.min_agreement, (unsigned long long)t.matched,
               (unsigned long long)t.reference, (unsigned long long)t.extra,
               (unsigned long long)t.missing, (unsigned long long)t.cold_extra,
               (unsigned long long)(t.matched - t.line_id_agree));
     if (unmapped)
-        ct_writef(w, "%llu reference events of structures no level maps to (level \"-\": set "
-                     "tarmac_name to compare a cache; TLB and walk events are not modelled)\n",
+        ct_writef(w, "%llu reference events of structures nothing in the model maps to "
+                     "(level \"-\": set tarmac_name to compare a cache, TLB or walk cache, "
+                     "tarmac_walk_name to compare a TLB's walks)\n",
                   (unsigned long long)unmapped);
     if (v->ndiv)
         ct_writef(w, "\ndivergences (first %zu, window %llu):\n", v->ndiv,
                   (unsigned long long)v->o.window);
     for (size_t k = 0; k < v->ndiv; k++) {
         const ct_divergence *d = &v->div[k].pub;
-        ct_writef(w, "  %-7s %s %s 0x%llx%s", kind_name(d->kind), v->vs[d->structure].name,
-                  ct_event_op_name(d->op), (unsigned long long)d->addr, d->ns ? "_NS" : "");
+        const char *what = d->type == CT_EV_CACHE ? "LINE"
+                           : d->type == CT_EV_TTW || d->type == CT_EV_TTU ? "value"
+                                                                         : "pa";
+        ct_writef(w, "  %-7s %s %s", kind_name(d->kind), v->vs[d->structure].name,
+                  ct_event_op_name(d->op));
+        if (d->size) {
+            region_text(d->size, dt, sizeof dt);
+            ct_writef(w, " %s", dt);
+        }
+        ct_writef(w, " 0x%llx%s", (unsigned long long)d->addr, d->ns ? "_NS" : "");
         if (d->kind != CT_DIV_EXTRA)
-            ct_writef(w, " LINE %04llx", (unsigned long long)d->ref_line);
+            ct_writef(w, " %s %s", what, detail_text(d->type, d->ref_line, dt, sizeof dt));
         if (d->kind != CT_DIV_MISSING)
-            ct_writef(w, " model LINE %04llx", (unsigned long long)d->model_line);
+            ct_writef(w, " model %s %s", what, detail_text(d->type, d->model_line, dt, sizeof dt));
         ct_writef(w, " at time %llu", (unsigned long long)d->time);
         if (d->src && d->path)
             ct_writef(w, " (%s:%llu)", d->path, (unsigned long long)d->src);
@@ -828,7 +1009,7 @@ int ct_validation_write_json(ct_writer *w, const ct_validation *v,
 {
     ct_vcount t = ct_validation_total(v);
     double ag = ct_validation_agreement(v);
-    char lv[32];
+    char lv[32], dt[48];
 
     ct_writef(w, "{\n  \"traces\": [");
     for (size_t i = 0; i < ntraces; i++) {
@@ -844,11 +1025,12 @@ int ct_validation_write_json(ct_writer *w, const ct_validation *v,
         ct_writef(w, "%s\n    {\"name\": ", i ? "," : "");
         ct_write_json_string(w, s->name);
         ct_writef(w, ", \"level\": ");
-        if (s->level >= 0) {
-            const ct_level_info *li = ct_sim_level_info(v->sim, (size_t)s->level);
+        if (s->level >= 0 || s->tlb >= 0) {
+            const int core = s->level >= 0 ? ct_sim_level_info(v->sim, (size_t)s->level)->core
+                                           : ct_sim_tlb_info(v->sim, (size_t)s->tlb)->core;
             ct_write_json_string(w, level_label(v, s, lv, sizeof lv));
-            if (li->core >= 0)
-                ct_writef(w, ", \"core\": %d", li->core);
+            if (core >= 0)
+                ct_writef(w, ", \"core\": %d", core);
             else
                 ct_writef(w, ", \"core\": null");
         } else {
@@ -876,17 +1058,18 @@ int ct_validation_write_json(ct_writer *w, const ct_validation *v,
         ct_writef(w, "%s\n    {\"kind\": \"%s\", \"structure\": ", k ? "," : "",
                   kind_name(d->kind));
         ct_write_json_string(w, v->vs[d->structure].name);
-        ct_writef(w, ", \"op\": \"%s\", \"time\": %llu, \"address\": \"0x%llx\", \"ns\": %s, "
-                     "\"line\": ",
-                  ct_event_op_name(d->op), (unsigned long long)d->time,
-                  (unsigned long long)d->addr, d->ns ? "true" : "false");
+        ct_writef(w, ", \"type\": \"%s\", \"op\": \"%s\", \"time\": %llu, \"address\": "
+                     "\"0x%llx\", \"ns\": %s, \"size\": %llu, \"line\": ",
+                  ct_event_type_name(d->type), ct_event_op_name(d->op),
+                  (unsigned long long)d->time, (unsigned long long)d->addr,
+                  d->ns ? "true" : "false", (unsigned long long)d->size);
         if (d->kind != CT_DIV_EXTRA)
-            ct_writef(w, "\"%04llx\"", (unsigned long long)d->ref_line);
+            ct_writef(w, "\"%s\"", detail_text(d->type, d->ref_line, dt, sizeof dt));
         else
             ct_writef(w, "null");
         ct_writef(w, ", \"model_line\": ");
         if (d->kind != CT_DIV_MISSING)
-            ct_writef(w, "\"%04llx\"", (unsigned long long)d->model_line);
+            ct_writef(w, "\"%s\"", detail_text(d->type, d->model_line, dt, sizeof dt));
         else
             ct_writef(w, "null");
         ct_writef(w, ", \"source\": ");

@@ -67,7 +67,7 @@ TEST(bad_files_fail_with_their_reason)
 TEST(good_files_load)
 {
     const char *files[] = {"minimal", "empty_sections", "full_assoc", "non_pow2_sets",
-                           "include_base", "include_child", "hex_and_case"};
+                           "include_base", "include_child", "hex_and_case", "translation"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[256];
         ct_config *c;
@@ -106,6 +106,32 @@ TEST(values_are_resolved)
 
     c = load("tests/configs/good/full_assoc.ini");
     CHECK(c && strcmp(get(c, "l1d", "assoc"), "64") == 0);
+    ct_config_free(c);
+}
+
+TEST(translation_sections_resolve)
+{
+    ct_config *c = load("tests/configs/good/translation.ini");
+    CHECK(c != NULL);
+    if (!c)
+        return;
+    CHECK(strcmp(get(c, "itlb", "entries"), "64") == 0);
+    CHECK(strcmp(get(c, "itlb", "replacement"), "plru") == 0);
+    CHECK(strcmp(get(c, "itlb", "tarmac_walk_name"), "ITLB") == 0);
+    CHECK(strcmp(get(c, "dtlb", "assoc"), "48") == 0);     /* full = entries */
+    CHECK(strcmp(get(c, "dtlb", "latency"), "0") == 0);    /* default */
+    CHECK(strcmp(get(c, "stlb", "assoc"), "6") == 0);
+    CHECK(strcmp(get(c, "stlb", "tarmac_name"), "cpu.cpu{cpu}.S1TLB") == 0);
+    CHECK(strcmp(get(c, "walkcache", "assoc"), "8") == 0);
+    CHECK(strcmp(get(c, "walk", "granule"), "16384") == 0);
+    CHECK(strcmp(get(c, "walk", "cache"), "l2") == 0);
+    CHECK(strcmp(get(c, "walk", "tables"), "synthetic") == 0);
+    CHECK(strcmp(get(c, "walk", "max_tables"), "1024") == 0);
+    ct_config_free(c);
+
+    /* absent translation sections stay absent */
+    c = load("tests/configs/good/minimal.ini");
+    CHECK(c && !ct_config_has_section(c, "itlb") && !ct_config_has_section(c, "walk"));
     ct_config_free(c);
 }
 
@@ -186,6 +212,7 @@ int main(void)
 {
     RUN(bad_files_fail_with_their_reason);
     RUN(good_files_load);
+    RUN(translation_sections_resolve);
     RUN(values_are_resolved);
     RUN(settings_apply_together_or_not_at_all);
     RUN(clone_is_deep_and_hash_is_stable);

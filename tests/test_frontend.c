@@ -377,6 +377,13 @@ TEST(generators_are_deterministic_and_bounded)
         CHECK_EQ_U64(ch.addr_sum, 64ull * 0x10000000 + 64ull * 63 / 2 * 64);
     }
     {
+        /* footprints beyond 2^32 slots draw from two words (no GSL error) */
+        summary big = decode("gen:random:n=2000,footprint=64G,size=8,ifetch=0", NULL, 0);
+        CHECK_EQ_U64(big.rc, 0);
+        CHECK_EQ_U64(big.n, 2000);
+        CHECK(big.addr_sum / 2000 > 0x10000000ull + (16ull << 30)); /* mean well past 16G */
+    }
+    {
         summary bad = decode("gen:stream:n=10,bogus=1", NULL, 0);
         CHECK(bad.rc == CT_E_USAGE);
         CHECK_STR_CONTAINS(bad.msg, "unknown parameter \"bogus\"");

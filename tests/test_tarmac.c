@@ -311,6 +311,36 @@ TEST(cache_tlb_and_walk_lines_become_events)
     CHECK_EQ_U64(D.ev[5].asid, 0x2a);
     CHECK_EQ_U64(D.ev[5].flags, CT_EVF_NG | CT_EVF_VMID);
     CHECK_EQ_U64(D.nnames, 5); /* ITLB, cpu.cpu0.ITLB, l1icache, DTLB, l2_cache */
+    CHECK(D.ev[0].flags & CT_EVF_ISIDE); /* the ITLB side walked */
+}
+
+TEST(walk_sides_and_address_space_registers)
+{
+    decode("1 clk cpu0 TTW DTLB LPAE 1:2 000016390010 0000000016400003 : TABLE\n"
+           "1 clk cpu0 R TTBR0_EL1 002a0000:80001000\n"
+           "2 clk cpu1 R ttbr0_el1 0x0007000080002000\n"
+           "2 clk cpu1 R VTTBR_EL2 00030000_00000000\n"
+           "3 clk cpu1 R TTBR0_EL1 zz\n"
+           "3 clk cpu1 R TTBR1_EL1 0001000000000000\n"
+           "3 clk cpu1 IT (1) 00001000 d503201f O EL1h_n : NOP\n",
+           "tarmac", NULL, NULL);
+    CHECK(D.rc == 0);
+    CHECK(!(D.ev[0].flags & CT_EVF_ISIDE));
+    CHECK_EQ_U64(D.ev[0].level, 2);
+    CHECK_EQ_U64(D.ev[0].result, CT_WR_TABLE);
+    /* markers: timestamp 1, ASID 0x2a (cpu 0), timestamp 2, ASID 7 and VMID 3
+     * (cpu 1), timestamp 3; the value that does not parse and TTBR1 give none */
+    CHECK_EQ_U64(D.nmk, 6);
+    CHECK_EQ_U64(D.mk[1].type, CT_MK_ASID);
+    CHECK_EQ_U64(D.mk[1].value, 0x2a);
+    CHECK_EQ_U64(D.mk[1].cpu, 0);
+    CHECK_EQ_U64(D.mk[3].type, CT_MK_ASID);
+    CHECK_EQ_U64(D.mk[3].value, 7);
+    CHECK_EQ_U64(D.mk[3].cpu, 1);
+    CHECK_EQ_U64(D.mk[4].type, CT_MK_VMID);
+    CHECK_EQ_U64(D.mk[4].value, 3);
+    CHECK_EQ_U64(D.mk[5].type, CT_MK_TIMESTAMP);
+    CHECK_EQ_U64(D.mk[5].index, 0);
 }
 
 TEST(cache_maintenance_becomes_cache_operations)
@@ -483,6 +513,7 @@ int main(void)
     RUN(memory_lines_give_loads_stores_and_atomics);
     RUN(ld_st_lines_give_one_access_per_run_of_bytes);
     RUN(cache_tlb_and_walk_lines_become_events);
+    RUN(walk_sides_and_address_space_registers);
     RUN(cache_maintenance_becomes_cache_operations);
     RUN(timestamps_cpus_and_markers);
     RUN(unknown_kinds_are_counted_and_malformed_lines_reported);

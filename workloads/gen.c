@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
 
 #include "../frontends/frontend.h"
@@ -143,7 +144,7 @@ static int gen_open(void **st, ct_stream *s, ct_error *err)
                             s->path);
     }
     if (g->kind == G_RANDOM || g->kind == G_CHASE) {
-        g->rng = gsl_rng_alloc(gsl_rng_mt19937);
+        g->rng = (gsl_set_error_handler_off(), gsl_rng_alloc(gsl_rng_mt19937));
         if (!g->rng) {
             free(g);
             return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", s->path);
@@ -195,6 +196,20 @@ static void gen_close(void *st)
         gsl_rng_free(g->rng);
     free(g->perm);
     free(g);
+}
+
+/* A uniform draw in [0, n): GSL's own draw up to 2^32 values (mt19937's
+ * range), two 32-bit draws and a rejection step beyond. */
+static uint64_t uniform(gsl_rng *r, uint64_t n)
+{
+    uint64_t limit, x;
+    if (n <= 0xffffffffull)
+        return gsl_rng_uniform_int(r, (unsigned long)n);
+    limit = UINT64_MAX - UINT64_MAX % n;
+    do
+        x = (uint64_t)gsl_rng_get(r) << 32 | gsl_rng_get(r);
+    while (x >= limit);
+    return x % n;
 }
 
 static void emit(gen *g, ct_batch *b, int kind, uint64_t addr, uint32_t size)
@@ -280,7 +295,7 @@ static int gen_next(void *st, ct_batch *b, ct_error *err)
         }
         case G_RANDOM: {
             uint64_t slots = g->footprint / g->size;
-            uint64_t off = (uint64_t)gsl_rng_uniform_int(g->rng, (unsigned long)slots) * g->size;
+            uint64_t off = uniform(g->rng, slots) * g->size;
             int st_ = gsl_rng_uniform_int(g->rng, 100) < g->writes;
             emit(g, b, st_ ? CT_STORE : CT_LOAD, ARRAY_A + off, (uint32_t)g->size);
             break;

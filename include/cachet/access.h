@@ -110,7 +110,11 @@ enum ct_marker_type {
     CT_MK_KERNEL,        /* control-flow discontinuity (signal, syscall, exception) */
     CT_MK_LINE_SIZE,     /* the tracer's cache line size (value) */
     CT_MK_PAGE_SIZE,     /* the tracer's page size (value) */
-    CT_MK_IDLE           /* the core was idle (core-sharded traces) */
+    CT_MK_IDLE,          /* the core was idle (core-sharded traces) */
+    CT_MK_ASID,          /* traced cpu `cpu` now runs address space `value` (ASID;
+                            Tarmac: a write of TTBR0_EL1) */
+    CT_MK_VMID           /* traced cpu `cpu` now runs virtual machine `value` (VMID;
+                            Tarmac: a write of VTTBR_EL2) */
 };
 
 typedef struct ct_marker {
@@ -139,7 +143,7 @@ typedef struct ct_marker {
  *              descriptor address, value = descriptor, size = descriptor
  *              bytes, stage and level, result, line = output address (ADDR=)
  *              when the result names one; CT_EVF_NS for a non-secure
- *              descriptor address.
+ *              descriptor address, CT_EVF_ISIDE for an instruction-side walk.
  */
 enum ct_event_type {
     CT_EV_CACHE = 1,  /* CACHE <id> LINE <n> <op> <paddr> */
@@ -169,7 +173,8 @@ enum ct_event_flag {
     CT_EVF_VNS = 0x0008,    /* TLB: the virtual base is non-secure (_NS) */
     CT_EVF_VMID = 0x0010,   /* TLB: vmid valid */
     CT_EVF_PADDR = 0x0020,  /* TLB: value holds the physical base */
-    CT_EVF_VMSA = 0x0040    /* TTW/TTU: short-descriptor (VMSA) format, else LPAE */
+    CT_EVF_VMSA = 0x0040,   /* TTW/TTU: short-descriptor (VMSA) format, else LPAE */
+    CT_EVF_ISIDE = 0x0080   /* TTW/TTU: the instruction side walked (ITLB) */
 };
 
 /* Translation regimes of TLB entries (the Tarmac <el> field). */

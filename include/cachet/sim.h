@@ -7,6 +7,11 @@
  * line crossing, write and allocate policy, inclusion, cache operations,
  * prefetch, timing) is stated once at the top of sim/hier.c.
  *
+ * With a TLB section ([itlb], [dtlb], [stlb]) every access is translated
+ * first: per core TLBs, a walk cache and a page-table walker whose
+ * descriptor reads go through the caches (rules at the top of sim/tlb.c and
+ * sim/walk.c). Without one, nothing of this exists and costs nothing.
+ *
  * The model owns all its memory from creation on; feeding it accesses
  * allocates nothing. Several models can live in one process and in several
  * threads (no globals).
@@ -35,11 +40,20 @@ void ct_sim_free(ct_sim *s);
 /* Feed every access of a batch in order. An access flagged CT_F_NOADDR (a
  * trace that masks its addresses) stops the batch there: returns
  * CT_E_UNSUPPORTED with err filled (the accesses before it were
- * simulated). Otherwise CT_OK. */
+ * simulated). Otherwise CT_OK. A translating model also takes the batch's
+ * side records, each before the access it precedes: CT_MK_ASID and
+ * CT_MK_VMID markers, and TTW / TTU events (the trace's page tables). */
 int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err);
 
 /* Feed one access (the batch path calls the same code). */
 void ct_sim_access(ct_sim *s, const ct_access *a);
+
+/* Feed one side record, for callers that feed accesses one by one or in
+ * pieces without their side records (ct_sim_run reads a batch's own): in
+ * stream order, before the access it precedes. Only a translating model
+ * looks at them (markers CT_MK_ASID / CT_MK_VMID; events TTW / TTU). */
+void ct_sim_marker(ct_sim *s, const ct_marker *m);
+void ct_sim_trace_event(ct_sim *s, const ct_event *ev);
 
 /* The trace has ended: apply the end-of-run rules of the configuration
  * ([system] flush_at_end writes back every dirty line, top level first).
@@ -107,9 +121,55 @@ typedef struct ct_sim_totals {
     uint64_t mem_reads;                   /* line reads that reached memory */
     uint64_t mem_writes;                  /* line writes that reached memory */
     uint64_t line_crossings;              /* accesses split because they crossed lines */
+    uint64_t translation_cycles;          /* the part of cycles spent translating:
+                                             TLB lookups and walks */
 } ct_sim_totals;
 
 const ct_sim_totals *ct_sim_get_totals(const ct_sim *s);
+
+/* ---- address translation (rules at the top of sim/tlb.c and sim/walk.c) -- */
+
+/* Static description of one translation structure. */
+typedef struct ct_tlb_info {
+    const char *name;       /* the config section: "itlb", "dtlb", "stlb", "walkcache" */
+    int core;               /* owning core (translation structures are private) */
+    uint32_t entries;
+    uint32_t assoc;         /* ways */
+    uint64_t sets;
+    uint32_t latency;       /* cycles per lookup */
+    const char *replacement;
+} ct_tlb_info;
+
+#define CT_PAGE_LOG2_MAX 64
+
+typedef struct ct_tlb_stats {
+    ct_kind_stats kind[CT_KIND_COUNT]; /* lookups by the kind of access that made
+                                          them: accesses, hits, misses */
+    uint64_t fills;                    /* entries filled */
+    uint64_t evictions;                /* valid entries replaced to make room */
+    uint64_t hits_by_size[CT_PAGE_LOG2_MAX];  /* hits by log2 of the entry's size
+                                                 (walk cache: the region covered) */
+    uint64_t fills_by_size[CT_PAGE_LOG2_MAX]; /* fills by log2 of the size */
+} ct_tlb_stats;
+
+/* Translation structures are numbered per core in the order itlb, dtlb,
+ * stlb, walkcache (absent ones skipped). 0 of them without translation. */
+size_t ct_sim_ntlbs(const ct_sim *s);
+const ct_tlb_info *ct_sim_tlb_info(const ct_sim *s, size_t i);
+const ct_tlb_stats *ct_sim_tlb_stats(const ct_sim *s, size_t i);
+
+/* One core's page-table walks. */
+typedef struct ct_walk_stats {
+    uint64_t walks;           /* misses in the last TLB of a side */
+    uint64_t reads;           /* descriptor reads */
+    uint64_t reads_by_level[4];
+    uint64_t skipped_levels;  /* traced tables: levels the trace never showed */
+    uint64_t faults;          /* walks that ended at an invalid descriptor */
+    uint64_t cycles;          /* cycles charged to walks (reads included) */
+} ct_walk_stats;
+
+/* NULL when the model does not translate or core is out of range. */
+const ct_walk_stats *ct_sim_walk_stats(const ct_sim *s, uint32_t core);
 
 /* Events the model emits in the Tarmac vocabulary: ct_event with type
  * CT_EV_CACHE; op ALLOC/DIRTY/CLEAN/INVAL for processor caches (L1I, L1D,
@@ -118,7 +178,12 @@ const ct_sim_totals *ct_sim_get_totals(const ct_sim *s);
  * [system] indexing = physical and the trace gives one); CT_EVF_NS when the
  * line is non-secure. `level` is the level index (ct_sim_level_info); time
  * and cpu come from the causing access. The rules are at the top of
- * sim/hier.c. The event is valid during the call only. */
+ * sim/hier.c. The event is valid during the call only.
+ *
+ * A translating model also emits TLB and WALKCACHE events (FILL, EVICT)
+ * and one TTW event per descriptor read, in the fields cachet/access.h
+ * describes; their `level` is ct_sim_nlevels() + the translation
+ * structure's index (for TTW: the first TLB of the side that walked). */
 typedef void (*ct_event_fn)(void *ctx, const ct_event *ev, size_t level);
 
 /* Install (fn != NULL) or remove the event sink. With no sink the model does

@@ -109,6 +109,12 @@ int ct_trace_writer_open(ct_trace_writer **out, const char *format, ct_writer *w
 /* Append every record of a batch. */
 int ct_trace_writer_put(ct_trace_writer *tw, const ct_batch *b, ct_error *err);
 
+/* Tell the writer the structure names events refer to (ct_trace_info's
+ * structures and nstructures); call it before each ct_trace_writer_put. Formats
+ * that cannot name structures ignore it. */
+int ct_trace_writer_set_names(ct_trace_writer *tw, const char *const *names, uint32_t n,
+                              ct_error *err);
+
 /* Write any trailer and free the writer (tw may be NULL). Returns CT_OK or
  * the first write error. */
 int ct_trace_writer_finish(ct_trace_writer *tw, ct_error *err);

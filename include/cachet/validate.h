@@ -1,15 +1,16 @@
 /*
- * cachet/validate.h - checking the model against the cache events a trace
- * carries, and reading cache geometry out of them.
+ * cachet/validate.h - checking the model against the cache, TLB and walk
+ * events a trace carries, and reading cache geometry out of them.
  *
  * Arm Fast Models write CACHE lines (which line of which cache was filled,
- * written, cleaned or dropped) into the same Tarmac trace as the accesses
- * that caused them. ct_validate replays the trace's accesses through the
- * model of a configuration and matches the model's events (cachet/sim.h)
- * with the trace's, one by one; ct_infer reads line size, set count and
- * associativity from the CACHE lines alone. The matching rules are stated
- * at the top of sim/validate.c, the inference rules at the top of
- * sim/infer.c.
+ * written, cleaned or dropped), TLB lines (entries filled and evicted) and
+ * TTW lines (the descriptors each table walk read) into the same Tarmac
+ * trace as the accesses that caused them. ct_validate replays the trace's
+ * accesses through the model of a configuration and matches the model's
+ * events (cachet/sim.h) with the trace's, one by one; ct_infer reads line
+ * size, set count and associativity from the CACHE lines alone. The
+ * matching rules are stated at the top of sim/validate.c, the inference
+ * rules at the top of sim/infer.c.
  */
 #ifndef CACHET_VALIDATE_H
 #define CACHET_VALIDATE_H
@@ -37,6 +38,14 @@ extern "C" {
 int ct_level_tarmac_name(const ct_config *cfg, const ct_sim *s, size_t i, char *buf,
                          size_t n);
 
+/* The Tarmac structure id of translation structure i (ct_sim_tlb_info):
+ * its tarmac_name, or with walk != 0 its tarmac_walk_name (the TTW side of
+ * the walks its misses start), "{cpu}" replaced by its core. Writes it to
+ * buf and returns 1, or returns 0 when that key is empty (buf then holds a
+ * name of cachet's own: "core0.itlb", "core0.itlb.walk"). */
+int ct_tlb_tarmac_name(const ct_config *cfg, const ct_sim *s, size_t i, int walk, char *buf,
+                       size_t n);
+
 /* Write one event as a Tarmac line, "<time> clk cpu<cpu> CACHE <name> LINE
  * <hex> <op> 0x<addr>[_NS]" (CACHE events; other types in their own Tarmac
  * syntax). Returns the writer's status. */
@@ -63,12 +72,16 @@ typedef struct ct_vcount {
     uint64_t missing;        /* reference events the model did not make */
     uint64_t extra;          /* model events the reference does not have */
     uint64_t cold_extra;     /* extras counted apart: see sim/validate.c */
-    uint64_t line_id_agree;  /* matched pairs with the same LINE id */
+    uint64_t line_id_agree;  /* matched pairs with the same detail: LINE id
+                                (CACHE), physical base (TLB, WALKCACHE),
+                                descriptor (TTW) */
 } ct_vcount;
 
 typedef struct ct_vstructure {
     const char *name;           /* Tarmac structure id */
     int level;                  /* model level (ct_sim_level_info), -1: none */
+    int tlb;                    /* model translation structure (ct_sim_tlb_info),
+                                   -1: none; for TTW: the TLB whose walks */
     int type;                   /* enum ct_event_type of its events */
     ct_vcount op[CT_EVOP_COUNT];
 } ct_vstructure;
@@ -76,18 +89,22 @@ typedef struct ct_vstructure {
 enum ct_divergence_kind {
     CT_DIV_MISSING = 1,   /* in the reference only */
     CT_DIV_EXTRA,         /* in the model only */
-    CT_DIV_LINE_ID        /* matched, but in another slot (set or way) */
+    CT_DIV_LINE_ID        /* matched, but the detail differs (another slot,
+                             physical base or descriptor) */
 };
 
 typedef struct ct_divergence {
     int kind;                  /* enum ct_divergence_kind */
     size_t structure;          /* index for ct_validation_structure */
     int op;                    /* enum ct_event_op */
+    int type;                  /* enum ct_event_type of the structure */
     uint64_t time;             /* trace time of the event (the reference's for
                                   CT_DIV_LINE_ID) */
-    uint64_t addr;             /* line address */
+    uint64_t addr;             /* line address, virtual base, descriptor address */
+    uint64_t size;             /* TLB, WALKCACHE: bytes mapped; else 0 */
     int ns;                    /* non-secure */
-    uint64_t ref_line;         /* LINE ids, when that side has the event */
+    uint64_t ref_line;         /* details (LINE id; physical base << 1 | NS;
+                                  descriptor), when that side has the event */
     uint64_t model_line;
     uint64_t src;              /* trace line of the event (an extra: where its
                                   access's timestamp begins); 0 unknown */
@@ -111,7 +128,7 @@ void ct_validation_free(ct_validation *v);
 size_t ct_validation_nstructures(const ct_validation *v);
 const ct_vstructure *ct_validation_structure(const ct_validation *v, size_t i);
 
-/* Sums over the structures a model level maps to. */
+/* Sums over the structures a model level or translation structure maps to. */
 ct_vcount ct_validation_total(const ct_validation *v);
 
 /* matched / (reference + extra) over mapped structures; 1 when both are 0. */

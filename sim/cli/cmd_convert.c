@@ -11,9 +11,11 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: cachet convert [-f FORMAT] [--lenient] [-c FILE.ini] [-s K=V]...\n"
-            "                      --to FORMAT -o OUT TRACE...\n\n"
+            "                      [--to FORMAT] -o OUT TRACE...\n\n"
             "Decodes the traces and writes their access stream in another format. The output\n"
-            "is written to a temporary name and renamed when complete ('-' for stdout).\n\n"
+            "is written to a temporary name and renamed when complete ('-' for stdout).\n"
+            "Without --to the output name chooses: *.ctr and *.ctr.zst ctr (compressed),\n"
+            "*.din din, *.tarmac tarmac.\n\n"
             "output formats:\n");
     for (size_t i = 0;; i++) {
         const char *desc, *name = ct_trace_writer_name(i, &desc);
@@ -21,6 +23,21 @@ static void help(FILE *f)
             break;
         fprintf(f, "  %-10s %s\n", name, desc);
     }
+}
+
+/* The output format an output file name implies, or NULL. */
+static const char *format_for(const char *path)
+{
+    static const struct { const char *suffix, *format; } by_suffix[] = {
+        {".ctr.zst", "ctr"}, {".ctr", "ctr"}, {".din", "din"}, {".tarmac", "tarmac"},
+    };
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof by_suffix / sizeof by_suffix[0]; i++) {
+        size_t k = strlen(by_suffix[i].suffix);
+        if (n > k && strcmp(path + n - k, by_suffix[i].suffix) == 0)
+            return by_suffix[i].format;
+    }
+    return NULL;
 }
 
 int cmd_convert(int argc, char **argv)
@@ -62,9 +79,16 @@ int cmd_convert(int argc, char **argv)
         default: help(stderr); return EXIT_USAGE;
         }
     }
-    if (!to || !outpath || optind >= argc) {
-        cli_error("convert: needs --to FORMAT, -o OUT and a trace");
+    if (!to && outpath)
+        to = format_for(outpath);
+    if (!outpath || optind >= argc) {
+        cli_error("convert: needs -o OUT and a trace");
         help(stderr);
+        return EXIT_USAGE;
+    }
+    if (!to) {
+        cli_error("convert: cannot tell the output format from \"%s\": give --to FORMAT",
+                  outpath);
         return EXIT_USAGE;
     }
     if (cli_load_config(&co, &cfg, &err) != CT_OK)
@@ -91,7 +115,9 @@ int cmd_convert(int argc, char **argv)
     }
     cli_catch_signals();
     while ((rc = ct_trace_next(t, &b, &err)) > 0) {
-        if (ct_trace_writer_put(tw, &b, &err) != CT_OK) {
+        const ct_trace_info *ti = ct_trace_get_info(t);
+        if (ct_trace_writer_set_names(tw, ti->structures, ti->nstructures, &err) != CT_OK ||
+            ct_trace_writer_put(tw, &b, &err) != CT_OK) {
             rc = err.code;
             break;
         }

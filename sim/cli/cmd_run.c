@@ -13,7 +13,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: cachet run [-c FILE.ini] [-s section.key=value]... [-f FORMAT] [--lenient]\n"
             "                  [--compat drcachesim] [--json FILE|-] [--csv FILE|-]\n"
-            "                  [--events FILE|-] [--quiet]\n"
+            "                  [--events FILE|-] [--quiet] [-n N]\n"
             "                  TRACE...\n\n"
             "Replays every access of the traces through the hierarchy of the configuration\n"
             "(configs/default.ini keys; built-in default: L1D 32K 8-way + L2 1M 16-way) and\n"
@@ -28,22 +28,33 @@ static void help(FILE *f)
             "                      drcachesim = DynamoRIO's cache simulator\n"
             "      --json FILE     write results as JSON ('-' for stdout, replaces the table)\n"
             "      --csv FILE      write one CSV row per level ('-' for stdout)\n"
-            "      --events FILE   write the model's cache events as Tarmac CACHE lines\n"
-            "                      (time and cpu of the causing access; a level is named by\n"
-            "                      its tarmac_name key, else core<N>.<level>)\n"
+            "      --events FILE   write the model's events as Tarmac lines: CACHE, and with\n"
+            "                      TLBs also TLB, WALKCACHE and TTW (time and cpu of the\n"
+            "                      causing access; a structure is named by its tarmac_name\n"
+            "                      key, a walk side by tarmac_walk_name, else\n"
+            "                      core<N>.<section>)\n"
+            "  -n, --max-accesses N  simulate only the first N accesses (drcachesim's\n"
+            "                      -sim_refs)\n"
             "  -q, --quiet         no table\n");
 }
 
-/* The event log of --events: one Tarmac line per model event. */
+/* The event log of --events: one Tarmac line per model event. Structures
+ * are the cache levels, then the translation structures (whose TTW events
+ * take the walk side's name). */
 typedef struct event_log {
     cli_out out;
+    size_t nlevels;
     char (*names)[256];
+    char (*walk_names)[256];
 } event_log;
 
 static void log_event(void *ctx, const ct_event *ev, size_t level)
 {
     event_log *log = ctx;
-    ct_event_write_tarmac(&log->out.w, ev, log->names[level]);
+    const char *name = ev->type == CT_EV_TTW && level >= log->nlevels
+                           ? log->walk_names[level - log->nlevels]
+                           : log->names[level];
+    ct_event_write_tarmac(&log->out.w, ev, name);
 }
 
 /* Tell the user about skipped records and ignored record kinds, once. */
@@ -67,6 +78,7 @@ int cmd_run(int argc, char **argv)
         {"json", required_argument, NULL, 'J'},   {"csv", required_argument, NULL, 'C'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
         {"events", required_argument, NULL, 'E'}, {"compat", required_argument, NULL, 'X'},
+        {"max-accesses", required_argument, NULL, 'n'},
         {NULL, 0, NULL, 0},
     };
     cli_common co = {0};
@@ -80,11 +92,11 @@ int cmd_run(int argc, char **argv)
     ct_sim *s = NULL;
     ct_batch b = {0};
     ct_trace_opts to = {0};
-    uint64_t *sizes = NULL;
+    uint64_t *sizes = NULL, max_accesses = UINT64_MAX, done = 0;
     double t0;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:s:f:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:s:f:n:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'c': co.config_path = optarg; break;
         case 's':
@@ -99,6 +111,15 @@ int cmd_run(int argc, char **argv)
         case 'J': json = optarg; break;
         case 'C': csv = optarg; break;
         case 'E': events = optarg; break;
+        case 'n': {
+            char *end;
+            if (!optarg[0] || optarg[0] == '-' ||
+                (max_accesses = strtoull(optarg, &end, 10), *end)) {
+                cli_error("run: --max-accesses takes a count of accesses, not \"%s\"", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        }
         case 'q': quiet = 1; break;
         case 'X': compat = optarg; break;
         case 'h': help(stdout); return EXIT_OK;
@@ -132,14 +153,21 @@ int cmd_run(int argc, char **argv)
         goto out;
     }
     if (events) {
-        log.names = calloc(ct_sim_nlevels(s) + 1, sizeof *log.names);
-        if (!log.names) {
+        const size_t nlv = ct_sim_nlevels(s), ntlb = ct_sim_ntlbs(s);
+        log.nlevels = nlv;
+        log.names = calloc(nlv + ntlb + 1, sizeof *log.names);
+        log.walk_names = calloc(ntlb + 1, sizeof *log.walk_names);
+        if (!log.names || !log.walk_names) {
             cli_error("out of memory");
             status = EXIT_INPUT;
             goto out;
         }
-        for (size_t i = 0; i < ct_sim_nlevels(s); i++)
+        for (size_t i = 0; i < nlv; i++)
             (void)ct_level_tarmac_name(cfg, s, i, log.names[i], sizeof log.names[i]);
+        for (size_t i = 0; i < ntlb; i++) {
+            (void)ct_tlb_tarmac_name(cfg, s, i, 0, log.names[nlv + i], sizeof log.names[0]);
+            (void)ct_tlb_tarmac_name(cfg, s, i, 1, log.walk_names[i], sizeof log.walk_names[0]);
+        }
         if (cli_out_open(&log.out, events, &err) != CT_OK) {
             status = cli_fail(&err);
             goto out;
@@ -149,7 +177,17 @@ int cmd_run(int argc, char **argv)
     }
     cli_catch_signals();
     t0 = cli_now();
-    while ((rc = ct_trace_next(t, &b, &err)) > 0) {
+    while (done < max_accesses && (rc = ct_trace_next(t, &b, &err)) > 0) {
+        if (b.n > max_accesses - done) {
+            /* and the side records of the accesses kept */
+            uint32_t keep = (uint32_t)(max_accesses - done);
+            while (b.nmk && b.mk[b.nmk - 1].index >= keep)
+                b.nmk--;
+            while (b.nev && b.ev[b.nev - 1].index >= keep)
+                b.nev--;
+            b.n = keep;
+        }
+        done += b.n;
         if (ct_sim_run(s, &b, &err) != CT_OK) {
             rc = err.code;
             break;
@@ -159,6 +197,13 @@ int cmd_run(int argc, char **argv)
             status = 130;
             break;
         }
+    }
+    if (rc == CT_E_UNSUPPORTED && ct_trace_get_info(t)->masked_addresses) {
+        cli_error("%s: the trace masks its memory addresses (as 0x~~~~~~~~~~~~~~~~), so it "
+                  "cannot be simulated; `cachet info` counts its accesses by kind",
+                  argc - optind == 1 ? argv[optind] : "one of the traces");
+        status = EXIT_INPUT;
+        goto out;
     }
     if (rc < 0) {
         status = cli_fail(&err);
@@ -222,6 +267,7 @@ out:
     if (log_open)
         cli_out_abort(&log.out);
     free(log.names);
+    free(log.walk_names);
     free(sizes);
     ct_batch_free(&b);
     ct_sim_free(s);

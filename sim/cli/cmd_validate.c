@@ -1,6 +1,6 @@
 /*
- * cmd_validate.c - cachet validate: the model's cache events against the
- * CACHE lines of a Tarmac trace.
+ * cmd_validate.c - cachet validate: the model's cache, TLB and walk events
+ * against the CACHE, TLB, WALKCACHE and TTW lines of a Tarmac trace.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -16,13 +16,17 @@ static void help(FILE *f)
             "                       [--json FILE|-] [--window N] [--max-diffs N]\n"
             "                       [--context N] [--min-agreement X] TRACE...\n\n"
             "Replays the trace's accesses through the hierarchy of the configuration and\n"
-            "matches the model's cache events with the trace's own CACHE lines, per\n"
-            "structure and operation. A level takes part when its tarmac_name key names a\n"
-            "Tarmac cache (e.g. tarmac_name = cpu.cpu0.l1dcache; {cpu} stands for the core of a\n"
-            "private level). Prints per structure and operation the reference and model counts,\n"
-            "matched, missing (reference only), extra (model only), cold-start extras (the\n"
-            "model filling lines of sets the warm reference has not shown yet: counted apart),\n"
-            "LINE id agreement, then the first divergences with the trace lines around them.\n\n"
+            "matches the model's events with the trace's own CACHE, TLB, WALKCACHE and TTW\n"
+            "lines, per structure and operation. A cache level, TLB or walk cache takes part\n"
+            "when its tarmac_name key names a Tarmac structure (e.g. tarmac_name =\n"
+            "cpu.cpu0.l1dcache; {cpu} stands for the core of a private one); a TLB's walks\n"
+            "take part when its tarmac_walk_name names a TTW side (ITLB, DTLB). The trace's\n"
+            "TTW lines are also the page tables the model walks. Prints per structure and\n"
+            "operation the reference and model counts, matched, missing (reference only),\n"
+            "extra (model only), cold-start extras (the model filling lines, entries or\n"
+            "walking where the warm reference has shown nothing yet: counted apart), how many\n"
+            "matched pairs agree on the detail (LINE id, physical base, descriptor value),\n"
+            "then the first divergences with the trace lines around them.\n\n"
             "  -c, --config FILE     configuration (required)\n"
             "  -s, --set K=V         override one key (repeatable)\n"
             "  -f, --format NAME     force the trace format\n"
@@ -116,8 +120,8 @@ int cmd_validate(int argc, char **argv)
         }
     }
     if (!co.config_path) {
-        cli_error("validate: needs a configuration (-c FILE.ini) whose levels name their "
-                  "Tarmac caches with tarmac_name");
+        cli_error("validate: needs a configuration (-c FILE.ini) whose levels and TLBs name "
+                  "their Tarmac structures with tarmac_name");
         return EXIT_USAGE;
     }
     if (optind >= argc) {
@@ -135,12 +139,13 @@ int cmd_validate(int argc, char **argv)
     tot = ct_validation_total(v);
     if (tot.reference == 0) {
         size_t i;
-        cli_error("validate: nothing to compare: the trace has no CACHE lines of a structure "
-                  "that a level's tarmac_name names");
+        cli_error("validate: nothing to compare: the trace has no CACHE, TLB, WALKCACHE or "
+                  "TTW lines of a structure that a tarmac_name or tarmac_walk_name names");
         for (i = 0; i < ct_validation_nstructures(v); i++) {
             const ct_vstructure *s = ct_validation_structure(v, i);
-            if (s->level < 0 && s->type == CT_EV_CACHE)
-                cli_error("note: the trace has CACHE lines of \"%s\"", s->name);
+            if (s->level < 0 && s->tlb < 0)
+                cli_error("note: the trace has %s lines of \"%s\"", ct_event_type_name(s->type),
+                          s->name);
         }
         status = EXIT_INPUT;
         goto out;

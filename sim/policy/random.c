@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
 
 #include "../policy.h"
@@ -21,7 +22,7 @@ static void *rnd_create(uint64_t sets, uint32_t ways, uint64_t seed)
     if (!p)
         return NULL;
     p->ways = ways;
-    p->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    p->rng = (gsl_set_error_handler_off(), gsl_rng_alloc(gsl_rng_mt19937));
     if (!p->rng) {
         free(p);
         return NULL;

@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
 
 #include "../policy.h"
@@ -35,7 +36,7 @@ static void *rrip_make(uint64_t sets, uint32_t ways, uint64_t seed, int bimodal)
     for (uint64_t i = 0; i < sets * ways; i++)
         p->rrpv[i] = RRPV_MAX;
     if (bimodal) {
-        p->rng = gsl_rng_alloc(gsl_rng_mt19937);
+        p->rng = (gsl_set_error_handler_off(), gsl_rng_alloc(gsl_rng_mt19937));
         if (!p->rng) {
             free(p);
             return NULL;

@@ -73,6 +73,31 @@ bad_case "din: lenient limit reached" \
     "limit.din: 2 malformed records, giving up (the limit is [trace] max_errors); the last: $TMP/limit.din:3:1: label is not 0..5" \
     "$TMP/limit.din" -f din --lenient -s trace.max_errors=2
 
+# ---- vixl ----
+printf '0x0000000000400000  b9400002\t\tldr w2, [x0]\n' > "$TMP/insn.log"
+{ cat "$TMP/insn.log"; printf '#             w2:         0x0000007 <- 0x0000000000010000\n'; } > "$TMP/odd.log"
+bad_case "vixl: odd hex digits" "odd.log:2:27: odd number of hex digits in value" "$TMP/odd.log"
+{ cat "$TMP/insn.log"; printf '#             w2:         0x00000007 <- 0x10000\n'; } > "$TMP/arrow.log"
+bad_case "vixl: arrow without address" "arrow.log:2:38: arrow without 16-digit address" "$TMP/arrow.log"
+printf '0x0000000000400000  b940000\t\tldr w2, [x0]\n#             w2:         0x00000007 <- 0x0000000000010000\n' > "$TMP/enc.log"
+bad_case "vixl: bad encoding" "enc.log:1:28: instruction line: expected 8 hex digits" "$TMP/enc.log" -f vixl
+printf '0x~~~~~~~~~~~~~~~~  b9400002\t\tldr w2, [x0]\n#             w2:         0x00000007 <- 0x~~~~~~~~~~~~~~~~\n' > "$TMP/masked.log"
+bad_case "vixl: masked addresses cannot be simulated" "masks its memory addresses" "$TMP/masked.log"
+
+# ---- ctr ----
+"$CACHET" convert --to ctr-raw "$TMP/good.din" -o "$TMP/good.ctr"
+head -c $(( $(wc -c < "$TMP/good.ctr") - 2 )) "$TMP/good.ctr" > "$TMP/cut.ctr"
+bad_case "ctr: truncated" "truncated" "$TMP/cut.ctr"
+{ head -c 8 "$TMP/good.ctr"; printf '\002\000'; tail -c +11 "$TMP/good.ctr"; } > "$TMP/v2.ctr"
+bad_case "ctr: another major version" "byte 8: ctr version 2.0" "$TMP/v2.ctr"
+hl=$(( 16 + $(od -An -tu4 -j12 -N4 "$TMP/good.ctr") ))
+{ head -c "$hl" "$TMP/good.ctr"; printf '\007\377\377\377\377\377\377\377\377\377\377\001'; } > "$TMP/varint.ctr"
+bad_case "ctr: corrupt varint" "byte $hl (record 0): corrupt varint" "$TMP/varint.ctr"
+"$CACHET" convert --to ctr "gen:random:n=4K" -o "$TMP/g.ctr.zst"
+printf '\377\377\377\377\377\377' | dd of="$TMP/g.ctr.zst" bs=1 seek=200 conv=notrunc 2>/dev/null
+bad_case "ctr: damaged zstd data" "zstd" "$TMP/g.ctr.zst"
+expect_status 2 "ctr: lenient does not resynchronise" "$CACHET" run --lenient "$TMP/varint.ctr"
+
 # ---- configurations ----
 for f in tests/configs/bad/*.ini; do
     want=$(sed -n '1s/^; expect: //p' "$f")
