@@ -83,6 +83,7 @@ typedef struct stream_rt {
     int finished;          /* ... and every buffered record was scheduled */
     uint64_t next_ts;      /* its pending timestamp, 0 before the first one */
     int ts_taken;          /* the next timestamp marker was already weighed */
+    uint64_t counted;      /* input bytes already added to info.bytes */
 } stream_rt;
 
 #define NO_CORE UINT32_MAX
@@ -751,15 +752,64 @@ static void assign_cores(ct_trace *t, ct_batch *b)
 
 /* ---- reading ------------------------------------------------------------------- */
 
+/* An access larger than this is not a real access but a damaged record:
+ * the model would split it into one piece per line. Cache operations cover
+ * ranges and are not bounded. */
+#define MAX_ACCESS_BYTES (1u << 20)
+
+/* Check the accesses a decoder just added (from index `from`): oversized
+ * ones stop a strict read, and are dropped and counted in lenient mode. */
+static int check_sizes(ct_trace *t, stream_rt *r, ct_batch *b, uint32_t from, ct_error *err)
+{
+    uint32_t w = from;
+
+    for (uint32_t i = from; i < b->n; i++) {
+        const ct_access *a = &b->acc[i];
+        if (LIKELY(a->size <= MAX_ACCESS_BYTES || a->kind == CT_CACHEOP)) {
+            b->acc[w++] = *a;
+            continue;
+        }
+        ct_error_set(err, CT_E_FORMAT,
+                     "%s: the %s at trace time %llu covers %u bytes, more than any real "
+                     "access (%u): a damaged record", r->s.path, ct_kind_name(a->kind),
+                     (unsigned long long)a->time, a->size, MAX_ACCESS_BYTES);
+        if (ct_stream_malformed(&r->s, err, "access larger than 1 MiB") != CT_OK)
+            return err->code;
+        /* dropped: side records after it move down one place */
+        for (uint32_t m = 0; m < b->nmk; m++)
+            if (b->mk[m].index > w)
+                b->mk[m].index--;
+        for (uint32_t e = 0; e < b->nev; e++)
+            if (b->ev[e].index > w)
+                b->ev[e].index--;
+    }
+    b->n = w;
+    (void)t;
+    return CT_OK;
+}
+
 static int fill_stream(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
 {
     int rc;
     while (!r->done && ct_batch_room(b, t->fmt->max_per_record)) {
+        uint32_t from = b->n;
+        uint64_t bytes_before = t->info.bytes;
         rc = t->fmt->next(r->st, b, err);
         if (rc < 0)
             return rc;
         if (rc == 0)
             r->done = 1;
+        if (check_sizes(t, r, b, from, err) != CT_OK)
+            return err->code;
+        /* decoders that do not count their input themselves: the stream's
+         * decoded offset */
+        if (t->info.bytes == bytes_before && r->s.in) {
+            uint64_t off = ct_bytes_offset(r->s.in);
+            if (off > r->counted) {
+                t->info.bytes += off - r->counted;
+                r->counted = off;
+            }
+        }
     }
     return CT_OK;
 }

@@ -182,7 +182,11 @@ static void make_stream(void)
             data = (r >> 16) % 3 == 0 ? data + 8 : (r >> 16) % 3 == 1 ? r : data - 64;
             a->vaddr = data;
             a->pc = pc;
-            a->size = (r >> 24) % 5 == 0 ? (uint32_t)(r >> 32) : 1u << ((r >> 28) % 5);
+            /* any 32-bit size for cache operations (ranges); data accesses
+             * stay within the 1 MiB readers accept */
+            a->size = (r >> 24) % 5 == 0 ? (a->kind == CT_CACHEOP ? (uint32_t)(r >> 32)
+                                                                 : (uint32_t)(r >> 32) % (1u << 20))
+                                         : 1u << ((r >> 28) % 5);
         }
         if ((r >> 40) % 4 == 0) {
             a->flags = CT_F_PADDR | ((r >> 42) % 2 ? CT_F_NS : 0);

@@ -396,6 +396,21 @@ static int mem_write(void *ctx, const char *data, size_t len)
     return fwrite(data, 1, len, f) == len ? 0 : -1;
 }
 
+TEST(oversized_accesses_are_damaged_records)
+{
+    /* 2 MiB loads cannot be real: strict stops, lenient drops and counts */
+    summary st = decode("gen:stream:n=10,size=2M,footprint=4M", NULL, 0);
+    summary le = decode("gen:stream:n=10,size=2M,footprint=4M", NULL, 1);
+    summary ok = decode("gen:stream:n=10,size=1M,footprint=4M", NULL, 0);
+    CHECK(st.rc == CT_E_FORMAT);
+    CHECK_STR_CONTAINS(st.msg, "covers 2097152 bytes, more than any real access");
+    CHECK_EQ_U64(le.rc, 0);
+    CHECK_EQ_U64(le.n, 10);           /* the ten fetches stay */
+    CHECK_EQ_U64(le.kind[CT_LOAD], 0);
+    CHECK_EQ_U64(le.malformed, 10);
+    CHECK_EQ_U64(ok.n, 20);
+}
+
 TEST(din_writer_round_trips)
 {
     char path[512];
@@ -442,6 +457,7 @@ int main(void)
     RUN(zstd_source);
     RUN(compress_source_with_width_changes_and_clears);
     RUN(generators_are_deterministic_and_bounded);
+    RUN(oversized_accesses_are_damaged_records);
     RUN(din_writer_round_trips);
     {
         char cmd[600];

@@ -23,11 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
 
 #include "../frontends/frontend.h"
 #include "../sim/config_internal.h"
+#include "../sim/rng.h"
 
 #define CODE_BASE 0x400000ull
 #define ARRAY_A 0x10000000ull
@@ -144,12 +144,11 @@ static int gen_open(void **st, ct_stream *s, ct_error *err)
                             s->path);
     }
     if (g->kind == G_RANDOM || g->kind == G_CHASE) {
-        g->rng = (gsl_set_error_handler_off(), gsl_rng_alloc(gsl_rng_mt19937));
+        g->rng = ct_rng_new(g->seed);
         if (!g->rng) {
             free(g);
             return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", s->path);
         }
-        gsl_rng_set(g->rng, (unsigned long)g->seed);
     }
     if (g->kind == G_CHASE) {
         uint64_t nodes = g->footprint / g->node;

@@ -64,7 +64,8 @@ ct_writer cli_file_writer(FILE *f);
 void cli_catch_signals(void);
 int cli_interrupted(void);
 
-/* Size of a file in bytes, 0 when unknown (stdin, generators). */
+/* Size of a trace in bytes: a file's size, the total of a directory's files,
+ * 0 when unknown (stdin, generators). */
 uint64_t cli_file_size(const char *path);
 
 /* Monotonic seconds. */

@@ -2,6 +2,7 @@
  * cli_util.c - helpers shared by the commands.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -151,12 +152,40 @@ void cli_catch_signals(void)
 
 int cli_interrupted(void) { return interrupted != 0; }
 
+/* Bytes of the regular files under dir, `depth` levels down at most. */
+static uint64_t dir_size(const char *dir, int depth)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    uint64_t total = 0;
+
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) != NULL) {
+        char path[4096];
+        struct stat sb;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (stat(path, &sb) != 0)
+            continue;
+        if (S_ISREG(sb.st_mode))
+            total += (uint64_t)sb.st_size;
+        else if (S_ISDIR(sb.st_mode) && depth > 0)
+            total += dir_size(path, depth - 1);
+    }
+    closedir(d);
+    return total;
+}
+
 uint64_t cli_file_size(const char *path)
 {
     struct stat sb;
     if (strcmp(path, "-") == 0 || stat(path, &sb) != 0)
         return 0;
-    return (uint64_t)sb.st_size;
+    if (S_ISDIR(sb.st_mode))
+        return dir_size(path, 2); /* a trace directory: its files (and trace/) */
+    return S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
 }
 
 double cli_now(void)

@@ -1,57 +1,21 @@
 /*
  * lru.c - least recently used: every hit and fill stamps the line with a
  * running clock; the victim is the way with the oldest stamp (the lowest
- * way on a tie, which only happens before the set has been filled).
+ * way on a tie, which only happens before the set has been filled). The
+ * cache updates these stamps itself on its fast path (ct_policy_lru_state).
  */
-#include <stdlib.h>
-
 #include "../policy.h"
-
-typedef struct lru {
-    uint32_t ways;
-    uint64_t clock;
-    uint64_t stamp[];   /* last use per line, set-major */
-} lru;
+#include "stamps.h"
 
 static void *lru_create(uint64_t sets, uint32_t ways, uint64_t seed)
 {
-    lru *p = calloc(1, sizeof *p + sets * ways * sizeof p->stamp[0]);
-
     (void)seed;
-    if (p)
-        p->ways = ways;
-    return p;
-}
-
-static void lru_destroy(void *st) { free(st); }
-
-static void lru_touch(void *st, uint64_t set, uint32_t way)
-{
-    lru *p = st;
-    p->stamp[set * p->ways + way] = ++p->clock;
-}
-
-static void lru_inval(void *st, uint64_t set, uint32_t way)
-{
-    lru *p = st;
-    p->stamp[set * p->ways + way] = 0;
-}
-
-static uint32_t lru_victim(void *st, uint64_t set)
-{
-    const lru *p = st;
-    const uint64_t *s = &p->stamp[set * p->ways];
-    uint32_t best = 0;
-
-    for (uint32_t w = 1; w < p->ways; w++)
-        if (s[w] < s[best])
-            best = w;
-    return best;
+    return ct_stamps_create(sets, ways);
 }
 
 void ct_policy_lru_state(void *st, uint64_t **stamp, uint64_t **clock)
 {
-    lru *p = st;
+    ct_stamps *p = st;
     *stamp = p->stamp;
     *clock = &p->clock;
 }
@@ -59,8 +23,8 @@ void ct_policy_lru_state(void *st, uint64_t **stamp, uint64_t **clock)
 const ct_policy_ops ct_policy_lru = {
     .name = "lru",
     .help = "least recently used",
-    .create = lru_create, .destroy = lru_destroy,
-    .hit = lru_touch, .fill = lru_touch, .inval = lru_inval,
-    .victim = lru_victim,
+    .create = lru_create, .destroy = free,
+    .hit = ct_stamps_now, .fill = ct_stamps_now, .inval = ct_stamps_clear,
+    .victim = ct_stamps_oldest,
     .rehit_idempotent = 1,
 };

@@ -4,10 +4,8 @@
  */
 #include <stdlib.h>
 
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_rng.h>
-
 #include "../policy.h"
+#include "../rng.h"
 
 typedef struct rnd {
     uint32_t ways;
@@ -22,12 +20,11 @@ static void *rnd_create(uint64_t sets, uint32_t ways, uint64_t seed)
     if (!p)
         return NULL;
     p->ways = ways;
-    p->rng = (gsl_set_error_handler_off(), gsl_rng_alloc(gsl_rng_mt19937));
+    p->rng = ct_rng_new(seed);
     if (!p->rng) {
         free(p);
         return NULL;
     }
-    gsl_rng_set(p->rng, (unsigned long)seed);
     return p;
 }
 

@@ -10,10 +10,8 @@
  */
 #include <stdlib.h>
 
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_rng.h>
-
 #include "../policy.h"
+#include "../rng.h"
 
 #define RRPV_MAX 3
 #define BRRIP_LONG_ONE_IN 32
@@ -36,12 +34,11 @@ static void *rrip_make(uint64_t sets, uint32_t ways, uint64_t seed, int bimodal)
     for (uint64_t i = 0; i < sets * ways; i++)
         p->rrpv[i] = RRPV_MAX;
     if (bimodal) {
-        p->rng = (gsl_set_error_handler_off(), gsl_rng_alloc(gsl_rng_mt19937));
+        p->rng = ct_rng_new(seed);
         if (!p->rng) {
             free(p);
             return NULL;
         }
-        gsl_rng_set(p->rng, (unsigned long)seed);
     }
     return p;
 }
