@@ -139,10 +139,18 @@
  *   page-crossing access adds one translation per page. Software
  *   prefetches still cost nothing. translation_cycles = the part of cycles
  *   spent translating.
+ *
+ * Memory of the model
+ *   Every line of every cache instance takes a tag and a flag byte (9
+ *   bytes), allocated when the hierarchy is created. A hierarchy whose
+ *   lines would need more than the machine's physical memory is refused
+ *   (CT_E_CONFIG, naming the level that needs most), rather than left to
+ *   end in swapping or the out-of-memory killer.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hier_internal.h"
 #include "tlb.h"
@@ -1034,6 +1042,36 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
     return CT_OK;
 }
 
+/* Refuse a hierarchy whose tags would not fit in physical memory. */
+static int check_size(const ct_config *cfg, ct_error *err)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t phys = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    uint64_t total = 0, most = 0;
+    int most_lv = 0;
+
+    for (int lv = 0; lv < CT_LV_COUNT; lv++) {
+        const ct_cache_cfg *k = &cfg->cache[lv];
+        uint64_t n = lv >= CT_LV_L2 && k->shared ? 1 : cfg->cores;
+        uint64_t bytes = k->size / k->line * 9 * n;  /* at most 2^40 / 4 * 9 * 1024 */
+        if (!ct_config_level_present(cfg, lv))
+            continue;
+        total += bytes;
+        if (bytes > most) {
+            most = bytes;
+            most_lv = lv;
+        }
+    }
+    if (phys && total > phys)
+        return ct_error_set(err, CT_E_CONFIG,
+                            "%s%s[%s]: the caches need %llu MiB of tags (%llu for %s), more "
+                            "than the %llu MiB of memory of this machine", cfg->path,
+                            cfg->path[0] ? ": " : "", level_names[most_lv],
+                            (unsigned long long)(total >> 20), (unsigned long long)(most >> 20),
+                            level_names[most_lv], (unsigned long long)(phys >> 20));
+    return CT_OK;
+}
+
 int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
 {
     ct_sim *s = calloc(1, sizeof *s);
@@ -1044,6 +1082,10 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
     *out = NULL;
     if (!s)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    if ((rc = check_size(cfg, err)) != CT_OK) {
+        free(s);
+        return rc;
+    }
     s->cores = cfg->cores;
     s->mem_latency = cfg->mem_latency;
     s->use_paddr = cfg->indexing == CT_INDEX_PHYSICAL;

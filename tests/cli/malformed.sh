@@ -185,6 +185,11 @@ for f in tests/configs/bad/*.ini; do
     case $want in *.ini:*) names=${want%%:*} ;; esac
     BAD_CASE_CONVERT=0 BAD_CASE_NAMES=$names bad_case "config $f" "$want" "$TMP/good.din" -c "$f"
 done
+# a geometry the machine cannot hold: refused before anything is allocated
+printf '[system]\ncores = 1024\n[l1d]\nsize = 1G\nassoc = full\n' > "$TMP/huge.ini"
+BAD_CASE_CONVERT=0 BAD_CASE_NAMES=huge.ini bad_case "config: caches larger than memory" \
+    "huge.ini: [l1d]: the caches need 147456 MiB of tags (147456 for l1d), more than the " \
+    "$TMP/good.din" -c "$TMP/huge.ini"
 printf 'include = %s/tests/configs/bad/syntax.ini\n' "$(pwd)" > "$TMP/inc.ini"
 BAD_CASE_CONVERT=0 BAD_CASE_NAMES=inc.ini bad_case "config: a fault in an included file" \
     "inc.ini: include: $(pwd)/tests/configs/bad/syntax.ini:3: syntax error: expected key = value" \
