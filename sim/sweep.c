@@ -91,12 +91,17 @@ static char *trim(char *s)
     return s;
 }
 
+/* Append a copy of s to the array *v of *n strings. The array grows by
+ * doubling: its room is the smallest power of two >= *n. */
 static int push_str(char ***v, size_t *n, const char *s)
 {
-    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
-    if (!nv)
-        return -1;
-    *v = nv;
+    char **nv = *v;
+    if ((*n & (*n - 1)) == 0) { /* full (or empty) */
+        nv = realloc(*v, (*n ? *n * 2 : 1) * sizeof *nv);
+        if (!nv)
+            return -1;
+        *v = nv;
+    }
     nv[*n] = dup_str(s);
     if (!nv[*n])
         return -1;
@@ -227,6 +232,9 @@ static int expand_values(const char *file, dim_key *k, const char *text, ct_erro
             return ct_error_set(err, CT_E_CONFIG,
                                 "%s: [sweep] %s: \"%s\": the %s never reaches the end", file,
                                 k->name, text, geometric ? "factor (>= 2, from > 0)" : "step");
+        if (!geometric && (hi - lo) / f >= MAX_VALUES) /* known before making them */
+            return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: more than %d values", file,
+                                k->name, MAX_VALUES);
         for (uint64_t v = lo; v <= hi;) {
             if (k->nvals >= MAX_VALUES)
                 return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: more than %d values",

@@ -186,9 +186,10 @@ for f in tests/configs/bad/*.ini; do
     BAD_CASE_CONVERT=0 BAD_CASE_NAMES=$names bad_case "config $f" "$want" "$TMP/good.din" -c "$f"
 done
 # a geometry the machine cannot hold: refused before anything is allocated
-printf '[system]\ncores = 1024\n[l1d]\nsize = 1G\nassoc = full\n' > "$TMP/huge.ini"
+# (2^38 lines: were the check gone, the allocation itself would fail)
+printf '[l3]\nsize = 1T\nline = 4\n' > "$TMP/huge.ini"
 BAD_CASE_CONVERT=0 BAD_CASE_NAMES=huge.ini bad_case "config: caches larger than memory" \
-    "huge.ini: [l1d]: the caches need 147456 MiB of tags (147456 for l1d), more than the " \
+    "huge.ini: [l3]: the caches need 2359296 MiB of tags (2359296 for l3), more than the " \
     "$TMP/good.din" -c "$TMP/huge.ini"
 printf 'include = %s/tests/configs/bad/syntax.ini\n' "$(pwd)" > "$TMP/inc.ini"
 BAD_CASE_CONVERT=0 BAD_CASE_NAMES=inc.ini bad_case "config: a fault in an included file" \
