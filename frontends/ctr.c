@@ -67,10 +67,10 @@ static int ctr_open(void **st, ct_stream *s, ct_error *err)
     h = ct_bytes_ptr(in);
     if (got == 0)
         return ct_error_set(err, CT_E_FORMAT, "%s: empty file: no trace records", s->path);
-    if ((size_t)got < CTR_MAGIC_LEN || memcmp(h, CTR_MAGIC, CTR_MAGIC_LEN) != 0)
+    if (memcmp(h, CTR_MAGIC, (size_t)got < CTR_MAGIC_LEN ? (size_t)got : CTR_MAGIC_LEN) != 0)
         return ct_error_set(err, CT_E_FORMAT, "%s: byte 0: not a cachet trace (bad magic)",
                             s->path);
-    if ((size_t)got < CTR_FIXED_HEADER)
+    if ((size_t)got < CTR_FIXED_HEADER) /* the magic so far, then the end */
         return ct_error_set(err, CT_E_FORMAT, "%s: byte %zd: header cut short (%zd of %d bytes)",
                             s->path, got, got, CTR_FIXED_HEADER);
     major = h[8] | (unsigned)h[9] << 8;

@@ -225,12 +225,22 @@ static int is_raw(const uint8_t *h, size_t n)
     return (v >> 61) == 6 && ((v >> 56) & 0x1f) == 4 && ((v >> 48) & 0xff) >= 1;
 }
 
+/* 1 when the stream ends within its first 16 bytes and what it holds
+ * begins like a HEADER record (type 25, size 0). */
+static int cut_in_header(const uint8_t *h, size_t n)
+{
+    static const uint8_t head[4] = {T_HEADER, 0, 0, 0};
+    return n > 0 && n < 16 && memcmp(h, head, n < 4 ? n : 4) == 0;
+}
+
 static int dmt_probe(const uint8_t *h, size_t n)
 {
     if (record_width(h, n))
         return 95;
     if (is_raw(h, n))
         return 90;  /* claimed so that open can refuse it with a hint */
+    if (cut_in_header(h, n))
+        return 20;  /* a trace cut inside its first records: open says so */
     return 0;
 }
 
@@ -373,7 +383,7 @@ static int dmt_list_dir(const char *path, int (*fn)(void *ctx, const char *path)
                               "%s: holds only raw drmemtrace files (raw/): run raw2trace "
                               "first", path);
     }
-    if (rc == CT_OK)
+    if (rc == CT_OK && n > 1) /* qsort wants a valid array even for no element */
         qsort(names, n, sizeof *names, cmp_names);
     for (size_t i = 0; i < n; i++) {
         if (rc == CT_OK) {
@@ -446,6 +456,10 @@ static int dmt_open(void **st, ct_stream *s, ct_error *err)
                             "%s: raw drmemtrace file (offline_entry_t records, not "
                             "post-processed): run raw2trace on its directory first", s->path);
     rs = record_width(h, (size_t)n);
+    if (!rs && cut_in_header(h, (size_t)n))
+        return ct_error_set(err, CT_E_FORMAT,
+                            "%s: byte 0, record 0: truncated: the file ends after %zd bytes, "
+                            "inside the HEADER record or the record after it", s->path, n);
     if (!rs)
         return ct_error_set(err, CT_E_FORMAT,
                             "%s: byte 0, record 0: not a drmemtrace trace (record 0 is not a "

@@ -6,6 +6,8 @@
  * layer below names (a zip archive on stdin is refused). Every member is
  * inflated and checked (size and CRC) by libzip; a member that yields fewer
  * or more bytes than the directory states is an error naming the member.
+ * A file that starts like an archive but has no end of central directory
+ * record (where libzip looks for the directory) is reported as truncated.
  * Decoders that care where members begin (drmemtrace chunks) ask
  * ct_zip_member() for the name and size of member i: members follow each
  * other in the stream with no gap.
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <zip.h>
 
@@ -35,6 +38,13 @@ static int zip_probe(const uint8_t *h, size_t n)
            ((h[2] == 3 && h[3] == 4) || (h[2] == 5 && h[3] == 6));
 }
 
+/* Size of the file a layer reads (0 when unknown). */
+static uint64_t file_size(const ct_bytes *b)
+{
+    struct stat sb;
+    return stat(b->name, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+}
+
 static int zip_open_src(void **st, ct_bytes *inner, ct_error *err)
 {
     zip_src *z;
@@ -53,8 +63,14 @@ static int zip_open_src(void **st, ct_bytes *inner, ct_error *err)
     if (!z->za) {
         zip_error_t ze;
         zip_error_init_with_code(&ze, zerr);
-        ct_error_set(err, CT_E_FORMAT, "%s: not a readable zip archive: %s", inner->name,
-                     zip_error_strerror(&ze));
+        if (zerr == ZIP_ER_NOZIP) /* it starts like one (the probe): its end is missing */
+            ct_error_set(err, CT_E_FORMAT,
+                         "%s: byte %llu (the end of the file): zip archive truncated: no "
+                         "end of central directory record (%s)", inner->name,
+                         (unsigned long long)file_size(inner), zip_error_strerror(&ze));
+        else
+            ct_error_set(err, CT_E_FORMAT, "%s: not a readable zip archive: %s", inner->name,
+                         zip_error_strerror(&ze));
         zip_error_fini(&ze);
         free(z);
         return err->code;

@@ -14,14 +14,14 @@
  *
  * What becomes an access
  *   IT, IS, IF (Fast Models, RTL) and ES (cycle models) instruction lines:
- *     one ifetch of opcode digits / 2 bytes at the instruction address, with
- *     its physical address when shown (_NS: non-secure). IS and ES CCFAIL
- *     instructions were fetched too. The forms "IT (id) addr[:paddr]
- *     opcode", "IT (pc) opcode iset", "IT (addr:id) addr opcode", "IT addr
- *     opcode" and "ES (pc:opcode)" are read. An ES opcode of hyphens (the
- *     fetch failed) and EXC or Reset in place of the address (exceptions)
- *     give no access. The instruction's address is the pc of the accesses
- *     of its cpu that follow.
+ *     one ifetch of opcode digits / 2 bytes (4, 8 or 16 digits) at the
+ *     instruction address, with its physical address when shown (_NS:
+ *     non-secure). IS and ES CCFAIL instructions were fetched too. The
+ *     forms "IT (id) addr[:paddr] opcode", "IT (pc) opcode iset", "IT
+ *     (addr:id) addr opcode", "IT addr opcode" and "ES (pc:opcode)" are
+ *     read. An ES opcode of hyphens (the fetch failed) and EXC or Reset in
+ *     place of the address (exceptions) give no access. The instruction's
+ *     address is the pc of the accesses of its cpu that follow.
  *   M<R|W><size>[attr] [X] [(a:b)] <vaddr>[:<paddr>[_NS|_S]] <data> [<data>]:
  *     a load or store of size bytes (1 2 4 8 16); attribute X = exclusive,
  *     T = unprivileged. The aliases R01..R08 / W01..W08, 8-character RTL
@@ -74,7 +74,9 @@
  *   The same lines, except: the cpu of an instruction record is a bare
  *   decimal after the unit (its memory records name none and so belong to
  *   the last instruction record's cpu, by the rule above); the bracketed
- *   instruction index is required; memory attribute X means privileged.
+ *   instruction index is required; memory attribute X means privileged; a
+ *   line of a kind Tarmac does not know either is malformed (the format
+ *   defines its three record kinds, unlike Tarmac's open-ended producers).
  *
  * Markers and times
  *   `time` of every record is the trace timestamp. A CT_MK_TIMESTAMP marker
@@ -488,6 +490,12 @@ static int is_iset(const char *w, size_t n)
            eq(w, n, "T16") || eq(w, n, "T32");
 }
 
+/* Opcodes are 16-bit (T16), 32-bit or 64-bit values: 4, 8 or 16 digits. */
+static int opcode_width(size_t digits)
+{
+    return digits == 4 || digits == 8 || digits == 16;
+}
+
 /* Remember the last instruction for the end-of-trace fetch. The
  * disassembly is the text after the first ':' that follows the opcode. */
 static void remember(tarmac *t, const lx *rest, uint64_t pc, uint64_t pa, uint16_t flags,
@@ -580,7 +588,7 @@ static int instr_fm(tarmac *t, lx *x, int skipped, ct_batch *b, ct_error *err)
     } else {
         pc = v;
     }
-    if (n3 < 2 || n3 > 16 || (n3 & 1) || !hex_word(w3, n3, &op))
+    if (!opcode_width(n3) || !hex_word(w3, n3, &op))
         return bad(t, x, w3, "expected a hex opcode of 4, 8 or 16 digits", err);
     fetch(t, b, pc, pa, flags, (uint32_t)n3 / 2);
     if (t->next_fetch)
@@ -614,7 +622,7 @@ static int instr_es(tarmac *t, lx *x, ct_batch *b, ct_error *err)
             if (w[i] != '-')
                 return bad(t, x, w, "expected a hex opcode", err);
         failed = 1;
-    } else if (nop < 2 || nop > 16 || (nop & 1) || !hex_word(w, nop, &op)) {
+    } else if (!opcode_width(nop) || !hex_word(w, nop, &op)) {
         return bad(t, x, w, "expected a hex opcode of 4, 8 or 16 digits", err);
     }
     if (!punct(x, ')'))
@@ -1332,6 +1340,9 @@ static int parse_line(tarmac *t, const char *line, size_t len, ct_batch *b, ct_e
         return CT_OK;
     default: {
         char what[96];
+        if (t->dialect == CT_TARMAC_TM)
+            return bad(t, &x, w, "unknown record kind (Trace Matcher has IT/IS, M and R)",
+                       err);
         snprintf(what, sizeof what, "unknown line kind '%.*s'", (int)(n > 40 ? 40 : n), w);
         warn(t, what);
         return CT_OK;

@@ -6,7 +6,8 @@
  *   Every input path becomes one or more streams: a file or "-" is one
  *   stream; a directory is listed by the format that claims it (drmemtrace
  *   per-thread files); "gen:..." inputs are synthetic. All streams of one
- *   trace must have the same format.
+ *   trace must have the same format. An input that holds no byte (after
+ *   decompression) is an error in every format: "empty file".
  *
  * Format detection
  *   Forced by name ([trace] format or -f), else every format probes the
@@ -162,11 +163,14 @@ int ct_stream_malformed(ct_stream *s, ct_error *err, const char *reason)
     r = reason_slot(s->info->reasons, &s->info->nreasons, reason);
     if (r->count++ == 0)
         snprintf(r->first, sizeof r->first, "%.*s", (int)sizeof r->first - 1, err->msg);
-    if (s->info->malformed >= s->max_errors)
+    if (s->info->malformed >= s->max_errors) {
+        char last[sizeof err->msg];
+        memcpy(last, err->msg, sizeof last); /* err->msg is rewritten below */
         return ct_error_set(err, CT_E_LIMIT,
                             "%s: %llu malformed records, giving up (the limit is [trace] "
                             "max_errors); the last: %s", s->path,
-                            (unsigned long long)s->info->malformed, err->msg);
+                            (unsigned long long)s->info->malformed, last);
+    }
     err->code = CT_OK;
     err->msg[0] = '\0';
     return CT_OK;
@@ -282,22 +286,30 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
             ct_bytes_close(in);
             return err->code;
         }
+        if (ct_bytes_avail(in) == 0) {
+            int compressed = in->inner != NULL;
+            ct_bytes_close(in);
+            return ct_error_set(err, CT_E_FORMAT, "%s: empty file: no trace records%s", path,
+                                compressed ? " (the compressed data holds no byte)" : "");
+        }
     }
     if (!f) {
         f = detect(path, in, &score);
         if (!f) {
-            int empty = in && ct_bytes_avail(in) == 0;
             ct_bytes_close(in);
-            return ct_error_set(err, CT_E_FORMAT, "%s: %s", path,
-                                empty ? "empty file: no trace records"
-                                      : "unknown trace format (no format recognises the "
-                                        "first bytes; force one with -f)");
+            return ct_error_set(err, CT_E_FORMAT,
+                                "%s: unknown trace format (no format recognises the first "
+                                "bytes; force one with -f)", path);
         }
         t->fmt = f;
     } else if (synthetic != (f == &ct_format_gen)) {
         ct_bytes_close(in);
-        return ct_error_set(err, CT_E_USAGE, "%s: cannot mix %s with %s inputs", path,
-                            synthetic ? "synthetic" : t->fmt->name, t->fmt->name);
+        if (!synthetic)
+            return ct_error_set(err, CT_E_USAGE,
+                                "%s: the gen format reads synthetic inputs (gen:NAME:...), "
+                                "not files", path);
+        return ct_error_set(err, CT_E_USAGE, "%s: cannot mix synthetic with %s inputs", path,
+                            f->name);
     }
     r = calloc(1, sizeof *r);
     if (!r) {
@@ -369,8 +381,8 @@ static int open_dir(ct_trace *t, const char *dir, ct_error *err)
                                 "this kind", dir);
         t->fmt = f;
     } else if (!f->list_dir) {
-        return ct_error_set(err, CT_E_IO, "%s: is a directory; the %s format reads files",
-                            dir, f->name);
+        return ct_error_set(err, CT_E_IO, "%s: is a directory; the %s format reads %s", dir,
+                            f->name, f->no_bytes ? "synthetic inputs (gen:NAME:...)" : "files");
     }
     rc = f->list_dir(dir, collect_path, &d, err);
     if (!rc && d.n == 0)

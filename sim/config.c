@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <iniparser/iniparser.h>
 
@@ -521,22 +522,50 @@ static int quiet_errback(const char *fmt, ...)
     return 0;
 }
 
+FILE *ct_ini_open(const char *path, ct_error *err)
+{
+    struct stat sb;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        ct_error_set(err, CT_E_IO, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fclose(f);
+        ct_error_set(err, CT_E_IO, "%s: is a directory, not an INI file", path);
+        return NULL;
+    }
+    return f;
+}
+
+int ct_ini_line_fault(const char *path, unsigned lineno, const char *line, size_t cap,
+                      long got, FILE *f, ct_error *err)
+{
+    if (got >= 0 && strlen(line) != (size_t)got) /* fgets read more than the string holds */
+        return ct_error_set(err, CT_E_CONFIG, "%s:%u: a NUL byte: not a text file", path,
+                            lineno);
+    if (!strchr(line, '\n') && !feof(f))
+        return ct_error_set(err, CT_E_CONFIG, "%s:%u: line longer than %zu characters", path,
+                            lineno, cap - 2);
+    return CT_OK;
+}
+
 /* Check INI syntax line by line: blank, comment, [section], key = value. */
 static int check_syntax(const char *path, ct_error *err)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = ct_ini_open(path, err);
     char line[4096];
     unsigned lineno = 0;
 
     if (!f)
-        return ct_error_set(err, CT_E_IO, "%s: cannot open: %s", path, strerror(errno));
-    while (fgets(line, sizeof line, f)) {
+        return err->code;
+    for (long at = ftell(f); fgets(line, sizeof line, f); at = ftell(f)) {
         char *p = line, *end;
         lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {
+        if (ct_ini_line_fault(path, lineno, line, sizeof line, at < 0 ? -1 : ftell(f) - at, f,
+                              err)) {
             fclose(f);
-            return ct_error_set(err, CT_E_CONFIG, "%s:%u: line longer than %zu characters",
-                                path, lineno, sizeof line - 2);
+            return err->code;
         }
         while (isspace((unsigned char)*p))
             p++;
@@ -582,6 +611,7 @@ static void dir_of(const char *path, char *out, size_t n)
 
 typedef struct load_stack {
     const char *real[MAX_INCLUDE_DEPTH];
+    const char *given[MAX_INCLUDE_DEPTH];   /* the paths as named, for messages */
     int depth;
 } load_stack;
 
@@ -594,9 +624,17 @@ static int load_into(struct ct_config *c, const char *path, load_stack *stk, ct_
     if (!realpath(path, real))
         return ct_error_set(err, CT_E_IO, "%s: cannot open: %s", path, strerror(errno));
     for (int i = 0; i < stk->depth; i++)
-        if (strcmp(stk->real[i], real) == 0)
-            return ct_error_set(err, CT_E_CONFIG, "%s: include loop: %s includes itself",
-                                path, path);
+        if (strcmp(stk->real[i], real) == 0) {
+            /* name the files of the loop: "a.ini -> b.ini -> a.ini" */
+            char chain[CT_ERRMSG_MAX];
+            size_t used = 0;
+            chain[0] = '\0';
+            for (int k = i; k < stk->depth && used < sizeof chain; k++)
+                used += (size_t)snprintf(chain + used, sizeof chain - used, "%s -> ",
+                                         stk->given[k]);
+            return ct_error_set(err, CT_E_CONFIG, "%s: include loop: %s%s", stk->given[i],
+                                chain, path);
+        }
     if (stk->depth >= MAX_INCLUDE_DEPTH)
         return ct_error_set(err, CT_E_CONFIG, "%s: includes nested deeper than %d", path,
                             MAX_INCLUDE_DEPTH);
@@ -607,6 +645,7 @@ static int load_into(struct ct_config *c, const char *path, load_stack *stk, ct_
     d = iniparser_load(path);
     if (!d)
         return ct_error_set(err, CT_E_CONFIG, "%s: cannot parse", path);
+    stk->given[stk->depth] = path;
     stk->real[stk->depth++] = real;
 
     /* The include first, so that this file's keys win. */
@@ -623,6 +662,9 @@ static int load_into(struct ct_config *c, const char *path, load_stack *stk, ct_
             if (rc) {
                 if (rc == CT_E_IO)
                     ct_error_set(err, CT_E_CONFIG, "%s: include %s: cannot open", path, inc);
+                else if (!strstr(err->msg, ": include loop: "))
+                    ct_error_prefix(err, "%s: include", path); /* say where it came from */
+                rc = err->code;
                 goto out;
             }
         }

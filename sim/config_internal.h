@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cachet/config.h"
 
@@ -139,6 +140,16 @@ extern const ct_schema_row ct_schema_rows[];
 extern const size_t ct_schema_nrows;
 extern const ct_schema_check ct_schema_checks[];
 extern const size_t ct_schema_nchecks;
+
+/* INI text files (configurations, sweep files). ct_ini_open opens path for
+ * reading, refusing a directory; NULL with err set on failure.
+ * ct_ini_line_fault checks a line that fgets read from f into a buffer of
+ * cap bytes, consuming `got` bytes of the file (-1: unknown): 0 when it is
+ * whole, else a CT_E_CONFIG error "PATH:LINE: reason" for a line longer
+ * than the buffer or one holding a NUL byte. */
+FILE *ct_ini_open(const char *path, ct_error *err);
+int ct_ini_line_fault(const char *path, unsigned lineno, const char *line, size_t cap,
+                      long got, FILE *f, ct_error *err);
 
 /* Section index of a cache level, and the level of a section (-1: none). */
 int ct_config_section_of_level(int level);

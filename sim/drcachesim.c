@@ -29,7 +29,8 @@
  *   A request for [addr, addr + size) is split at line boundaries; each
  *   piece is looked up on its own, in address order. A request of size 0
  *   covers nothing when addr starts a line and one byte otherwise
- *   (drcachesim computes the last byte as addr + size - 1).
+ *   (drcachesim computes the last byte as addr + size - 1). A request that
+ *   would run past the top of the address space ends there, as in hier.c.
  *   Hit: counted, the line becomes most recently used. Miss: counted; the
  *   way is chosen (the first invalid way, else the least recently used);
  *   the piece itself (its address and size, same kind) is requested from
@@ -192,7 +193,7 @@ static void piece(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind)
 static void request(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind)
 {
     const uint32_t lb = s->lv[li].c.line_bits;
-    uint64_t last = addr + size - 1;
+    const uint64_t last = size ? ct_last_byte(addr, size) : addr - 1;
     uint64_t tag = addr >> lb, final_tag = last >> lb;
 
     if (LIKELY(tag == final_tag)) {
@@ -201,11 +202,12 @@ static void request(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind)
     }
     if (size == 0)
         return;  /* [addr, addr - 1] at a line start: nothing */
-    for (; tag <= final_tag; tag++) {
-        uint64_t end = (tag + 1) << lb;
-        uint32_t n = tag < final_tag ? (uint32_t)(end - addr) : (uint32_t)(last - addr + 1);
-        piece(s, li, addr, n, kind);
-        addr = end;
+    for (;;) {
+        const uint64_t pl = ct_piece_last(addr, last, lb);
+        piece(s, li, addr, (uint32_t)(pl - addr + 1), kind);
+        if (pl == last)
+            return;
+        addr = pl + 1;
     }
 }
 
@@ -215,7 +217,7 @@ static void flush(ct_sim *s, int li, uint64_t addr, uint64_t size)
     for (; li >= 0; li = s->lv[li].next) {
         ct_level *L = &s->lv[li];
         ct_cache *c = &L->c;
-        uint64_t b0 = addr >> c->line_bits, b1 = (addr + (size ? size : 1) - 1) >> c->line_bits;
+        uint64_t b0 = addr >> c->line_bits, b1 = ct_last_byte(addr, size) >> c->line_bits;
         L->st.kind[CT_CACHEOP].accesses++;
         if (b1 - b0 >= c->sets * c->ways) {
             /* a range larger than the cache: look at every line instead */

@@ -34,7 +34,8 @@
  *   first level it reaches is split into one access per line touched; each
  *   piece is counted, looked up and charged on its own. A request sent down
  *   to a level with a different line size is split the same way there.
- *   (A size of 0 counts as 1 byte.)
+ *   (A size of 0 counts as 1 byte.) An access that would run past the top
+ *   of the address space (2^64) ends there: the bytes beyond are dropped.
  *
  * Reads (ifetch, load, atomic, software prefetch)
  *   Hit: the policy is told. Miss: the line is fetched from the next level
@@ -139,10 +140,18 @@
  *   page-crossing access adds one translation per page. Software
  *   prefetches still cost nothing. translation_cycles = the part of cycles
  *   spent translating.
+ *
+ * Memory of the model
+ *   Every line of every cache instance takes a tag and a flag byte (9
+ *   bytes), allocated when the hierarchy is created. A hierarchy whose
+ *   lines would need more than the machine's physical memory is refused
+ *   (CT_E_CONFIG, naming the level that needs most), rather than left to
+ *   end in swapping or the out-of-memory killer.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hier_internal.h"
 #include "tlb.h"
@@ -502,20 +511,20 @@ static uint32_t request(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int ki
 {
     const uint32_t lb = s->lv[li].c.line_bits;
     const ct_serve_fn serve = s->lv[li].serve;
-    uint64_t end = addr + (bytes ? bytes : 1);
+    const uint64_t last = ct_last_byte(addr, bytes);
     uint32_t worst = 0;
 
-    if (LIKELY(((addr ^ (end - 1)) >> lb) == 0))
-        return serve(s, li, addr, bytes ? bytes : 1, kind, write);
-    while (addr < end) {
-        uint64_t line_end = ((addr >> lb) + 1) << lb;
-        uint64_t piece_end = line_end < end ? line_end : end;
-        uint32_t lat = serve(s, li, addr, (uint32_t)(piece_end - addr), kind, write);
+    if (LIKELY(((addr ^ last) >> lb) == 0))
+        return serve(s, li, addr, (uint32_t)(last - addr + 1), kind, write);
+    for (;;) {
+        const uint64_t pl = ct_piece_last(addr, last, lb);
+        const uint32_t lat = serve(s, li, addr, (uint32_t)(pl - addr + 1), kind, write);
         if (lat > worst)
             worst = lat;
-        addr = piece_end;
+        if (pl == last)
+            return worst;
+        addr = pl + 1;
     }
-    return worst;
 }
 
 static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int hit)
@@ -580,7 +589,7 @@ static void cacheop_range(ct_sim *s, int li, uint64_t addr, uint64_t bytes, int 
 {
     ct_level *L = &s->lv[li];
     ct_cache *c = &L->c;
-    uint64_t b0 = addr >> c->line_bits, b1 = (addr + (bytes ? bytes : 1) - 1) >> c->line_bits;
+    uint64_t b0 = addr >> c->line_bits, b1 = ct_last_byte(addr, bytes) >> c->line_bits;
 
     if (b1 - b0 >= c->sets * c->ways) {
         /* more lines in the range than in the level: visit the level's lines */
@@ -641,7 +650,7 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
     if (op == CT_OP_ZERO || op == CT_OP_ALLOC) {
         ct_level *L = &s->lv[li];
         ct_cache *c = &L->c;
-        uint64_t b0 = addr >> c->line_bits, b1 = (addr + (a->size ? a->size : 1) - 1) >> c->line_bits;
+        uint64_t b0 = addr >> c->line_bits, b1 = ct_last_byte(addr, a->size) >> c->line_bits;
         for (uint64_t b = b0; b <= b1; b++) {
             uint64_t set = ct_cache_set(c, b);
             int64_t idx = ct_cache_find(c, set, b);
@@ -680,7 +689,8 @@ FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
 {
     const int kind = a->kind;
     const uint64_t addr = (s->use_paddr && (a->flags & CT_F_PADDR)) ? a->paddr : a->vaddr;
-    const uint32_t bytes = a->size ? a->size : 1;
+    const uint64_t last = ct_last_byte(addr, a->size);
+    const uint32_t bytes = (uint32_t)(last - addr + 1);
     uint64_t cost;
     int li;
 
@@ -711,19 +721,17 @@ FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
         } else {
             const ct_level *L = &s->lv[li];
             const uint32_t lb = L->c.line_bits;
-            const uint64_t end = addr + bytes;
-            if (LIKELY(((addr ^ (end - 1)) >> lb) == 0)) {
+            if (LIKELY(((addr ^ last) >> lb) == 0)) {
                 cost = L->serve(s, li, addr, bytes, kind, write);
             } else {
-                uint64_t p = addr;
+                uint64_t p = addr, pl;
                 cost = 0;
                 s->tot.line_crossings++;
-                while (p < end) {
-                    uint64_t line_end = ((p >> lb) + 1) << lb;
-                    uint64_t piece_end = line_end < end ? line_end : end;
-                    cost += L->serve(s, li, p, (uint32_t)(piece_end - p), kind, write);
-                    p = piece_end;
-                }
+                do {
+                    pl = ct_piece_last(p, last, lb);
+                    cost += L->serve(s, li, p, (uint32_t)(pl - p + 1), kind, write);
+                    p = pl + 1;
+                } while (pl != last);
             }
         }
         if (kind == CT_PREFETCH)
@@ -760,14 +768,14 @@ static NOINLINE uint64_t access_pages(ct_sim *s, const ct_access *a, ct_xlat *m)
                        ? s->first_i[a->core]
                        : s->first_d[a->core];
     const int write = kind == CT_STORE || kind == CT_ATOMIC;
-    const uint64_t va = a->vaddr, end = va + (a->size ? a->size : 1);
+    const uint64_t va = a->vaddr, last = ct_last_byte(va, a->size);
     uint64_t p = va, cost = 0, xc = 0;
 
     s->tot.accesses[kind]++;
     s->tot.line_crossings++;
     for (;;) {
-        const uint64_t page_end = m->vbase + (1ull << m->size_log2);
-        const uint64_t piece_end = page_end > p && page_end < end ? page_end : end;
+        const uint64_t page_last = m->vbase + ((1ull << m->size_log2) - 1);
+        const uint64_t piece_last = page_last >= p && page_last < last ? page_last : last;
         const uint64_t pa = (p == va && (a->flags & CT_F_PADDR))
                                 ? a->paddr
                                 : m->pbase | (p & ((1ull << m->size_log2) - 1));
@@ -779,18 +787,17 @@ static NOINLINE uint64_t access_pages(ct_sim *s, const ct_access *a, ct_xlat *m)
             /* the lines of the piece, each charged (rule "Timing") */
             const ct_level *L = &s->lv[li];
             const uint32_t lb = L->c.line_bits;
-            uint64_t q = s->use_paddr ? pa : p;
-            const uint64_t qend = q + (piece_end - p);
-            while (q < qend) {
-                const uint64_t line_end = ((q >> lb) + 1) << lb;
-                const uint64_t e = line_end < qend ? line_end : qend;
-                cost += L->serve(s, li, q, (uint32_t)(e - q), kind, write);
-                q = e;
-            }
+            uint64_t q = s->use_paddr ? pa : p, ql;
+            const uint64_t qlast = ct_last_byte(q, piece_last - p + 1);
+            do {
+                ql = ct_piece_last(q, qlast, lb);
+                cost += L->serve(s, li, q, (uint32_t)(ql - q + 1), kind, write);
+                q = ql + 1;
+            } while (ql != qlast);
         }
-        p = piece_end;
-        if (p >= end)
+        if (piece_last == last)
             break;
+        p = piece_last + 1;
         s->cur = a;
         xc += ct_translate(s, a, p, m);
     }
@@ -805,7 +812,7 @@ static NOINLINE uint64_t access_pages(ct_sim *s, const ct_access *a, ct_xlat *m)
 static void access_translated(ct_sim *s, const ct_access *a)
 {
     const int kind = a->kind;
-    const uint64_t last = a->vaddr + (a->size ? a->size : 1) - 1;
+    const uint64_t last = ct_last_byte(a->vaddr, a->size);
     uint64_t xc;
     ct_xlat m;
 
@@ -1034,6 +1041,36 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
     return CT_OK;
 }
 
+/* Refuse a hierarchy whose tags would not fit in physical memory. */
+static int check_size(const ct_config *cfg, ct_error *err)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t phys = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    uint64_t total = 0, most = 0;
+    int most_lv = 0;
+
+    for (int lv = 0; lv < CT_LV_COUNT; lv++) {
+        const ct_cache_cfg *k = &cfg->cache[lv];
+        uint64_t n = lv >= CT_LV_L2 && k->shared ? 1 : cfg->cores;
+        uint64_t bytes = k->size / k->line * 9 * n;  /* at most 2^40 / 4 * 9 * 1024 */
+        if (!ct_config_level_present(cfg, lv))
+            continue;
+        total += bytes;
+        if (bytes > most) {
+            most = bytes;
+            most_lv = lv;
+        }
+    }
+    if (phys && total > phys)
+        return ct_error_set(err, CT_E_CONFIG,
+                            "%s%s[%s]: the caches need %llu MiB of tags (%llu for %s), more "
+                            "than the %llu MiB of memory of this machine", cfg->path,
+                            cfg->path[0] ? ": " : "", level_names[most_lv],
+                            (unsigned long long)(total >> 20), (unsigned long long)(most >> 20),
+                            level_names[most_lv], (unsigned long long)(phys >> 20));
+    return CT_OK;
+}
+
 int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
 {
     ct_sim *s = calloc(1, sizeof *s);
@@ -1044,6 +1081,10 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
     *out = NULL;
     if (!s)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    if ((rc = check_size(cfg, err)) != CT_OK) {
+        free(s);
+        return rc;
+    }
     s->cores = cfg->cores;
     s->mem_latency = cfg->mem_latency;
     s->use_paddr = cfg->indexing == CT_INDEX_PHYSICAL;

@@ -19,6 +19,23 @@
 struct ct_sim;
 struct ct_xlate;
 
+/* The last byte of [addr, addr + bytes) (a size of 0 counts as 1): the
+ * top of the address space when the range would run past it (rule "Line
+ * crossing" in hier.c). */
+static inline uint64_t ct_last_byte(uint64_t addr, uint64_t bytes)
+{
+    const uint64_t n = bytes ? bytes - 1 : 0;
+    return addr + n < addr ? UINT64_MAX : addr + n;
+}
+
+/* The last byte of the piece of [p, last] that lies in p's line of
+ * 2^line_bits bytes. */
+static inline uint64_t ct_piece_last(uint64_t p, uint64_t last, uint32_t line_bits)
+{
+    const uint64_t line_last = p | ((1ull << line_bits) - 1);
+    return line_last < last ? line_last : last;
+}
+
 /* Serve one access that lies within one line of level li; returns the
  * latency charged for it. */
 typedef uint32_t (*ct_serve_fn)(struct ct_sim *s, int li, uint64_t addr, uint32_t bytes,

@@ -52,7 +52,7 @@
 #include "sweep_internal.h"
 
 #define MAX_VALUES 100000
-#define MAX_POINTS 1000000
+#define MAX_POINTS 65536     /* each point holds a whole configuration (~10 KiB) */
 #define RING_SLOTS 16
 #define BATCH_CAP (1u << 14)
 
@@ -91,12 +91,17 @@ static char *trim(char *s)
     return s;
 }
 
+/* Append a copy of s to the array *v of *n strings. The array grows by
+ * doubling: its room is the smallest power of two >= *n. */
 static int push_str(char ***v, size_t *n, const char *s)
 {
-    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
-    if (!nv)
-        return -1;
-    *v = nv;
+    char **nv = *v;
+    if ((*n & (*n - 1)) == 0) { /* full (or empty) */
+        nv = realloc(*v, (*n ? *n * 2 : 1) * sizeof *nv);
+        if (!nv)
+            return -1;
+        *v = nv;
+    }
     nv[*n] = dup_str(s);
     if (!nv[*n])
         return -1;
@@ -227,6 +232,9 @@ static int expand_values(const char *file, dim_key *k, const char *text, ct_erro
             return ct_error_set(err, CT_E_CONFIG,
                                 "%s: [sweep] %s: \"%s\": the %s never reaches the end", file,
                                 k->name, text, geometric ? "factor (>= 2, from > 0)" : "step");
+        if (!geometric && (hi - lo) / f >= MAX_VALUES) /* known before making them */
+            return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: more than %d values", file,
+                                k->name, MAX_VALUES);
         for (uint64_t v = lo; v <= hi;) {
             if (k->nvals >= MAX_VALUES)
                 return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: more than %d values",
@@ -262,21 +270,19 @@ static int expand_values(const char *file, dim_key *k, const char *text, ct_erro
 
 static int parse_file(const char *path, parsed *p, ct_error *err)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = ct_ini_open(path, err);
     char line[4096], section[64] = "";
     unsigned lineno = 0;
     int rc = CT_OK;
 
     if (!f)
-        return ct_error_set(err, CT_E_IO, "%s: cannot open: %s", path, strerror(errno));
-    while (rc == CT_OK && fgets(line, sizeof line, f)) {
+        return err->code;
+    for (long at = ftell(f); rc == CT_OK && fgets(line, sizeof line, f); at = ftell(f)) {
         char *s, *eq, *key, *val, *c;
         lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            rc = ct_error_set(err, CT_E_CONFIG, "%s:%u: line longer than %zu characters",
-                              path, lineno, sizeof line - 2);
+        if ((rc = ct_ini_line_fault(path, lineno, line, sizeof line,
+                                    at < 0 ? -1 : ftell(f) - at, f, err)) != CT_OK)
             break;
-        }
         /* comments: a line starting with ; or #, or " ;" / " #" after a value */
         for (c = line; *c; c++)
             if ((*c == ';' || *c == '#') && (c == line || isspace((unsigned char)c[-1]))) {
@@ -478,8 +484,10 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
         goto out;
     if (p.have_base) {
         if ((rc = ct_config_load(&base, p.base, err)) != CT_OK) {
-            if (rc == CT_E_IO)
-                rc = ct_error_set(err, CT_E_CONFIG, "%s: base: %s", path, err->msg);
+            if (rc == CT_E_IO) {
+                ct_error_prefix(err, "%s: base", path);
+                rc = err->code = CT_E_CONFIG;
+            }
             goto out;
         }
     } else if (p.ni) {
@@ -510,8 +518,9 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
             continue;
         dim_first[ndims++] = i;
         if (total > MAX_POINTS / p.keys[i].nvals) {
-            rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep]: more than %d points", path,
-                              MAX_POINTS);
+            rc = ct_error_set(err, CT_E_CONFIG,
+                              "%s: [sweep] %s: its %zu values make more than %d points", path,
+                              p.keys[i].name, p.keys[i].nvals, MAX_POINTS);
             goto out;
         }
         total *= p.keys[i].nvals;

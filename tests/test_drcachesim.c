@@ -47,6 +47,23 @@ static const ct_kind_stats *ks(ct_sim *s, size_t level, int kind)
     "system.compat=drcachesim", "l1d.assoc=" l1assoc, "l1d.size=" l1size, "l1d.line=64", \
         "l2.assoc=4", "l2.size=4K", "l2.line=64"
 
+/* A request that would run past 2^64 ends at the top: lines 0x...ff80 and
+ * 0x...ffc0, nothing at address 0. */
+TEST(a_request_ends_at_the_top_of_the_address_space)
+{
+    ct_sim *s = make((const char *const[]){L1D_L2("256", "2"), NULL});
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    acc(s, CT_LOAD, 0xffffffffffffffa0ull, 0x80, 0);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->accesses, 2);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->misses, 2);
+    CHECK_EQ_U64(ct_sim_get_totals(s)->mem_reads, 2);
+    acc(s, CT_LOAD, 0x0, 4, 0);   /* address 0 was not touched: a miss */
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->misses, 3);
+    ct_sim_free(s);
+}
+
 TEST(line_crossing_requests_are_split_into_pieces)
 {
     ct_sim *s = make((const char *const[]){L1D_L2("256", "2"), NULL});
@@ -233,6 +250,7 @@ TEST(l1_counts_agree_with_the_core_model)
 int main(void)
 {
     RUN(line_crossing_requests_are_split_into_pieces);
+    RUN(a_request_ends_at_the_top_of_the_address_space);
     RUN(size_zero_requests_count_only_inside_a_line);
     RUN(nextline_prefetch_follows_the_installed_demand_line);
     RUN(a_prefetch_hit_makes_the_line_most_recent);

@@ -190,6 +190,30 @@ TEST(line_crossing_access_is_split)
     ct_sim_free(s);
 }
 
+/* 0x80 bytes from 0x...ffa0 would run past 2^64: the access ends at the
+ * last byte of the address space, so it touches the lines 0x...ff80 and
+ * 0x...ffc0 only, and the bytes beyond are dropped. */
+TEST(an_access_ends_at_the_top_of_the_address_space)
+{
+    const char *kv[] = {SMALL, NULL};
+    ct_sim *s = sim_of(kv);
+    size_t l1 = lvl(s, "l1d", 0);
+    acc(s, CT_LOAD, 0xffffffffffffffa0ull, 0x80);
+    CHECK_EQ_U64(ks(s, l1, CT_LOAD)->accesses, 2);
+    CHECK_EQ_U64(ks(s, l1, CT_LOAD)->misses, 2);
+    CHECK_EQ_U64(ct_sim_get_totals(s)->line_crossings, 1);
+    CHECK_EQ_U64(ct_sim_get_totals(s)->cycles, 200);
+    CHECK(resident(s, l1, 0xffffffffffffff80ull) && resident(s, l1, 0xffffffffffffffc0ull));
+    CHECK(!resident(s, l1, 0x0));
+    acc(s, CT_STORE, 0xfffffffffffffff0ull, 64);   /* within the last line: one hit */
+    CHECK_EQ_U64(ks(s, l1, CT_STORE)->accesses, 1);
+    CHECK_EQ_U64(ks(s, l1, CT_STORE)->hits, 1);
+    op(s, CT_OP_INVAL, 0xffffffffffffff80ull, 0x100); /* both lines, nothing at 0 */
+    CHECK(!resident(s, l1, 0xffffffffffffff80ull) && !resident(s, l1, 0xffffffffffffffc0ull));
+    CHECK_EQ_U64(ks(s, l1, CT_CACHEOP)->accesses, 2);
+    ct_sim_free(s);
+}
+
 TEST(timing_charges_the_servicing_level)
 {
     const char *kv[] = {SMALL, NULL};
@@ -573,6 +597,7 @@ int main(void)
     RUN(no_write_allocate_bypasses);
     RUN(full_line_store_needs_no_fetch);
     RUN(line_crossing_access_is_split);
+    RUN(an_access_ends_at_the_top_of_the_address_space);
     RUN(timing_charges_the_servicing_level);
     RUN(instructions_are_the_fetched_ones);
     RUN(missing_l1i_sends_fetches_to_l2);

@@ -53,7 +53,10 @@ TEST(rejects_bad_files)
     CHECK(load_fails_with("colour = red\n[sweep]\nl1d.size = 4K\n", "colour: unknown top-level key"));
     CHECK(load_fails_with("[l1d]\nsize = 3000\n[sweep]\nl1d.assoc = 1\n", "bad.ini: [l1d] size:"));
     CHECK(load_fails_with("[l1d]\nline = 64\n", "[sweep]: no keys to vary"));
-    CHECK(load_fails_with("base = nothere.ini\n[sweep]\nl1d.size = 4K\n", "bad.ini: base:"));
+    CHECK(load_fails_with("base = nothere.ini\n[sweep]\nl1d.size = 4K\n",
+                          "bad.ini: base: "));
+    CHECK(load_fails_with("base = nothere.ini\n[sweep]\nl1d.size = 4K\n",
+                          "/nothere.ini: cannot open: No such file or directory"));
 }
 
 TEST(expands_ranges_lists_and_zips_in_product_order)

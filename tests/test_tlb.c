@@ -283,6 +283,23 @@ TEST(a_side_without_tlb_translates_for_free)
     ct_sim_free(s);
 }
 
+/* 0x2000 bytes from 0x...eff8 would run past 2^64: the access ends at the
+ * top, so it covers the last 8 bytes of page 0x...e000 and all of page
+ * 0x...f000: two lookups, and 1 + 64 pieces at the L1D (64-byte lines). */
+TEST(a_translated_access_ends_at_the_top_of_the_address_space)
+{
+    ct_sim *s = MAKE("l1d.size=1K", "l1d.assoc=2", "dtlb.entries=4", "walk.cache=memory");
+    one o;
+    if (!s)
+        return;
+    one_init(&o, CT_LOAD, 0xffffffffffffeff8ull, 0x2000);
+    run_one(s, &o);
+    CHECK_EQ_U64(tlb_stats(s, "dtlb")->kind[CT_LOAD].accesses, 2);
+    CHECK_EQ_U64(ct_sim_get_totals(s)->accesses[CT_LOAD], 1);
+    CHECK_EQ_U64(ct_sim_level_stats(s, 0)->kind[CT_LOAD].accesses, 65);
+    ct_sim_free(s);
+}
+
 /* An 8-byte load at 0x1ffc touches two pages: two lookups, one access.
  * Cycles: two walks of 4 reads from memory (800), and each page's piece
  * misses the L1D to memory (200). */
@@ -717,6 +734,7 @@ int main(void)
     RUN(sides_use_their_own_tlb);
     RUN(a_side_without_tlb_translates_for_free);
     RUN(a_page_crossing_access_translates_each_page);
+    RUN(a_translated_access_ends_at_the_top_of_the_address_space);
     RUN(asids_keep_entries_and_tables_apart);
     RUN(global_entries_match_every_asid);
     RUN(asid_markers_belong_to_their_cpu);

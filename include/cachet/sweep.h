@@ -16,7 +16,9 @@
  *                                 ; several groups: separate with ','
  *
  * Points are the cartesian product of the keys (zipped groups count as one
- * key), the first key varying slowest. A point whose configuration is
+ * key), the first key varying slowest; a file may describe at most 65536
+ * combinations (every point holds a whole configuration, so a larger
+ * product is refused before any is built). A point whose configuration is
  * impossible (a geometry the configuration rules reject) is skipped and
  * listed with its reason; a value that does not parse is an error of the
  * whole file. Errors read like configuration errors:

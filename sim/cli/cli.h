@@ -60,7 +60,9 @@ void cli_out_abort(cli_out *o);                  /* close and remove */
 ct_writer cli_stdout_writer(void);
 ct_writer cli_file_writer(FILE *f);
 
-/* 1 once SIGINT or SIGTERM arrived (after cli_catch_signals). */
+/* 1 once SIGINT or SIGTERM arrived (after cli_catch_signals). The first
+ * signal only sets the flag, so that the command stops cleanly; a second
+ * one ends the process (outputs are still under their temporary names). */
 void cli_catch_signals(void);
 int cli_interrupted(void);
 

@@ -91,6 +91,7 @@ int cmd_convert(int argc, char **argv)
                   outpath);
         return EXIT_USAGE;
     }
+    cli_catch_signals(); /* from here on no output file is left half-written */
     if (cli_load_config(&co, &cfg, &err) != CT_OK)
         return cli_fail(&err);
     topts.cfg = cfg;
@@ -113,7 +114,6 @@ int cmd_convert(int argc, char **argv)
         status = cli_fail(&err);
         goto out;
     }
-    cli_catch_signals();
     while ((rc = ct_trace_next(t, &b, &err)) > 0) {
         const ct_trace_info *ti = ct_trace_get_info(t);
         if (ct_trace_writer_set_names(tw, ti->structures, ti->nstructures, &err) != CT_OK ||

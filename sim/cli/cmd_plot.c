@@ -6,7 +6,8 @@
  * one line per series: every other swept value, and the trace when there
  * are several. The output format follows the file name (.svg or .png).
  * Without gnuplot the command says so and fails; --script writes the
- * gnuplot script instead of running it.
+ * gnuplot script instead of running it. The picture (and the script) are
+ * written to a temporary name and renamed once complete.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -42,6 +43,16 @@ static int have_gnuplot(void)
     return 0;
 }
 
+/* s inside a gnuplot single-quoted string (a quote is doubled). */
+static void put_quoted(FILE *g, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', g);
+        fputc(*s, g);
+    }
+}
+
 typedef struct pseries {
     char name[512];
     double *x, *y;
@@ -62,7 +73,8 @@ int cmd_plot(int argc, char **argv)
     int c, nh, cx = -1, c_level, c_rate, c_trace, c_first, multi_trace = 0, status = EXIT_OK;
     pseries *sv = NULL;
     size_t ns = 0;
-    char first_trace[1024] = "";
+    char first_trace[1024] = "", tmp_out[4300];
+    cli_out so;
     FILE *g;
 
     optind = 1;
@@ -179,14 +191,28 @@ int cmd_plot(int argc, char **argv)
         free(text);
         return EXIT_INPUT;
     }
-    g = script ? fopen(script, "w") : popen("gnuplot", "w");
-    if (!g) {
-        cli_error("plot: cannot %s", script ? "create the script" : "start gnuplot");
-        status = EXIT_INPUT;
-        goto out;
+    /* The script, and gnuplot's picture, are written to temporary names and
+     * renamed when complete, as every output of cachet. */
+    snprintf(tmp_out, sizeof tmp_out, "%s.tmp.%ld", out, (long)getpid());
+    if (script) {
+        ct_error err = {0};
+        if (cli_out_open(&so, script, &err) != CT_OK) {
+            status = cli_fail(&err);
+            goto out;
+        }
+        g = so.f;
+    } else {
+        g = popen("gnuplot", "w");
+        if (!g) {
+            cli_error("plot: cannot start gnuplot");
+            status = EXIT_INPUT;
+            goto out;
+        }
     }
-    fprintf(g, "set terminal %s size 900,600\nset output '%s'\n",
-            strcmp(out + strlen(out) - 4, ".svg") == 0 ? "svg" : "png", out);
+    fprintf(g, "set terminal %s size 900,600\nset output '",
+            strcmp(out + strlen(out) - 4, ".svg") == 0 ? "svg" : "png");
+    put_quoted(g, script ? out : tmp_out);
+    fprintf(g, "'\n");
     fprintf(g, "set title 'miss rate of %s'\nset xlabel '%s'\nset ylabel 'miss rate'\n"
                "set key outside right\nset grid\n", level, hf[cx]);
     if (strstr(hf[cx], "size"))
@@ -197,8 +223,7 @@ int cmd_plot(int argc, char **argv)
         if (!multi_trace && strchr(label, ' '))
             label = strchr(label, ' ') + 1;
         fprintf(g, "%s'-' using 1:2 with linespoints title '", i ? ", " : "");
-        for (const char *q = label; *q; q++)
-            fputs(*q == '\'' ? "''" : (char[2]){*q, 0}, g);
+        put_quoted(g, label);
         fprintf(g, "'");
     }
     fprintf(g, "\n");
@@ -208,12 +233,16 @@ int cmd_plot(int argc, char **argv)
         fprintf(g, "e\n");
     }
     if (script) {
-        if (fclose(g) != 0) {
-            cli_error("%s: write error", script);
-            status = EXIT_INPUT;
-        }
+        ct_error err = {0};
+        if (cli_out_commit(&so, &err) != CT_OK)
+            status = cli_fail(&err);
     } else if (pclose(g) != 0) {
         cli_error("plot: gnuplot failed");
+        unlink(tmp_out);
+        status = EXIT_INPUT;
+    } else if (rename(tmp_out, out) != 0) {
+        cli_error("%s: cannot rename into place", out);
+        unlink(tmp_out);
         status = EXIT_INPUT;
     } else {
         printf("%s\n", out);

@@ -85,7 +85,7 @@ int cmd_run(int argc, char **argv)
     const char *json = NULL, *csv = NULL, *events = NULL, *compat = NULL;
     event_log log = {0};
     int log_open = 0;
-    int quiet = 0, c, rc, status = EXIT_OK;
+    int quiet = 0, c, rc, status = EXIT_OK, stopped = 0;
     ct_error err = {0};
     ct_config *cfg = NULL;
     ct_trace *t = NULL;
@@ -131,6 +131,7 @@ int cmd_run(int argc, char **argv)
         help(stderr);
         return EXIT_USAGE;
     }
+    cli_catch_signals(); /* from here on no output file is left half-written */
     if ((rc = cli_load_config(&co, &cfg, &err)) != CT_OK)
         return cli_fail(&err);
     if (compat && (rc = ct_config_set_kv(cfg, "system", "compat", compat, &err)) != CT_OK) {
@@ -175,7 +176,6 @@ int cmd_run(int argc, char **argv)
         log_open = 1;
         ct_sim_set_event_sink(s, log_event, &log);
     }
-    cli_catch_signals();
     t0 = cli_now();
     while (done < max_accesses && (rc = ct_trace_next(t, &b, &err)) > 0) {
         if (b.n > max_accesses - done) {
@@ -193,8 +193,7 @@ int cmd_run(int argc, char **argv)
             break;
         }
         if (cli_interrupted()) {
-            cli_error("interrupted: results cover the trace read so far");
-            status = 130;
+            stopped = 1;
             break;
         }
     }
@@ -211,6 +210,23 @@ int cmd_run(int argc, char **argv)
         goto out;
     }
     report_diagnostics(ct_trace_get_info(t));
+    if (stopped) {
+        /* the results of an unfinished run go to the terminal only */
+        cli_error("interrupted: the figures cover the trace read so far; no output file "
+                  "written");
+        status = 130;
+        if (!quiet) {
+            ct_writer w = cli_stdout_writer();
+            ct_run_meta meta = {0};
+            meta.config_path = co.config_path ? co.config_path : "";
+            meta.traces = (const char *const *)argv + optind;
+            meta.ntraces = (size_t)(argc - optind);
+            meta.format = ct_trace_get_info(t)->format;
+            ct_sim_finish(s);
+            ct_report_table(&w, s, cfg, &meta);
+        }
+        goto out;
+    }
     ct_sim_finish(s);
     if (log_open) {
         log_open = 0;

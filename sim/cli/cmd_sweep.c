@@ -262,18 +262,16 @@ static int emit_configs(const ct_sweep *sw, const char *dir)
     for (size_t i = 0; i < ct_sweep_npoints(sw); i++) {
         char path[4200];
         ini_out v = {NULL, NULL};
+        cli_out o;
+        ct_error err = {0};
         snprintf(path, sizeof path, "%s/point-%zu.ini", dir, i);
-        v.f = fopen(path, "w");
-        if (!v.f) {
-            cli_error("%s: cannot create: %s", path, strerror(errno));
-            return EXIT_INPUT;
-        }
+        if (cli_out_open(&o, path, &err) != CT_OK) /* a temporary name, renamed */
+            return cli_fail(&err);
+        v.f = o.f;
         fprintf(v.f, "; point %zu of %s\n", i, ct_sweep_path(sw));
         ct_config_visit(ct_sweep_point_config(sw, i), ini_visit, &v);
-        if (fclose(v.f) != 0) {
-            cli_error("%s: write error", path);
-            return EXIT_INPUT;
-        }
+        if (cli_out_commit(&o, &err) != CT_OK)
+            return cli_fail(&err);
     }
     return EXIT_OK;
 }

@@ -2,7 +2,17 @@
 # drmemtrace_bad_input.sh - malformed drmemtrace inputs, made here by a few
 # lines of Python: exit status 2 and a message naming the file (and zip
 # member), the byte offset, the record index and the reason; --lenient skips
-# and counts what can be skipped.
+# and counts what can be skipped. The malformed-input list (malformed.sh has
+# what every format shares: empty file, directory, unreadable file, every
+# container cut and damaged):
+#   truncated        cut after every byte of a trace of 12-byte records
+#   wrong magic      record 0 not a HEADER; a raw (pre-raw2trace) file
+#   impossible sizes an encoding over 15 bytes, 12-byte records in a
+#                    32-bit trace
+#   unknown kinds    record type 99
+#   version          version 9
+#   compression      a damaged gzip stream, a cut zstd stream, a damaged
+#                    zip member; a zip member that is not a chunk
 source "$(dirname "$0")/lib.bash"
 
 python3 - "$TMP" <<'PY'
@@ -50,4 +60,50 @@ expect_eq "$(json_get "$TMP/out" "d['malformed'], d['instructions']")" "1 2" "re
 expect_status 2 "corrupt gzip stream" "$CACHET" info "$TMP/corrupt.trace.gz"
 expect_err_contains "corrupt.trace.gz: compressed byte" "corrupt stream"
 expect_status 2 "corrupt gzip stream, lenient too" "$CACHET" run --lenient -q "$TMP/corrupt.trace.gz"
+
+# every cut of ok.trace (records of 12 bytes; records 0..1 are the HEADER
+# and the VERSION marker): a cut between records from record 2 on is a
+# shorter trace, any other cut is reported at the record it falls in
+n=$(wc -c < "$TMP/ok.trace")
+for ((i = 1; i <= n; i++)); do
+    if [ $i -lt 16 ]; then
+        printf '%d\tbyte 0, record 0: truncated: the file ends after %d bytes, inside the HEADER record\n' $i $i
+    elif [ $((i % 12)) -eq 0 ]; then printf '%d\tok\n' $i
+    else
+        printf '%d\tbyte %d, record %d: truncated record: %d of 12 bytes at the end of the file\n' \
+            $i $((i / 12 * 12)) $((i / 12)) $((i % 12))
+    fi
+done > "$TMP/table"
+cut_table "cut after every byte" "$TMP/ok.trace" "$TMP/table" -f drmemtrace
+
+python3 - "$TMP" <<'PY'
+import struct, sys, zipfile
+d = sys.argv[1]
+def rec(t, s, a): return struct.pack('<HHQ', t, s, a)
+head = (rec(25, 0, 7) + rec(28, 12, 7) + rec(28, 9, 0x240) + rec(22, 8, 5) + rec(24, 8, 1) +
+        rec(28, 10, 64) + rec(28, 20, 0))                          # records 0..6
+body = rec(10, 4, 0x400) + rec(0, 8, 0x800)                        # 7, 8
+tail = rec(23, 8, 5) + rec(26, 0, 0)
+open(d + '/footer-first.trace', 'wb').write(rec(26, 0, 0) + head[12:] + body + tail)
+enc = rec(47, 8, 0) + rec(47, 8, 0)                                # 16 bytes of encoding
+open(d + '/enc.trace', 'wb').write(head + enc + rec(10, 16, 0x400) + tail)
+open(d + '/x86-32.trace', 'wb').write(head[:24] + rec(28, 9, 0x20) + head[36:] + body + tail)
+with zipfile.ZipFile(d + '/crc.zip', 'w', zipfile.ZIP_STORED) as z:
+    z.writestr('chunk.0000', head + body + tail)
+raw = bytearray(open(d + '/crc.zip', 'rb').read())
+raw[30 + len('chunk.0000') + 90] ^= 0xff                           # a byte of record 7
+open(d + '/crc.zip', 'wb').write(bytes(raw))
+PY
+bad_case "record 0 is not a HEADER" \
+    "footer-first.trace: byte 0, record 0: not a drmemtrace trace (record 0 is not a HEADER record)" \
+    "$TMP/footer-first.trace" -f drmemtrace
+bad_case "encoding over 15 bytes" "enc.trace: byte 96, record 8: instruction encoding longer than 15 bytes" \
+    "$TMP/enc.trace"
+bad_case "32-bit file type, 12-byte records" \
+    "x86-32.trace: byte 24, record 2: file type 0x20 names a 32-bit architecture but the records are 12 bytes wide" \
+    "$TMP/x86-32.trace"
+zstd -q -c "$TMP/ok.trace" | head -c 40 > "$TMP/cut.trace.zst"
+bad_case "cut zstd stream" "cut.trace.zst: compressed byte 40: zstd stream truncated" "$TMP/cut.trace.zst"
+bad_case "damaged zip member" "crc.zip:chunk.0000: uncompressed byte " "$TMP/crc.zip"
+expect_err_contains "corrupt member: CRC error" "damaged zip member: why"
 finish

@@ -40,6 +40,112 @@ need_corpus() {
     fi
 }
 
+# ---- bad inputs --------------------------------------------------------------
+# A bad input must end the command with exit status 2 (so no signal), a
+# message that names the file and says where and why, and no output file:
+# neither the result nor a temporary one.
+
+# no_output_left DIR NAME...: none of the named files, and no *.tmp.*, in DIR
+no_output_left() {
+    local dir=$1 f
+    shift
+    for f in "$@"; do [ -e "$dir/$f" ] && return 1; done
+    ! ls "$dir" | grep -q '\.tmp\.'
+}
+
+# bad_case NAME EXPECT FILE [cachet options...]: `cachet run` on FILE with
+# --json and --csv outputs, then `cachet convert` of FILE (unless
+# BAD_CASE_CONVERT=0): each exits 2, its stderr contains EXPECT and the
+# file's name (or BAD_CASE_NAMES's, when the fault is in another file), and
+# no output is left. EXPECT holds the position and reason.
+bad_case() {
+    local name=$1 expect=$2 file=$3 st
+    shift 3
+    mkdir -p "$TMP/bc"
+    rm -f "$TMP/bc/"*
+    "$CACHET" run "$@" --json "$TMP/bc/out.json" --csv "$TMP/bc/out.csv" "$file" \
+        >"$TMP/out" 2>"$TMP/err"
+    st=$?
+    if ! bad_case_check "$name" "$expect" "$file" $st; then return; fi
+    if [ "${BAD_CASE_CONVERT:-1}" = 1 ]; then
+        "$CACHET" convert "$@" --to din -o "$TMP/bc/out.din" "$file" >"$TMP/out" 2>"$TMP/err"
+        st=$?
+        if ! bad_case_check "$name (convert)" "$expect" "$file" $st; then return; fi
+    fi
+    ok
+}
+
+bad_case_check() {
+    local name=$1 expect=$2 file=$3 st=$4
+    if [ "$st" -ne 2 ]; then bad "$name: exit $st, want 2 ($(head -c 200 "$TMP/err"))"; return 1; fi
+    if ! grep -qF -- "$expect" "$TMP/err"; then
+        bad "$name: stderr lacks '$expect': $(head -c 300 "$TMP/err")"; return 1
+    fi
+    if ! grep -qF -- "$(basename "${BAD_CASE_NAMES:-$file}")" "$TMP/err"; then
+        bad "$name: message does not name the file: $(head -c 300 "$TMP/err")"; return 1
+    fi
+    if ! no_output_left "$TMP/bc" out.json out.csv out.din; then
+        bad "$name: output left behind: $(ls "$TMP/bc")"; return 1
+    fi
+    return 0
+}
+
+# cut_table NAME FILE TABLE [cachet options...]: run FILE cut after every
+# length listed in TABLE, one "LENGTH<tab>WANT" line each, where WANT is
+#   ok           the prefix is a complete trace: exit 0 and the JSON written
+#   text:REGEX   exit 2 with a message matching REGEX (grep -E), no JSON
+#   maybe:REGEX  either of the two (a text line cut where a shorter token
+#                is still valid)
+#   TEXT         exit 2 with a message containing TEXT, no JSON
+# Every message must name the cut file. One check per table.
+cut_table() {
+    local name=$1 file=$2 table=$3 len want st fails=0 cut
+    shift 3
+    cut="$TMP/cut/cut.$(basename "$file")"
+    mkdir -p "$TMP/cut"
+    while IFS=$'\t' read -r len want; do
+        head -c "$len" "$file" > "$cut"
+        rm -f "$TMP/cut/out.json"
+        "$CACHET" run -q "$@" --json "$TMP/cut/out.json" "$cut" >/dev/null 2>"$TMP/err"
+        st=$?
+        if [ "$want" = ok ] || { [ "${want#maybe:}" != "$want" ] && [ $st -eq 0 ]; }; then
+            if [ $st -ne 0 ] || [ ! -s "$TMP/cut/out.json" ]; then
+                echo "  cut at $len: exit $st, want 0: $(head -c 200 "$TMP/err")" >&2
+                fails=$((fails + 1))
+            fi
+            continue
+        fi
+        if [ $st -ne 2 ] || ! no_output_left "$TMP/cut" out.json ||
+           ! grep -qF -- "$(basename "$cut")" "$TMP/err"; then
+            echo "  cut at $len: exit $st, want 2 naming the file: $(head -c 200 "$TMP/err")" >&2
+            fails=$((fails + 1))
+        elif case $want in text:*|maybe:*) ! grep -qE -- "${want#*:}" "$TMP/err";;
+                           *) ! grep -qF -- "$want" "$TMP/err";; esac; then
+            echo "  cut at $len: want '$want': $(head -c 200 "$TMP/err")" >&2
+            fails=$((fails + 1))
+        fi
+    done < "$table"
+    if [ $fails -eq 0 ]; then ok; else bad "$name: $fails cuts misbehaved"; fi
+}
+
+# text_cuts FILE > TABLE: a cut_table for a line-oriented text trace: cut
+# after every byte; a cut after a newline is a complete trace, a cut inside
+# line N may still parse (its last token shortened) or must stop at line N
+# with "FILE:N:COLUMN: reason".
+text_cuts() {
+    python3 - "$1" <<'PY'
+import sys
+data = open(sys.argv[1], 'rb').read()
+line = 1
+for n in range(1, len(data) + 1):
+    if data[n - 1:n] == b'\n':
+        print('%d\tok' % n)
+        line += 1
+    else:
+        print('%d\tmaybe::%d:[0-9]+: [A-Za-z]' % (n, line))
+PY
+}
+
 finish() {
     echo "$passed passed, $failed failed"
     [ "$failed" -eq 0 ]

@@ -1,7 +1,8 @@
 #!/bin/bash
 # memory.sh - memory does not grow with trace length: peak RSS replaying a
 # trace and the same workload ten times longer differ by less than 10 %
-# (or 4 MiB). Formats add their pairs below.
+# (or 4 MiB), for every format (din, din.zst, drmemtrace plain and zipped,
+# TT6, Tarmac, Trace Matcher, VIXL, ctr) and the generators.
 source "$(dirname "$0")/lib.bash"
 
 # peak_rss_kib COMMAND...: the child's peak resident set, in KiB
@@ -60,6 +61,33 @@ bounded "drmemtrace zip, drcachesim counting" "$TMP/a.trace.zip" "$TMP/b.trace.z
 "$CACHET" convert gen:random:n=200K,footprint=4M,writes=25 --to tt6 -o "$TMP/a.tt6"
 "$CACHET" convert gen:random:n=2M,footprint=4M,writes=25 --to tt6 -o "$TMP/b.tt6"
 bounded "tt6" "$TMP/a.tt6" "$TMP/b.tt6" -c configs/default.ini -f tt6
+# text formats: Tarmac (the writer's IT and MR/MW lines), Trace Matcher and
+# VIXL (written here), 50K accesses and the same ten times
+"$CACHET" convert gen:random:n=50K,footprint=4M,writes=25 --to tarmac -o "$TMP/a.tarmac"
+for i in 1 2 3 4 5 6 7 8 9 10; do cat "$TMP/a.tarmac"; done > "$TMP/b.tarmac"
+bounded "tarmac" "$TMP/a.tarmac" "$TMP/b.tarmac" -c configs/default.ini -f tarmac
+python3 - "$TMP" <<'PY'
+import sys
+d = sys.argv[1]
+x, tm, vx = 1, [], []
+for i in range(50000):
+    x = (x * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+    pc, addr, st = 0x400000 + (i % 4096) * 4, 0x10000000 + ((x >> 20) % (4 << 20)) // 8 * 8, x >> 62 == 0
+    tm.append('%d clk 0 IT (%d) %016x f9400000 A svc : ldr\n%d clk M%s8 %016x 0000000000000000\n'
+              % (i, i, pc, i, 'W' if st else 'R', addr))
+    vx.append('0x%016x  %s\t\t%s x2, [x0]\n#             x2: 0x0000000000000007 %s 0x%016x\n'
+              % (pc, 'f9000002' if st else 'f9400002', 'str' if st else 'ldr', '->' if st else '<-', addr))
+for name, lines in (('tm', tm), ('log', vx)):
+    text = ''.join(lines)
+    open(d + '/a.' + name, 'w').write(text)
+    open(d + '/b.' + name, 'w').write(text * 10)
+PY
+bounded "tracematcher" "$TMP/a.tm" "$TMP/b.tm" -c configs/default.ini -f tracematcher
+bounded "vixl" "$TMP/a.log" "$TMP/b.log" -c configs/default.ini -f vixl
+# the native format, zstd-compressed
+"$CACHET" convert --to ctr "$TMP/a.din" -o "$TMP/a.ctr.zst"
+"$CACHET" convert --to ctr "$TMP/b.din" -o "$TMP/b.ctr.zst"
+bounded "ctr" "$TMP/a.ctr.zst" "$TMP/b.ctr.zst" -c configs/default.ini
 # generators stream too
 bounded "gen" gen:stream:n=200K gen:stream:n=2M -c configs/default.ini
 finish

@@ -2,8 +2,12 @@
  * fuzz_trace.c - a libFuzzer target for one trace format (FUZZ_FORMAT, set
  * at build time): the input is decoded from memory in strict and in lenient
  * mode, and every batch decoded is simulated on a small two-core hierarchy.
- * Anything but a clean return (a crash, a sanitizer report, a leak, a hang)
- * is a finding.
+ * The lenient pass also turns on the format options that are off by default
+ * (the Tarmac end-of-trace fetch, the TT6E trap pair), so that their code is
+ * fuzzed too (options of other formats are ignored), and adds small TLBs,
+ * a walk cache and the page-table walker, which read the trace's TTW lines
+ * when it has them. Anything but a clean
+ * return (a crash, a sanitizer report, a leak, a hang) is a finding.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,11 +25,17 @@ static ct_config *make_config(int lenient)
         "l1d.assoc=2",        "l2.size=4K",       "l2.assoc=4",     "trace.readahead=no",
         ("trace.format=" FUZZ_FORMAT), "trace.max_errors=1000000",
     };
+    static const char *const lenient_kv[] = {
+        "trace.lenient=yes", "trace.tarmac_next_fetch=yes", "tt6.keep_trap_pair=yes",
+        "itlb.entries=8",    "dtlb.entries=8",              "walkcache.entries=4",
+        "walk.tables=auto",  "walk.max_tables=64",
+    };
     ct_config *c = NULL;
     ct_error err = {0};
     if (ct_config_new_empty(&c, &err) != CT_OK ||
         ct_config_set_all(c, kv, sizeof kv / sizeof kv[0], &err) != CT_OK ||
-        (lenient && ct_config_set(c, "trace.lenient=yes", &err) != CT_OK))
+        (lenient && ct_config_set_all(c, lenient_kv, sizeof lenient_kv / sizeof lenient_kv[0],
+                                      &err) != CT_OK))
         abort(); /* a broken harness, not a finding */
     return c;
 }
