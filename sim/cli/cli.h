@@ -37,6 +37,11 @@ typedef struct cli_common {
     int lenient;
 } cli_common;
 
+/* Take option c (as getopt_long returned it, with its argument arg) when it
+ * is one of the common ones ('c', 's', 'f', 'L' for --lenient): 1 taken,
+ * 0 not one of them, -1 refused (the message is printed). */
+int cli_common_option(cli_common *o, int c, const char *arg);
+
 /* Load the configuration: the file (or the built-in default) plus -s
  * settings. Returns CT_OK or fills err. */
 int cli_load_config(const cli_common *o, ct_config **out, ct_error *err);

@@ -36,6 +36,23 @@ int cli_fail(const ct_error *err)
     return cli_exit_for(err->code);
 }
 
+int cli_common_option(cli_common *o, int c, const char *arg)
+{
+    switch (c) {
+    case 'c': o->config_path = arg; return 1;
+    case 'f': o->format = arg; return 1;
+    case 'L': o->lenient = 1; return 1;
+    case 's':
+        if (o->nsets == (int)(sizeof o->sets / sizeof o->sets[0])) {
+            cli_error("too many -s options");
+            return -1;
+        }
+        o->sets[o->nsets++] = arg;
+        return 1;
+    default: return 0;
+    }
+}
+
 int cli_load_config(const cli_common *o, ct_config **out, ct_error *err)
 {
     int rc = o->config_path ? ct_config_load(out, o->config_path, err)

@@ -207,18 +207,16 @@ int cmd_bench(int argc, char **argv)
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "c:s:w:r:f:h", opts, NULL)) != -1) {
+        int taken = cli_common_option(&co, c, optarg);
+        if (taken < 0)
+            return EXIT_USAGE;
+        if (taken)
+            continue;
         switch (c) {
-        case 'c': co.config_path = optarg; break;
-        case 's':
-            if (co.nsets == (int)(sizeof co.sets / sizeof co.sets[0]))
-                return EXIT_USAGE;
-            co.sets[co.nsets++] = optarg;
-            break;
         case 'w': workload = optarg; break;
         case 'd': dir = optarg; break;
         case 'k': keep = 1; break;
         case 'D': decode = 1; break;
-        case 'f': co.format = optarg; break;
         case 'r':
             repeat = atoi(optarg);
             if (repeat < 1 || repeat > 100) {

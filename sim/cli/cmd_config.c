@@ -76,15 +76,12 @@ int cmd_config(int argc, char **argv)
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "c:s:h", opts, NULL)) != -1) {
+        int taken = cli_common_option(&co, c, optarg);
+        if (taken < 0)
+            return EXIT_USAGE;
+        if (taken)
+            continue;
         switch (c) {
-        case 'c': co.config_path = optarg; break;
-        case 's':
-            if (co.nsets == (int)(sizeof co.sets / sizeof co.sets[0])) {
-                cli_error("too many -s options");
-                return EXIT_USAGE;
-            }
-            co.sets[co.nsets++] = optarg;
-            break;
         case 'K': keys = 1; break;
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;

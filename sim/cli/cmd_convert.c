@@ -62,17 +62,12 @@ int cmd_convert(int argc, char **argv)
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "c:s:f:t:o:h", opts, NULL)) != -1) {
+        int taken = cli_common_option(&co, c, optarg);
+        if (taken < 0)
+            return EXIT_USAGE;
+        if (taken)
+            continue;
         switch (c) {
-        case 'c': co.config_path = optarg; break;
-        case 's':
-            if (co.nsets == (int)(sizeof co.sets / sizeof co.sets[0])) {
-                cli_error("too many -s options");
-                return EXIT_USAGE;
-            }
-            co.sets[co.nsets++] = optarg;
-            break;
-        case 'f': co.format = optarg; break;
-        case 'L': co.lenient = 1; break;
         case 't': to = optarg; break;
         case 'o': outpath = optarg; break;
         case 'h': help(stdout); return EXIT_OK;

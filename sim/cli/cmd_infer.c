@@ -44,16 +44,12 @@ int cmd_infer(int argc, char **argv)
     optind = 1;
     co.sets[co.nsets++] = "trace.tarmac_next_fetch=yes";
     while ((c = getopt_long(argc, argv, "s:f:h", opts, NULL)) != -1) {
+        int taken = cli_common_option(&co, c, optarg);
+        if (taken < 0)
+            return EXIT_USAGE;
+        if (taken)
+            continue;
         switch (c) {
-        case 's':
-            if (co.nsets == (int)(sizeof co.sets / sizeof co.sets[0])) {
-                cli_error("too many -s options");
-                return EXIT_USAGE;
-            }
-            co.sets[co.nsets++] = optarg;
-            break;
-        case 'f': co.format = optarg; break;
-        case 'L': co.lenient = 1; break;
         case 'W':
             window = strtoull(optarg, &end, 10);
             if (*end || end == optarg || optarg[0] == '-') {

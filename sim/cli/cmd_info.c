@@ -71,17 +71,12 @@ int cmd_info(int argc, char **argv)
     memset(&n, 0, sizeof n);
     optind = 1;
     while ((c = getopt_long(argc, argv, "c:s:f:h", opts, NULL)) != -1) {
+        int taken = cli_common_option(&co, c, optarg);
+        if (taken < 0)
+            return EXIT_USAGE;
+        if (taken)
+            continue;
         switch (c) {
-        case 'c': co.config_path = optarg; break;
-        case 's':
-            if (co.nsets == (int)(sizeof co.sets / sizeof co.sets[0])) {
-                cli_error("too many -s options");
-                return EXIT_USAGE;
-            }
-            co.sets[co.nsets++] = optarg;
-            break;
-        case 'f': co.format = optarg; break;
-        case 'L': co.lenient = 1; break;
         case 'J': json = 1; break;
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;

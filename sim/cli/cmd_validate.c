@@ -78,17 +78,12 @@ int cmd_validate(int argc, char **argv)
     ct_validate_opts_default(&vo);
     optind = 1;
     while ((c = getopt_long(argc, argv, "c:s:f:h", opts, NULL)) != -1) {
+        int taken = cli_common_option(&co, c, optarg);
+        if (taken < 0)
+            return EXIT_USAGE;
+        if (taken)
+            continue;
         switch (c) {
-        case 'c': co.config_path = optarg; break;
-        case 's':
-            if (co.nsets == (int)(sizeof co.sets / sizeof co.sets[0])) {
-                cli_error("too many -s options");
-                return EXIT_USAGE;
-            }
-            co.sets[co.nsets++] = optarg;
-            break;
-        case 'f': co.format = optarg; break;
-        case 'L': co.lenient = 1; break;
         case 'J': json = optarg; break;
         case 'W':
             if (parse_u64(optarg, &vo.window) != 0) {
