@@ -34,6 +34,15 @@ with zipfile.ZipFile(d + '/member.zip', 'w', zipfile.ZIP_DEFLATED) as z:
     z.writestr('chunk.0002', body + tail)
 good = gzip.compress(head + body * 200 + tail)
 open(d + '/corrupt.trace.gz', 'wb').write(good[:len(good) // 2] + bytes(b ^ 0x55 for b in good[len(good) // 2:]))
+open(d + '/footer-first.trace', 'wb').write(rec(26, 0, 0) + head[12:] + body + tail)
+enc = rec(47, 8, 0) + rec(47, 8, 0)                                # 16 bytes of encoding
+open(d + '/enc.trace', 'wb').write(head + enc + rec(10, 16, 0x400) + tail)
+open(d + '/x86-32.trace', 'wb').write(head[:24] + rec(28, 9, 0x20) + head[36:] + body + tail)
+with zipfile.ZipFile(d + '/crc.zip', 'w', zipfile.ZIP_STORED) as z:
+    z.writestr('chunk.0000', head + body + tail)
+raw = bytearray(open(d + '/crc.zip', 'rb').read())
+raw[30 + len('chunk.0000') + 90] ^= 0xff                           # a byte of record 7
+open(d + '/crc.zip', 'wb').write(bytes(raw))
 PY
 
 expect_status 0 "a good trace reads" "$CACHET" info "$TMP/ok.trace"
@@ -76,24 +85,6 @@ for ((i = 1; i <= n; i++)); do
 done > "$TMP/table"
 cut_table "cut after every byte" "$TMP/ok.trace" "$TMP/table" -f drmemtrace
 
-python3 - "$TMP" <<'PY'
-import struct, sys, zipfile
-d = sys.argv[1]
-def rec(t, s, a): return struct.pack('<HHQ', t, s, a)
-head = (rec(25, 0, 7) + rec(28, 12, 7) + rec(28, 9, 0x240) + rec(22, 8, 5) + rec(24, 8, 1) +
-        rec(28, 10, 64) + rec(28, 20, 0))                          # records 0..6
-body = rec(10, 4, 0x400) + rec(0, 8, 0x800)                        # 7, 8
-tail = rec(23, 8, 5) + rec(26, 0, 0)
-open(d + '/footer-first.trace', 'wb').write(rec(26, 0, 0) + head[12:] + body + tail)
-enc = rec(47, 8, 0) + rec(47, 8, 0)                                # 16 bytes of encoding
-open(d + '/enc.trace', 'wb').write(head + enc + rec(10, 16, 0x400) + tail)
-open(d + '/x86-32.trace', 'wb').write(head[:24] + rec(28, 9, 0x20) + head[36:] + body + tail)
-with zipfile.ZipFile(d + '/crc.zip', 'w', zipfile.ZIP_STORED) as z:
-    z.writestr('chunk.0000', head + body + tail)
-raw = bytearray(open(d + '/crc.zip', 'rb').read())
-raw[30 + len('chunk.0000') + 90] ^= 0xff                           # a byte of record 7
-open(d + '/crc.zip', 'wb').write(bytes(raw))
-PY
 bad_case "record 0 is not a HEADER" \
     "footer-first.trace: byte 0, record 0: not a drmemtrace trace (record 0 is not a HEADER record)" \
     "$TMP/footer-first.trace" -f drmemtrace
