@@ -13,5 +13,7 @@ shift 2
 src=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$build/fuzz-corpus/$target" "$build/fuzz-findings/$target"
 cp -n "$src/corpus/$target"/* "$build/fuzz-corpus/$target/" 2>/dev/null || true
+# UBSan reports stop the run too (the build also has -fno-sanitize-recover).
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 exec "$build/tests/fuzz_$target" -artifact_prefix="$build/fuzz-findings/$target/" \
     -print_final_stats=1 "$@" "$build/fuzz-corpus/$target"
