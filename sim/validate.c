@@ -8,7 +8,9 @@
  *   level). A translation structure (TLB, walk cache) takes part with its
  *   `tarmac_name` for its TLB or WALKCACHE events, and a TLB with its
  *   `tarmac_walk_name` for the TTW lines of the walks its misses start (the
- *   Tarmac side, e.g. ITLB). A reference structure is the name and the line
+ *   Tarmac side, e.g. ITLB; the TLBs of several cores may share one, as
+ *   Fast Models names the sides alike on every cpu: the cpu is part of a
+ *   TTW line's key). A reference structure is the name and the line
  *   kind together: CACHE lines only meet a cache level, TLB lines a TLB,
  *   WALKCACHE lines a walk cache, TTW lines a walk side. Reference events of
  *   other structures (caches or TLBs nobody mapped, TTU lines) are counted
@@ -699,11 +701,19 @@ static int cmp_div(const void *a, const void *b)
 }
 
 /* Register model structure `name` (a cache level, or translation
- * structure tlb) for events of `type`; frees v on failure. */
+ * structure tlb) for events of `type`; frees v on failure. A walk side
+ * already named by another core's TLB is shared. */
 static int name_struct(ct_validation *v, int32_t *slot, const char *name, int level, int tlb,
                        int type, ct_error *err)
 {
-    if (find_struct(v, name, type) >= 0) {
+    const int found = find_struct(v, name, type);
+    if (found >= 0 && type == CT_EV_TTW &&
+        ct_sim_tlb_info(v->sim, (size_t)v->vs[found].pub.tlb)->core !=
+            ct_sim_tlb_info(v->sim, (size_t)tlb)->core) {
+        *slot = found;
+        return CT_OK;
+    }
+    if (found >= 0) {
         const char *path = ct_config_path(v->cfg)[0] ? ct_config_path(v->cfg) : "configuration";
         ct_validation_free(v);
         if (type == CT_EV_CACHE)
@@ -711,10 +721,14 @@ static int name_struct(ct_validation *v, int32_t *slot, const char *name, int le
                                 "%s: two levels have the tarmac_name \"%s\" (use {cpu} in the "
                                 "name of a private level)",
                                 path, name);
+        if (type == CT_EV_TTW)
+            return ct_error_set(err, CT_E_CONFIG,
+                                "%s: two TLBs of one core have the tarmac_walk_name \"%s\"",
+                                path, name);
         return ct_error_set(err, CT_E_CONFIG,
-                            "%s: two translation structures have the %s \"%s\" (use {cpu} in "
-                            "the name of a private one)",
-                            path, type == CT_EV_TTW ? "tarmac_walk_name" : "tarmac_name", name);
+                            "%s: two translation structures have the tarmac_name \"%s\" (use "
+                            "{cpu} in the name of a private one)",
+                            path, name);
     }
     *slot = add_struct(v, name, strlen(name), level, tlb, type);
     if (*slot < 0) {

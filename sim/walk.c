@@ -27,7 +27,10 @@
  * Address spaces
  *   The ASID and VMID of an access are the last ones CT_MK_ASID and
  *   CT_MK_VMID markers set for its traced cpu (Tarmac: writes of TTBR0_EL1
- *   and VTTBR_EL2), 0 before any.
+ *   and VTTBR_EL2), 0 before any. Its regime is non-secure when it carries
+ *   CT_F_NS_REGIME (Tarmac: its cpu's security state); the entries its
+ *   walks fill are of that regime, and only an access of the same regime
+ *   finds them.
  *
  * Table shape (stage 1, AArch64 long descriptors)
  *   Granule 4K, 16K or 64K: g = 12, 14 or 16 bits; each level resolves
@@ -407,7 +410,7 @@ static NOINLINE void emit_walk(ct_sim *s, const ct_tlb *namer, const ct_access *
 
 /* Walk the tables for va; returns the cycles and the mapping in *m. */
 static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint64_t va,
-                     int side, uint16_t asid, uint16_t vmid, ct_xlat *m)
+                     int side, uint16_t asid, uint16_t vmid, int vns, ct_xlat *m)
 {
     const int kind = a->kind, synthetic = !x->traced;
     const int access_ns = (a->flags & CT_F_NS) != 0;
@@ -423,7 +426,7 @@ static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint6
         cost += wc->latency;
         wc->st.kind[kind].accesses++;
         for (l = 3; l-- > x->start;)
-            if ((idx = ct_tlb_find(wc, va, shift_of(x, l), asid, vmid)) >= 0)
+            if ((idx = ct_tlb_find(wc, va, shift_of(x, l), asid, vmid, vns)) >= 0)
                 break;
         if (idx >= 0) {
             ct_tlb_hit(wc, idx);
@@ -443,6 +446,7 @@ static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint6
     }
     m->asid = asid;
     m->vmid = vmid;
+    m->vns = (uint8_t)vns;
     for (; level <= 3; level++) {
         const uint32_t sh = shift_of(x, level);
         uint64_t addr, value = 0, out = 0;
@@ -497,6 +501,7 @@ static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint6
                 e.pbase = base;
                 e.global = 0;
                 e.ns = (uint8_t)tns;
+                e.vns = (uint8_t)vns;
                 e.asid = asid;
                 e.vmid = vmid;
                 ct_tlb_fill(s, c->wc, &e);
@@ -542,6 +547,7 @@ uint64_t ct_translate(ct_sim *s, const ct_access *a, uint64_t va, ct_xlat *m)
                          ? SIDE_I
                          : SIDE_D;
     const uint16_t asid = x->asid[a->cpu], vmid = x->vmid[a->cpu];
+    const int vns = (a->flags & CT_F_NS_REGIME) != 0;
     ct_tlb *l1 = c->l1[side];
     uint64_t cost = 0;
     int64_t idx;
@@ -568,27 +574,28 @@ uint64_t ct_translate(ct_sim *s, const ct_access *a, uint64_t va, ct_xlat *m)
         }
         m->global = 0;
         m->ns = (a->flags & CT_F_NS) != 0;
+        m->vns = (uint8_t)vns;
         m->asid = asid;
         m->vmid = vmid;
         return 0;
     }
     if (l1) {
         cost += l1->latency;
-        if ((idx = ct_tlb_lookup(l1, va, asid, vmid, kind)) >= 0) {
+        if ((idx = ct_tlb_lookup(l1, va, asid, vmid, vns, kind)) >= 0) {
             ct_tlb_get(l1, idx, m);
             return cost;
         }
     }
     if (c->l2) {
         cost += c->l2->latency;
-        if ((idx = ct_tlb_lookup(c->l2, va, asid, vmid, kind)) >= 0) {
+        if ((idx = ct_tlb_lookup(c->l2, va, asid, vmid, vns, kind)) >= 0) {
             ct_tlb_get(c->l2, idx, m);
             if (l1)
                 ct_tlb_fill(s, l1, m);
             return cost;
         }
     }
-    cost += walk(s, x, c, a, va, side, asid, vmid, m);
+    cost += walk(s, x, c, a, va, side, asid, vmid, vns, m);
     if (c->l2)
         ct_tlb_fill(s, c->l2, m);
     if (l1)
