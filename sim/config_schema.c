@@ -128,7 +128,8 @@ const ct_schema_row ct_schema_rows[] = {
     {S_WALK, "granule", CT_VT_SIZE, F(walk_granule), 4096, 65536, "4K", NULL, NULL,
      "translation granule: 4K, 16K or 64K (the size of a page and of a table)"},
     {S_WALK, "levels", CT_VT_UINT, F(walk_levels), 1, 4, "4", NULL, NULL,
-     "lookup levels of a walk, ending at level 3 (4K: 4 levels translate 48 bits)"},
+     "lookup levels of a walk, ending at level 3 (4K: 4 levels translate 48 bits); "
+     "unset: 4, or 3 with a 64K granule (55 bits; at most 60 may be translated)"},
     {S_WALK, "leaf_level", CT_VT_UINT, F(walk_leaf_level), 1, 3, "3", NULL, NULL,
      "synthetic tables map with blocks at this level (4K granule: 3 = 4K pages, 2 = 2M, "
      "1 = 1G; 16K: 3 = 16K, 2 = 32M; 64K: 3 = 64K, 2 = 512M)"},

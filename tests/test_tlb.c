@@ -206,6 +206,27 @@ TEST(pages_of_every_size_hit_and_miss)
     }
 }
 
+/* With walk.granule = 64K and no walk.levels, a walk has 3 levels (1..3:
+ * 16 + 3 x 13 = 55 bits), not the 4 of the other granules: one walk reads
+ * levels 1, 2 and 3 and maps a 64K page. */
+TEST(a_64k_granule_alone_walks_three_levels)
+{
+    ct_sim *s = MAKE("dtlb.entries=4", "walk.granule=64K");
+    const ct_walk_stats *w;
+    size_t k = 0;
+    const ct_event *f;
+    REQUIRE(s != NULL);
+    load(s, 0x12345678);
+    w = ct_sim_walk_stats(s, 0);
+    CHECK_EQ_U64(w->reads, 3);
+    CHECK_EQ_U64(w->reads_by_level[0], 0);
+    CHECK_EQ_U64(w->reads_by_level[1], 1);
+    CHECK_EQ_U64(w->reads_by_level[3], 1);
+    f = next_event(CT_EV_TLB, CT_EVOP_FILL, &k);
+    CHECK(f && f->size == 65536 && f->addr == 0x12340000);
+    ct_sim_free(s);
+}
+
 /* A 2-entry fully associative LRU DTLB: A B A C evicts B (the least
  * recently used); then B misses again and evicts A. */
 TEST(a_full_tlb_evicts_by_its_policy)
@@ -817,6 +838,7 @@ int main(void)
 {
     RUN(pages_of_every_size_hit_and_miss);
     RUN(a_full_tlb_evicts_by_its_policy);
+    RUN(a_64k_granule_alone_walks_three_levels);
     RUN(the_stlb_fills_the_l1_tlb);
     RUN(sides_use_their_own_tlb);
     RUN(a_side_without_tlb_translates_for_free);
