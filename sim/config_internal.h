@@ -81,6 +81,8 @@ struct ct_config {
     uint32_t walk_latency;    /* cycles per walk besides its reads */
     int walk_tables;          /* enum ct_walk_tables */
     uint64_t walk_max_tables; /* capacity of the table bookkeeping */
+    /* [walkcache] besides the TLB rows */
+    char walkcache_levels[32];/* lookup levels it caches, checked list (tlb.c) */
     /* [memory] */
     uint32_t mem_latency;
     /* [trace] */

@@ -10,6 +10,7 @@
 #include "../frontends/frontend.h"
 #include "config_internal.h"
 #include "policy.h"
+#include "tlb.h"
 
 enum { S_SYSTEM, S_L1I, S_L1D, S_L2, S_L3, S_ITLB, S_DTLB, S_STLB, S_WALKCACHE, S_WALK,
        S_MEMORY, S_TRACE, S_TT6 };
@@ -124,6 +125,9 @@ const ct_schema_row ct_schema_rows[] = {
     TLB_ROWS(S_STLB, CT_TLB_S, "1024", "4", "8", "TLB"),
     WALK_NAME_ROW(S_STLB, CT_TLB_S),
     TLB_ROWS(S_WALKCACHE, CT_TLB_WALKCACHE, "16", "full", "0", "WALKCACHE"),
+    {S_WALKCACHE, "levels", CT_VT_STRING, F(walkcache_levels), 0, 0, "0 1 2", NULL, NULL,
+     "lookup levels whose table descriptors it holds, separated by blanks or commas, from "
+     "0 1 2 (level 3 holds pages, never tables); a walk re-reads a level left out"},
 
     {S_WALK, "granule", CT_VT_SIZE, F(walk_granule), 4096, 65536, "4K", NULL, NULL,
      "translation granule: 4K, 16K or 64K (the size of a page and of a table)"},
@@ -183,6 +187,7 @@ const size_t ct_schema_nrows = sizeof ct_schema_rows / sizeof ct_schema_rows[0];
 
 const ct_schema_check ct_schema_checks[] = {
     {S_TT6, "dcbx", ct_tt6_dcbx_check},
+    {S_WALKCACHE, "levels", ct_walkcache_levels_check},
 };
 const size_t ct_schema_nchecks = sizeof ct_schema_checks / sizeof ct_schema_checks[0];
 

@@ -34,8 +34,12 @@
  *   A walk-cache entry maps the virtual region one table descriptor covers
  *   to the table of the next level (its physical base), tagged like a TLB
  *   entry with the walk's ASID and VMID; its size is the region's. Same
- *   arrays, indexing and replacement as a TLB. walk.c looks them up (at a
- *   given size, deepest level first) and fills them.
+ *   arrays, indexing and replacement as a TLB. It holds the table
+ *   descriptors of the lookup levels [walkcache] levels lists (all of 0, 1
+ *   and 2 by default; level 3 descriptors are pages, never tables), as the
+ *   walk caches of Fast Models (WALKCACHE lines) cache some levels and not
+ *   others. walk.c looks them up (at a given size, deepest listed level
+ *   first) and fills them.
  *
  * Statistics
  *   Per structure and per kind of the access that caused the lookup:
@@ -51,6 +55,7 @@
  *   walk caches WALKCACHE events. The structure is `level` ct_sim_nlevels()
  *   + its index; time and cpu are those of the access being translated.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +63,47 @@
 #include "tlb.h"
 
 static const char *const tlb_names[CT_TLB_COUNT] = {"itlb", "dtlb", "stlb", "walkcache"};
+
+int ct_walkcache_levels(const char *text, uint32_t *mask, char *why, size_t whyn)
+{
+    uint32_t m = 0;
+
+    for (const char *p = text; *p;) {
+        const char *w;
+        size_t n;
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        for (w = p; *p && *p != ' ' && *p != '\t' && *p != ','; p++)
+            ;
+        n = (size_t)(p - w);
+        if (n == 1 && w[0] >= '0' && w[0] <= '2') {
+            m |= 1u << (w[0] - '0');
+        } else if (n == 1 && w[0] == '3') {
+            snprintf(why, whyn, "level 3 descriptors are pages or blocks, never tables: list "
+                                "levels from 0 1 2");
+            return -1;
+        } else {
+            snprintf(why, whyn, "\"%.*s\" is not a lookup level (0, 1 or 2)", (int)(n > 32 ? 32 : n),
+                     w);
+            return -1;
+        }
+    }
+    if (!m) {
+        snprintf(why, whyn, "no level listed (a walk cache holds levels from 0 1 2; remove "
+                            "[walkcache] for none)");
+        return -1;
+    }
+    *mask = m;
+    return 0;
+}
+
+int ct_walkcache_levels_check(const char *text, char *why, size_t whyn)
+{
+    uint32_t m;
+    return ct_walkcache_levels(text, &m, why, whyn);
+}
 
 int ct_tlb_init(ct_tlb *t, const ct_tlb_cfg *k, int id, int core, uint64_t seed)
 {

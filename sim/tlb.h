@@ -63,6 +63,12 @@ void ct_tlb_clear(ct_tlb *t);
 /* Fill a mapping the structure does not hold (evicting as needed). */
 void ct_tlb_fill(struct ct_sim *s, ct_tlb *t, const ct_xlat *x);
 
+/* [walkcache] levels: the lookup levels listed in text (0, 1, 2, separated
+ * by blanks or commas) as bits of *mask (bit L: level L). 0, or -1 with
+ * the reason in why. The _check form is the schema's check of the key. */
+int ct_walkcache_levels(const char *text, uint32_t *mask, char *why, size_t whyn);
+int ct_walkcache_levels_check(const char *text, char *why, size_t whyn);
+
 /* walk.c: the translation state of a model (NULL when it has no TLB). */
 typedef struct ct_xlate ct_xlate;
 

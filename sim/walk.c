@@ -47,13 +47,14 @@
  *
  * Walks
  *   The walk cache ([walkcache], tlb.c) is probed for the deepest table it
- *   holds for the address (the level-2 entry first): a hit at level L
- *   starts the walk at level L + 1 from that table, else it starts at the
- *   top level. Each level reads one descriptor: a physical load of 8 bytes
- *   (kind "walk") into the core's [walk] cache level (the next present one
- *   below when that level is absent; memory when none is), in the security
- *   of the table. A table descriptor fills the walk cache and goes on; a
- *   block or page ends the walk with the mapping of 2^s(L) bytes; an
+ *   holds for the address (the level-2 entry first, of the levels it
+ *   caches): a hit at level L starts the walk at level L + 1 from that
+ *   table, else it starts at the top level. Each level reads one
+ *   descriptor: a physical load of 8 bytes (kind "walk") into the core's
+ *   [walk] cache level (the next present one below when that level is
+ *   absent; memory when none is), in the security of the table. A table
+ *   descriptor fills the walk cache (when it caches that level) and goes
+ *   on; a block or page ends the walk with the mapping of 2^s(L) bytes; an
  *   invalid one ends it without (a fault: counted; the access then maps as
  *   a traced table with no leaf does, below). One walk at a time per core.
  *
@@ -153,6 +154,7 @@ typedef struct xcore {
     ct_tlb *l1[2];            /* per side, NULL: none */
     ct_tlb *l2;
     ct_tlb *wc;
+    uint32_t wc_levels;       /* bit L: the walk cache holds level-L descriptors */
     ct_tlb *namer[2];         /* the structure that names a side's walks */
     int port;                 /* level index descriptor reads start at, -1: memory */
     struct {                  /* a side without TLB: its last synthetic page */
@@ -426,7 +428,8 @@ static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint6
         cost += wc->latency;
         wc->st.kind[kind].accesses++;
         for (l = 3; l-- > x->start;)
-            if ((idx = ct_tlb_find(wc, va, shift_of(x, l), asid, vmid, vns)) >= 0)
+            if (((c->wc_levels >> l) & 1) &&
+                (idx = ct_tlb_find(wc, va, shift_of(x, l), asid, vmid, vns)) >= 0)
                 break;
         if (idx >= 0) {
             ct_tlb_hit(wc, idx);
@@ -494,7 +497,7 @@ static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint6
             base = out;
             if (!tns && (value >> 63))
                 tns = 1;
-            if (c->wc) {
+            if (c->wc && ((c->wc_levels >> level) & 1)) {
                 ct_xlat e;
                 e.size_log2 = (uint8_t)sh;
                 e.vbase = va & ~((1ull << sh) - 1);
@@ -609,6 +612,8 @@ int ct_xlate_create(ct_sim *s, const struct ct_config *cfg, const int *port, ct_
 {
     ct_xlate *x = calloc(1, sizeof *x);
     size_t per_core = 0;
+    uint32_t wc_levels = 0;
+    char why[128];
 
     if (!x)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
@@ -625,6 +630,8 @@ int ct_xlate_create(ct_sim *s, const struct ct_config *cfg, const int *port, ct_
     x->traced = x->tables == CT_TABLES_TRACE;
     x->seed = cfg->seed;
     x->tlb = calloc(per_core * cfg->cores, sizeof *x->tlb);
+    if (ct_walkcache_levels(cfg->walkcache_levels, &wc_levels, why, sizeof why) != 0)
+        return ct_error_set(err, CT_E_CONFIG, "[walkcache] levels: %s", why);
     x->core = calloc(cfg->cores, sizeof *x->core);
     x->asid = calloc(CPU_IDS, sizeof *x->asid);
     x->vmid = calloc(CPU_IDS, sizeof *x->vmid);
@@ -654,6 +661,7 @@ int ct_xlate_create(ct_sim *s, const struct ct_config *cfg, const int *port, ct_
         c->l1[SIDE_D] = mine[CT_TLB_D];
         c->l2 = mine[CT_TLB_S];
         c->wc = mine[CT_TLB_WALKCACHE];
+        c->wc_levels = wc_levels;
         for (int side = 0; side < 2; side++)
             c->namer[side] = c->l1[side] ? c->l1[side] : c->l2;
         c->port = port[core];

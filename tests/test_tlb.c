@@ -565,6 +565,47 @@ TEST(walk_cache_hits_shorten_walks)
     }
 }
 
+/* [walkcache] levels chooses the levels cached; the loads of
+ * walk_cache_hits_shorten_walks (0x1000, 0x2000 in the same 2M, 0x40000000
+ * in the same 512G), with a 1-entry DTLB:
+ *   levels 0 1: the first walk fills the level-0 and level-1 entries only;
+ *     0x2000 finds the level-1 entry and reads levels 2 and 3 (2 reads, not
+ *     the 1 of a level-2 entry); 0x40000000 finds the level-0 entry (3);
+ *   levels 2: one entry per walk; 0x2000 hits it (1 read); 0x40000000 has
+ *     no level-0 entry to find and walks all 4 levels. */
+TEST(walk_cache_levels_choose_what_is_cached)
+{
+    static const struct {
+        const char *levels;
+        uint64_t reads, fills, hits;
+    } cases[] = {
+        {"walkcache.levels=0 1 2", 4 + 1 + 3, 3 + 0 + 2, 2},
+        {"walkcache.levels=0,1", 4 + 2 + 3, 2 + 0 + 1, 2},
+        {"walkcache.levels=2", 4 + 1 + 4, 1 + 0 + 1, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ct_sim *s = MAKE("dtlb.entries=1", "walkcache.entries=16", cases[i].levels);
+        REQUIRE(s != NULL);
+        load(s, 0x1000);
+        load(s, 0x2000);
+        load(s, 0x40000000);
+        CHECK_EQ_U64(ct_sim_walk_stats(s, 0)->reads, cases[i].reads);
+        CHECK_EQ_U64(count_events(CT_EV_WALKCACHE, CT_EVOP_FILL), cases[i].fills);
+        CHECK_EQ_U64(tlb_stats(s, "walkcache")->kind[CT_LOAD].hits, cases[i].hits);
+        ct_sim_free(s);
+    }
+    {
+        ct_config *cfg = NULL;
+        ct_error err = {0};
+        ct_config_new_empty(&cfg, &err);
+        CHECK(ct_config_set(cfg, "walkcache.levels=1 3", &err) == CT_E_CONFIG);
+        CHECK_STR_CONTAINS(err.msg, "level 3 descriptors are pages or blocks, never tables");
+        CHECK(ct_config_set(cfg, "walkcache.levels=,", &err) == CT_E_CONFIG);
+        CHECK_STR_CONTAINS(err.msg, "no level listed");
+        ct_config_free(cfg);
+    }
+}
+
 /* Synthetic descriptors: tables at 2^47 + n x 4K in first-touch order, each
  * read the table's entry for the address, values as walk.c says. */
 TEST(synthetic_walks_read_first_touch_tables)
@@ -851,6 +892,7 @@ int main(void)
     RUN(non_secure_regimes_have_their_own_entries);
     RUN(tlb_replacement_follows_the_policy);
     RUN(walk_cache_hits_shorten_walks);
+    RUN(walk_cache_levels_choose_what_is_cached);
     RUN(synthetic_walks_read_first_touch_tables);
     RUN(synthetic_tables_are_identical_across_runs_with_one_seed);
     RUN(synthetic_physical_addresses_index_the_caches);
