@@ -41,13 +41,14 @@ static const char *const compat_names[] = {"none", "drcachesim", NULL};
 static const char *const tt6_dst_names[] = {"off", "first", "stream", NULL};
 static const char *const port_names[] = {"l1d", "l2", "l3", "memory", NULL};
 static const char *const tables_names[] = {"auto", "trace", "synthetic", NULL};
+static const char *const events_names[] = {"processor", "system", NULL};
 
 #define F(field) offsetof(struct ct_config, field), sizeof(((struct ct_config *)0)->field)
 #define CF(lv, field) F(cache[lv].field)
 
 /* The rows every cache section has, with the per-level defaults of size,
- * associativity, latency and sharing. */
-#define CACHE_ROWS(sec, lv, defsize, defassoc, deflat, defshared)                                  \
+ * associativity, latency, sharing and event vocabulary. */
+#define CACHE_ROWS(sec, lv, defsize, defassoc, deflat, defshared, defevents)                       \
     {sec, "size", CT_VT_SIZE, CF(lv, size), 64, 1ull << 40, defsize, NULL, NULL,             \
      "capacity in bytes (K/M/G suffixes)"},                                                  \
     {sec, "assoc", CT_VT_ASSOC, CF(lv, assoc), 1, 1u << 20, defassoc, NULL, NULL,            \
@@ -74,7 +75,10 @@ static const char *const tables_names[] = {"auto", "trace", "synthetic", NULL};
      "lines requested per prefetch trigger"},                                                \
     {sec, "tarmac_name", CT_VT_STRING, CF(lv, tarmac_name), 0, 0, "", NULL, NULL,             \
      "Tarmac CACHE structure id this level is validated against ({cpu}: the core of a "    \
-     "private level)"}
+     "private level)"},                                                                      \
+    {sec, "events", CT_VT_ENUM, CF(lv, events), 0, 0, defevents, events_names, NULL,         \
+     "the Tarmac CACHE events it emits: processor (ALLOC DIRTY CLEAN INVAL) or system "      \
+     "(FILL EVICT CLEAN INVAL), as Fast Models tells a core's caches from a system cache"}
 
 /* The rows every translation structure has. */
 #define TLB_ROWS(sec, t, defentries, defassoc, deflat, what)                                   \
@@ -113,10 +117,10 @@ const ct_schema_row ct_schema_rows[] = {
      "count as another simulator does: drcachesim = DynamoRIO's cache simulator (LRU, no "
      "dirty lines, its prefetch and child-hit accounting; rules in sim/drcachesim.c)"},
 
-    CACHE_ROWS(S_L1I, CT_LV_L1I, "32K", "8", "1", "no"),
-    CACHE_ROWS(S_L1D, CT_LV_L1D, "32K", "8", "4", "no"),
-    CACHE_ROWS(S_L2, CT_LV_L2, "1M", "16", "12", "yes"),
-    CACHE_ROWS(S_L3, CT_LV_L3, "8M", "16", "40", "yes"),
+    CACHE_ROWS(S_L1I, CT_LV_L1I, "32K", "8", "1", "no", "processor"),
+    CACHE_ROWS(S_L1D, CT_LV_L1D, "32K", "8", "4", "no", "processor"),
+    CACHE_ROWS(S_L2, CT_LV_L2, "1M", "16", "12", "yes", "processor"),
+    CACHE_ROWS(S_L3, CT_LV_L3, "8M", "16", "40", "yes", "system"),
 
     TLB_ROWS(S_ITLB, CT_TLB_I, "32", "full", "0", "TLB"),
     WALK_NAME_ROW(S_ITLB, CT_TLB_I),
