@@ -571,23 +571,29 @@ static void fetch(tarmac *t, ct_batch *b, uint64_t pc, uint64_t pa, uint16_t fla
 
 /* The security state an instruction line's mode gives (rule "Security
  * state"): the next two words after the opcode are the instruction set and
- * the mode. 1 non-secure, 0 secure, -1 not given. */
+ * the mode. 1 non-secure, 0 secure, -1 not given. Once per instruction
+ * line, so it looks only at the end of each word. */
 static int mode_security(const lx *x)
 {
-    lx y = *x;
+    const char *p = x->p, *e = x->e;
     for (int k = 0; k < 2; k++) {
         const char *w;
-        size_t n = word(&y, &w), u = n;
-        if (!n)
+        size_t n;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        for (w = p; p < e && is_word((unsigned char)*p); p++)
+            ;
+        n = (size_t)(p - w);
+        if (n == 0)
             break;
-        while (u > 0 && w[u - 1] != '_')
-            u--;
-        if (u == 0 || u == 1)
-            continue;
-        if (ieq(w + u, n - u, "n") || ieq(w + u, n - u, "ns"))
+        if (n >= 3 && w[n - 2] == '_') {
+            const char c = (char)(w[n - 1] | 0x20);
+            if (c == 'n' || c == 's')
+                return c == 'n';
+        } else if (n >= 4 && w[n - 3] == '_' && (w[n - 2] | 0x20) == 'n' &&
+                   (w[n - 1] | 0x20) == 's') {
             return 1;
-        if (ieq(w + u, n - u, "s"))
-            return 0;
+        }
     }
     return -1;
 }
