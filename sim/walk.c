@@ -82,10 +82,12 @@
  *   trace says only by order: the stage-1 TTW lines of a side (an
  *   instruction-side walk for instruction fetches, any other for data) are
  *   tied to that side's next access from the same cpu, and each teaches
- *   where the level-L table covering that access's address lies: descriptor
- *   address - index_L(va) x 8, when the address has that index's offset in
- *   a granule (the top level: in a 64-byte aligned table); otherwise the
- *   line teaches nothing. A walk reads the levels whose table it knows:
+ *   that cpu (each traced cpu learns its own tables: two cpus may run
+ *   different tables under one ASID) where the level-L table covering that
+ *   access's address lies: descriptor address - index_L(va) x 8, when the
+ *   address has that index's offset in a granule (the top level: in a
+ *   64-byte aligned table); otherwise the line teaches nothing. A walk
+ *   reads the levels whose table it knows:
  *   from the descriptor above it (read from the image), the walk cache, or
  *   what the trace taught; a level whose table the trace never showed is
  *   not read (the reference's walk caches held it, which is why Fast Models
@@ -216,6 +218,14 @@ FORCE_INLINE uint64_t table_key(const ct_xlate *x, uint16_t asid, uint32_t level
     return region << 20 | (uint64_t)asid << 4 | level;
 }
 
+/* The key of what traced cpu `cpu`'s walk lines taught about that table
+ * (rule "Traced tables": per cpu). */
+FORCE_INLINE uint64_t taught_key(const ct_xlate *x, uint16_t cpu, uint16_t asid, uint32_t level,
+                                 uint64_t va)
+{
+    return table_key(x, asid, level, va) ^ mix64((uint64_t)cpu + 0x51ed27ull);
+}
+
 static int tmap_init(tmap *m, uint64_t cap)
 {
     uint64_t n = 16;
@@ -342,7 +352,7 @@ static NOINLINE void learn(ct_xlate *x, int side, uint16_t cpu, uint64_t va, uin
             continue;
         if (p->level != x->start && (p->addr & ((1ull << x->g) - 1)) != off)
             continue;
-        tmap_put(&x->taught, table_key(x, asid, p->level, va), (p->addr - off) | p->ns);
+        tmap_put(&x->taught, taught_key(x, cpu, asid, p->level, va), (p->addr - off) | p->ns);
     }
     x->npend[side] = keep;
 }
@@ -457,7 +467,7 @@ static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint6
 
         if (!have_base) {
             uint64_t v;
-            if (!tmap_get(&x->taught, table_key(x, asid, level, va), &v)) {
+            if (!tmap_get(&x->taught, taught_key(x, a->cpu, asid, level, va), &v)) {
                 c->st.skipped_levels++;
                 continue;
             }

@@ -527,6 +527,31 @@ TEST(tlb_replacement_follows_the_policy)
     }
 }
 
+/* Each traced cpu learns its own tables from its own walk lines, even under
+ * one ASID: cpu 0's level-3 table for va 0x40003010 is at 0x80000, cpu 1's
+ * at 0xA0000 (both ASID 0, each on its own core). cpu 0's next page in that
+ * table (index 4) is read from its own table, 0x80020, not cpu 1's. */
+TEST(walk_lines_teach_their_own_cpu)
+{
+    ct_sim *s = MAKE("system.cores=2", "dtlb.entries=8", "walk.tables=trace");
+    const ct_event *w, *last = NULL;
+    size_t k = 0;
+    one o;
+    REQUIRE(s != NULL);
+    for (uint16_t cpu = 0; cpu < 2; cpu++) {
+        one_init(&o, CT_LOAD, 0x40003010, 8);
+        o.a.cpu = o.a.core = cpu;
+        add_ttw(&o, 0, 3, cpu ? 0xA0018 : 0x80018, (cpu ? 0xB000000ull : 0x9000000ull) | 0x403);
+        run_one(s, &o);
+    }
+    one_init(&o, CT_LOAD, 0x40004010, 8);
+    run_one(s, &o);
+    while ((w = next_event(CT_EV_TTW, CT_EVOP_WALK, &k)) != NULL)
+        last = w;
+    CHECK(last && last->cpu == 0 && last->level == 3 && last->addr == 0x80020);
+    ct_sim_free(s);
+}
+
 /* ---- walks ------------------------------------------------------------------- */
 
 /* With a 1-entry DTLB every new page walks. 0x1000: reads levels 0-3 and
@@ -891,6 +916,7 @@ int main(void)
     RUN(vmids_keep_entries_apart);
     RUN(non_secure_regimes_have_their_own_entries);
     RUN(tlb_replacement_follows_the_policy);
+    RUN(walk_lines_teach_their_own_cpu);
     RUN(walk_cache_hits_shorten_walks);
     RUN(walk_cache_levels_choose_what_is_cached);
     RUN(synthetic_walks_read_first_touch_tables);
