@@ -5,7 +5,9 @@
  * Structures
  *   A model cache level takes part when its `tarmac_name` is set; its name
  *   is the Tarmac structure id ("{cpu}" stands for the core of a private
- *   level). A translation structure (TLB, walk cache) takes part with its
+ *   level; a Tarmac trace runs each traced cpu on a core of its own, taken
+ *   in order of first appearance, so cpuN is core N when the cpus first
+ *   appear in the order of their numbers). A translation structure (TLB, walk cache) takes part with its
  *   `tarmac_name` for its TLB or WALKCACHE events, and a TLB with its
  *   `tarmac_walk_name` for the TTW lines of the walks its misses start (the
  *   Tarmac side, e.g. ITLB; the TLBs of several cores may share one, as
