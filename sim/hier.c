@@ -99,12 +99,11 @@
  * Events (only with an event sink installed)
  *   The model reports what happens to its lines in the vocabulary of Tarmac
  *   CACHE lines. A level is a processor cache or a system cache as its
- *   `events` key says (by default L1I, L1D and L2 levels are processor
- *   caches, L3 levels system caches). A processor cache reports ALLOC when
- *   a line is filled with read data (a fetch from below, a prefetch, a
- *   victim arriving at an exclusive level, an allocate operation; in a
- *   write-through level also a fill by a whole-line write), DIRTY when a
- *   clean line becomes dirty (so a
+ *   `events` key says (default: L1I, L1D and L2 processor caches, L3 system
+ *   caches). A processor cache reports ALLOC when a line is filled
+ *   with read data (a fetch from below, a prefetch, a victim arriving at an
+ *   exclusive level, an allocate operation; in a write-through level also a
+ *   fill by a whole-line write), DIRTY when a clean line becomes dirty (so a
  *   whole-line write fill of a write-back level shows as DIRTY alone),
  *   CLEAN when a maintenance clean writes a dirty line back and keeps it,
  *   and INVAL whenever a line leaves (eviction, invalidation, inclusive
