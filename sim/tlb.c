@@ -213,7 +213,7 @@ void ct_tlb_fill(struct ct_sim *s, ct_tlb *t, const ct_xlat *x)
             emit(s, t, CT_EVOP_EVICT, &old);
         }
     }
-    t->c.tag[idx] = vpn << 6 | x->size_log2;
+    ct_cache_put(&t->c, set, idx, vpn << 6 | x->size_log2);
     t->c.flag[idx] = (uint8_t)((x->global ? CT_TE_GLOBAL : 0) | (x->ns ? CT_TE_NS : 0));
     t->pbase[idx] = x->pbase;
     t->asid[idx] = x->asid;

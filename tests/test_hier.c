@@ -587,9 +587,37 @@ TEST(random_policies_repeat_with_their_seed)
     }
 }
 
+/* A line touched by a cache operation becomes the most recent, so the line
+ * the previous access used must be stamped again when it is used next (the
+ * memo of the line touched last may not skip it). */
+TEST(lru_order_follows_cache_operations)
+{
+    const char *pols[] = {"lru", "plru"};
+    for (int p = 0; p < 2; p++) {
+        char rep[40];
+        const char *kv[] = {"l1d.size=128", "l1d.assoc=2", "l1d.line=64", rep, NULL};
+        ct_sim *s;
+        size_t l1;
+        snprintf(rep, sizeof rep, "l1d.replacement=%s", pols[p]);
+        s = sim_of(kv);
+        l1 = lvl(s, "l1d", 0);
+        acc(s, CT_LOAD, 0x000, 4);      /* A */
+        acc(s, CT_LOAD, 0x040, 4);      /* B */
+        acc(s, CT_LOAD, 0x000, 4);      /* A again: B is the oldest */
+        op(s, CT_OP_ZERO, 0x040, 64);   /* B hit by DC ZVA: A is the oldest */
+        acc(s, CT_LOAD, 0x000, 4);      /* A used: B is the oldest again */
+        acc(s, CT_LOAD, 0x080, 4);      /* C takes B's way */
+        CHECK(resident(s, l1, 0x000));
+        CHECK(!resident(s, l1, 0x040));
+        CHECK(resident(s, l1, 0x080));
+        ct_sim_free(s);
+    }
+}
+
 int main(void)
 {
     RUN(lru_two_way_keeps_the_recent_pair);
+    RUN(lru_order_follows_cache_operations);
     RUN(policies_evict_the_expected_line_in_the_model);
     RUN(random_policies_repeat_with_their_seed);
     RUN(write_back_marks_dirty_and_writes_victims);

@@ -1,8 +1,10 @@
 /*
  * lru.c - least recently used: every hit and fill stamps the line with a
  * running clock; the victim is the way with the oldest stamp (the lowest
- * way on a tie, which only happens before the set has been filled). The
- * cache updates these stamps itself on its fast path (ct_policy_lru_state).
+ * way on a tie, which only happens before the set has been filled). A cache
+ * with this policy stamps its lines itself, from a clock of its own, and
+ * asks only for inval (ct_policy_lru_state hands it the stamps); hit, fill
+ * and victim serve anyone else.
  */
 #include "../policy.h"
 #include "stamps.h"
@@ -13,11 +15,10 @@ static void *lru_create(uint64_t sets, uint32_t ways, uint64_t seed)
     return ct_stamps_create(sets, ways);
 }
 
-void ct_policy_lru_state(void *st, uint64_t **stamp, uint64_t **clock)
+uint64_t *ct_policy_lru_state(void *st)
 {
     ct_stamps *p = st;
-    *stamp = p->stamp;
-    *clock = &p->clock;
+    return p->stamp;
 }
 
 const ct_policy_ops ct_policy_lru = {
