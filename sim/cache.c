@@ -39,20 +39,50 @@ int ct_cache_init(ct_cache *c, uint64_t size, uint32_t assoc, uint32_t line,
     c->flag = calloc(lines, 1);
     if (c->fp_stride)
         c->fp = calloc(c->sets, c->fp_stride);  /* 0: no line, never a candidate */
-    c->pst = pol->create(c->sets, assoc, seed);
-    if (!c->tag || !c->flag || (c->fp_stride && !c->fp) || !c->pst) {
+    if (pol == &ct_policy_lru && assoc <= CT_LRU_ORDER_WAYS) {
+        /* every set starts with the order W-1 .. 1 0: way 0 is filled first */
+        uint32_t first = 0;
+        for (uint32_t i = 0; i < assoc; i++)
+            first |= (assoc - 1 - i) << (4 * i);
+        c->lru_order = malloc(c->sets * sizeof *c->lru_order);
+        for (uint64_t s = 0; c->lru_order && s < c->sets; s++)
+            c->lru_order[s] = first;
+    } else {
+        c->pst = pol->create(c->sets, assoc, seed);
+    }
+    if (!c->tag || !c->flag || (c->fp_stride && !c->fp) || (!c->pst && !c->lru_order)) {
         ct_cache_free(c);
         return -1;
     }
     memset(c->tag, 0xff, lines * sizeof *c->tag);
-    if (pol == &ct_policy_lru)
+    if (pol == &ct_policy_lru && c->pst)
         c->lru_stamp = ct_policy_lru_state(c->pst);
     return 0;
+}
+
+void ct_cache_order_rebuild(ct_cache *c, uint64_t set)
+{
+    const uint64_t base = set * c->ways;
+    const uint32_t old = c->lru_order[set];
+    uint32_t order = 0;
+    uint32_t k = 0;
+
+    /* the ways holding lines keep their order; the others follow, lowest last */
+    for (uint32_t i = 0; i < c->ways; i++) {
+        const uint32_t way = (old >> (4 * i)) & 15;
+        if (c->tag[base + way] != CT_TAG_INVALID)
+            order |= way << (4 * k++);
+    }
+    for (uint32_t way = c->ways; way-- > 0;)
+        if (c->tag[base + way] == CT_TAG_INVALID)
+            order |= way << (4 * k++);
+    c->lru_order[set] = order;
 }
 
 void ct_cache_free(ct_cache *c)
 {
     free(c->tag);
+    free(c->lru_order);
     free(c->flag);
     free(c->fp);
     if (c->pst)

@@ -16,6 +16,18 @@
  * dropped: a stale fingerprint only adds a candidate whose tag does not
  * match. Direct-mapped caches compare the one tag instead.
  *
+ * LRU: the cache keeps LRU itself. With at most 8 ways a set's state is
+ * one 32-bit recency order, four bits a way, most recent in the low bits
+ * (lru_order); ways that hold no line sit at the least recent end, the
+ * lowest way last, so the victim (the lowest empty way, else the least
+ * recently used) is always the last nibble. With more ways each line has a
+ * stamp from a running clock, 0 when empty (lru_stamp, the policy's own
+ * array), and the victim is the smallest stamp, the lowest way on a tie.
+ * Both give the order sim/policy/lru.c defines. (A hit costs a few
+ * operations more with the order than with a stamp, a victim many fewer:
+ * on cfgA's random workload the order is faster for the 8-way L1D, where
+ * most accesses miss, and slower for the 16-way L2, where they hit.)
+ *
  * The memo: memo_idx is the line the policy was told about last (hit or
  * fill, ct_cache_touch / ct_cache_filled), and memo_block the block it held
  * then. While tag[memo_idx] still equals memo_block, a policy whose
@@ -55,8 +67,9 @@ typedef struct ct_cache {
     uint32_t line_bits;
     const ct_policy_ops *pol;
     void *pst;
-    uint64_t *lru_stamp;      /* LRU only: the policy's stamps, updated inline */
-    uint64_t lru_clock;       /* LRU only: the last stamp given */
+    uint32_t *lru_order;      /* LRU, at most 8 ways: per set, the recency order */
+    uint64_t *lru_stamp;      /* LRU, more ways: the policy's stamps, updated inline */
+    uint64_t lru_clock;       /* the last stamp given */
     int memo_ok;              /* policy lets repeated hits skip it */
     uint64_t memo_block;      /* block of the line touched last */
     uint64_t memo_idx;        /* its line index */
@@ -64,7 +77,10 @@ typedef struct ct_cache {
     uint64_t prev_idx;        /* its line index */
 } ct_cache;
 
-/* Allocate the arrays and the policy state. Returns 0 or -1 (no memory). */
+#define CT_LRU_ORDER_WAYS 8
+
+/* Allocate the arrays and the policy state (none when the cache keeps a
+ * recency order). Returns 0 or -1 (no memory). */
 int ct_cache_init(ct_cache *c, uint64_t size, uint32_t assoc, uint32_t line,
                   const ct_policy_ops *pol, uint64_t seed);
 void ct_cache_free(ct_cache *c);
@@ -139,12 +155,20 @@ FORCE_INLINE void ct_cache_memo(ct_cache *c, uint64_t idx, uint64_t block)
 }
 
 /* Make line idx (way idx - set * ways of set) hold block; its flags and
- * policy state are the caller's. */
-FORCE_INLINE void ct_cache_put(ct_cache *c, uint64_t set, uint64_t idx, uint64_t block)
+ * policy state are the caller's. W as for ct_cache_find_w. */
+FORCE_INLINE void ct_cache_put_w(ct_cache *c, uint64_t set, uint64_t idx, uint64_t block,
+                                 const uint32_t W)
 {
     c->tag[idx] = block;
-    if (c->fp)
+    if (W && W % 8 == 0)  /* a row of fingerprints is a row of lines */
+        c->fp[idx] = (uint8_t)ct_cache_fp8(block);
+    else if (c->fp)
         c->fp[set * c->fp_stride + (idx - set * c->ways)] = (uint8_t)ct_cache_fp8(block);
+}
+
+FORCE_INLINE void ct_cache_put(ct_cache *c, uint64_t set, uint64_t idx, uint64_t block)
+{
+    ct_cache_put_w(c, set, idx, block, 0);
 }
 
 /* The least recently used of ways stamps (empty lines have stamp 0; the
@@ -164,12 +188,46 @@ FORCE_INLINE uint32_t ct_lru_oldest(const uint64_t *st, uint32_t ways)
     return best;
 }
 
+/* A recency order with way moved to the front (most recent). */
+FORCE_INLINE uint32_t ct_order_use(uint32_t order, uint32_t way)
+{
+    /* the nibble holding way becomes 0; the lowest zero nibble is found
+     * exactly (higher ones may be false, and way is there once) */
+    const uint32_t x = order ^ (way * 0x11111111u);
+    const uint32_t z = (x - 0x11111111u) & ~x & 0x88888888u;
+    const uint32_t sh = (uint32_t)__builtin_ctz(z) & ~3u;  /* 4 * its position */
+    const uint32_t newer = order & ((1u << sh) - 1);
+    const uint32_t older = order & ((~0u << sh) << 4);
+    return older | newer << 4 | way;
+}
+
+/* The victim of an order of ways ways: the last nibble. */
+FORCE_INLINE uint32_t ct_order_last(uint32_t order, uint32_t ways)
+{
+    return (order >> (4 * (ways - 1))) & 15;
+}
+
+/* The order after the last way (the victim) was filled: it moves to the
+ * front. */
+FORCE_INLINE uint32_t ct_order_rotate(uint32_t order, uint32_t ways)
+{
+    const uint32_t keep = ways == 8 ? ~0u : (1u << (4 * ways)) - 1;
+    return ((order << 4) | ct_order_last(order, ways)) & keep;
+}
+
+/* Put the ways of set that hold no line at the end of its order, the
+ * lowest way last (after invalidations; cache.c). */
+void ct_cache_order_rebuild(ct_cache *c, uint64_t set);
+
 /* Line index for a new block in set: the first empty way, else the policy's
- * victim (which the caller must evict first). With LRU both are the line
- * with the smallest stamp (empty lines have stamp 0), found in one pass. */
+ * victim (which the caller must evict first). With LRU both are the last
+ * way of the order, or the line with the smallest stamp (empty lines have
+ * stamp 0), found in one pass. */
 FORCE_INLINE uint64_t ct_cache_slot(ct_cache *c, uint64_t set)
 {
     const uint64_t base = set * c->ways;
+    if (c->lru_order)
+        return base + ct_order_last(c->lru_order[set], c->ways);
     if (c->lru_stamp)
         return base + ct_lru_oldest(&c->lru_stamp[base], c->ways);
     for (uint32_t w = 0; w < c->ways; w++)
@@ -178,23 +236,38 @@ FORCE_INLINE uint64_t ct_cache_slot(ct_cache *c, uint64_t set)
     return base + c->pol->victim(c->pst, set);
 }
 
-/* The policy hooks, with LRU inlined. Both make idx the memo. */
+/* The policy hooks, with LRU inlined. Touch and filled make idx the memo. */
 FORCE_INLINE void ct_cache_touch(ct_cache *c, uint64_t set, uint64_t idx)
 {
-    if (c->lru_stamp)
+    const uint32_t way = (uint32_t)(idx - set * c->ways);
+    if (c->lru_order)
+        c->lru_order[set] = ct_order_use(c->lru_order[set], way);
+    else if (c->lru_stamp)
         c->lru_stamp[idx] = ++c->lru_clock;
     else
-        c->pol->hit(c->pst, set, (uint32_t)(idx - set * c->ways));
+        c->pol->hit(c->pst, set, way);
     ct_cache_memo(c, idx, c->tag[idx]);
 }
 
 FORCE_INLINE void ct_cache_filled(ct_cache *c, uint64_t set, uint64_t idx)
 {
-    if (c->lru_stamp)
+    const uint32_t way = (uint32_t)(idx - set * c->ways);
+    if (c->lru_order)
+        c->lru_order[set] = ct_order_use(c->lru_order[set], way);
+    else if (c->lru_stamp)
         c->lru_stamp[idx] = ++c->lru_clock;
     else
-        c->pol->fill(c->pst, set, (uint32_t)(idx - set * c->ways));
+        c->pol->fill(c->pst, set, way);
     ct_cache_memo(c, idx, c->tag[idx]);
+}
+
+/* Line idx of set was dropped (its tag is already CT_TAG_INVALID). */
+FORCE_INLINE void ct_cache_dropped(ct_cache *c, uint64_t set, uint64_t idx)
+{
+    if (c->lru_order)
+        ct_cache_order_rebuild(c, set);
+    else
+        c->pol->inval(c->pst, set, (uint32_t)(idx - set * c->ways));
 }
 
 #endif

@@ -255,7 +255,7 @@ static int drop_range(ct_sim *s, uint32_t li, uint64_t addr, uint64_t bytes)
         EMIT(s, li, LC_BACKINVAL, (uint64_t)idx, b, LINE_NS(c, idx));
         c->tag[idx] = CT_TAG_INVALID;
         c->flag[idx] = 0;
-        c->pol->inval(c->pst, set, (uint32_t)(idx - set * c->ways));
+        ct_cache_dropped(c, set, (uint64_t)idx);
         L->st.back_invalidations++;
     }
     return dirty != 0;
@@ -362,7 +362,7 @@ static uint32_t fetch(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
         EMIT(s, (size_t)li, LC_MOVE_UP, (uint64_t)idx, block, LINE_NS(c, idx));
         c->tag[idx] = CT_TAG_INVALID;
         c->flag[idx] = 0;
-        c->pol->inval(c->pst, set, (uint32_t)(idx - (int64_t)(set * c->ways)));
+        ct_cache_dropped(c, set, (uint64_t)idx);
         return L->latency;
     }
     L->st.kind[kind].misses++;
@@ -478,24 +478,36 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
  * number of ways (W = 0), chosen per level with the rest.
  */
 
-/* The line of block in an LRU level, stamped as used: the memo (already
- * the most recent: no stamp), the line touched before it, or a search of
- * the set. -1 on a miss, with the set in *set. */
+/* Tell an LRU level that line idx of set was used: its order or its stamp
+ * (W as below). */
+FORCE_INLINE void lru_use(ct_cache *c, uint64_t set, uint64_t idx, const uint32_t W)
+{
+    const uint32_t ways = W ? W : c->ways;
+    if (W ? W <= CT_LRU_ORDER_WAYS : c->lru_order != NULL)
+        c->lru_order[set] = ct_order_use(c->lru_order[set], (uint32_t)(idx - set * ways));
+    else
+        c->lru_stamp[idx] = ++c->lru_clock;
+}
+
+/* The line of block in an LRU level, marked as used: the memo (already
+ * the most recent: nothing to do), the line touched before it, or a search
+ * of the set. -1 on a miss. *set gets the block's set (unless the memo
+ * hit). */
 FORCE_INLINE int64_t lru_lookup(ct_cache *c, uint64_t block, uint64_t *set, const uint32_t W)
 {
     int64_t idx;
 
     if (block == c->memo_block && c->tag[c->memo_idx] == block)
         return (int64_t)c->memo_idx;
+    *set = ct_cache_set(c, block);
     if (block == c->prev_block && c->tag[c->prev_idx] == block) {
         idx = (int64_t)c->prev_idx;
     } else {
-        *set = ct_cache_set(c, block);
         idx = ct_cache_find_w(c, *set, block, W);
         if (idx < 0)
             return -1;
     }
-    c->lru_stamp[idx] = ++c->lru_clock;
+    lru_use(c, *set, (uint64_t)idx, W);
     ct_cache_memo(c, (uint64_t)idx, block);
     return idx;
 }
@@ -536,6 +548,7 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, int li, uint64_t addr, uint32_t by
     const uint32_t lb = c->line_bits, ways = W ? W : c->ways;
     const uint64_t block = addr >> lb, base = set * ways;
     const int next = L->next;
+    const int ordered = W ? W <= CT_LRU_ORDER_WAYS : c->lru_order != NULL;
     uint64_t idx;
     uint32_t lat;
     int change = LC_FILL;
@@ -550,7 +563,8 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, int li, uint64_t addr, uint32_t by
     } else {
         lat = serve_next(s, next, block << lb, L->line, kind, 0);
     }
-    idx = base + ct_lru_oldest(&c->lru_stamp[base], ways);
+    idx = base + (ordered ? ct_order_last(c->lru_order[set], ways)
+                          : ct_lru_oldest(&c->lru_stamp[base], ways));
     if (c->tag[idx] != CT_TAG_INVALID) {
         /* evict: a dirty victim is written below, with its own security */
         const uint64_t victim = c->tag[idx];
@@ -569,9 +583,12 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, int li, uint64_t addr, uint32_t by
             }
         }
     }
-    ct_cache_put(c, set, idx, block);
+    ct_cache_put_w(c, set, idx, block, W);
     c->flag[idx] = (uint8_t)((s->ns ? CT_LF_NS : 0) | (write ? CT_LF_DIRTY : 0));
-    c->lru_stamp[idx] = ++c->lru_clock;
+    if (ordered)
+        c->lru_order[set] = ct_order_rotate(c->lru_order[set], ways);  /* the victim */
+    else
+        c->lru_stamp[idx] = ++c->lru_clock;
     ct_cache_memo(c, idx, block);
     EMIT(s, (size_t)li, change, idx, block, s->ns);
     if (write)
@@ -679,7 +696,7 @@ static void maintain_line(ct_sim *s, int li, uint64_t idx, int op)
         EMIT(s, (size_t)li, LC_INVAL, idx, block, ns);
         c->tag[idx] = CT_TAG_INVALID;
         c->flag[idx] = 0;
-        c->pol->inval(c->pst, set, (uint32_t)(idx % c->ways));
+        ct_cache_dropped(c, set, idx);
         L->st.invalidations++;
     }
 }
@@ -1104,7 +1121,7 @@ static void choose_paths(ct_sim *s)
     for (size_t i = s->nlv; i-- > 0;) {
         ct_level *L = &s->lv[i];
         const ct_level *N = L->next >= 0 ? &s->lv[L->next] : NULL;
-        const int lru = L->c.lru_stamp && !L->cls && !L->pf;
+        const int lru = (L->c.lru_order || L->c.lru_stamp) && !L->cls && !L->pf;
         const int plain = lru && !L->tap && L->write_back && L->write_allocate &&
                           L->inclusion == CT_INCL_NONINCLUSIVE &&
                           (!N || (N->plain && N->line == L->line));

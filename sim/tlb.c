@@ -153,7 +153,7 @@ void ct_tlb_clear(ct_tlb *t)
             continue;
         t->c.tag[idx] = CT_TAG_INVALID;
         t->c.flag[idx] = 0;
-        t->c.pol->inval(t->c.pst, idx / t->c.ways, (uint32_t)(idx % t->c.ways));
+        ct_cache_dropped(&t->c, idx / t->c.ways, idx);
     }
     t->c.memo_block = CT_TAG_INVALID;
     t->sizes = 0;

@@ -268,10 +268,114 @@ TEST(single_accesses_match_batches)
     }
 }
 
+/* LRU as sim/policy/lru.c defines it, kept the plain way: a stamp per
+ * line from a running clock, 0 when empty; the victim is the lowest empty
+ * way, else the smallest stamp. */
+typedef struct ref_lru {
+    uint64_t *tag, *stamp, clock, sets;
+    uint32_t ways;
+} ref_lru;
+
+static void ref_use(ref_lru *r, uint64_t block)
+{
+    const uint64_t set = block % r->sets, base = set * r->ways;
+    uint64_t v = base;
+    for (uint32_t w = 0; w < r->ways; w++)
+        if (r->tag[base + w] == block) {
+            r->stamp[base + w] = ++r->clock;
+            return;
+        }
+    for (uint32_t w = 0; w < r->ways; w++)
+        if (r->stamp[base + w] < r->stamp[v])
+            v = base + w;
+    r->tag[v] = block;
+    r->stamp[v] = ++r->clock;
+}
+
+static void ref_drop(ref_lru *r, uint64_t block)
+{
+    const uint64_t base = block % r->sets * r->ways;
+    for (uint32_t w = 0; w < r->ways; w++)
+        if (r->tag[base + w] == block) {
+            r->tag[base + w] = CT_TAG_INVALID;
+            r->stamp[base + w] = 0;
+        }
+}
+
+/* The cache's LRU (a recency order per set up to 16 ways, stamps beyond)
+ * fills exactly the way the plain model fills, access after access, with
+ * invalidations and allocations in between. */
+TEST(lru_fills_the_ways_a_reference_model_fills)
+{
+    static const unsigned ways[] = {1, 2, 3, 4, 7, 8, 12, 15, 16, 17, 32};
+    static const unsigned sets[] = {1, 2, 3, 4};
+    int checked = 0, ok = 1;
+    for (size_t wi = 0; wi < sizeof ways / sizeof ways[0]; wi++)
+        for (size_t si = 0; si < sizeof sets / sizeof sets[0]; si++) {
+            char kv[3][64];
+            ct_sim *s;
+            ref_lru r;
+            const ct_cache *c;
+            const uint64_t lines = (uint64_t)ways[wi] * sets[si];
+            snprintf(kv[0], 64, "l1d.size=%llu", (unsigned long long)lines * 64);
+            snprintf(kv[1], 64, "l1d.assoc=%u", ways[wi]);
+            snprintf(kv[2], 64, "l1d.line=64");
+            s = make(kv, 3, 0, NULL);
+            if (!s) {
+                CHECK(s != NULL);
+                continue;
+            }
+            c = &s->lv[0].c;
+            r.sets = sets[si];
+            r.ways = ways[wi];
+            r.clock = 0;
+            r.tag = malloc(lines * sizeof *r.tag);
+            r.stamp = calloc(lines, sizeof *r.stamp);
+            for (uint64_t i = 0; i < lines; i++)
+                r.tag[i] = CT_TAG_INVALID;
+            for (int i = 0; i < 4000 && ok; i++) {
+                const uint64_t block = pick(lines * 2 + 3), q = pick(20);
+                ct_access a = {.vaddr = block * 64 + pick(60), .size = 4, .kind = CT_LOAD};
+                if (q == 0) {          /* invalidate one line */
+                    a.kind = CT_CACHEOP;
+                    a.op = pick(2) ? CT_OP_INVAL : CT_OP_CLEAN_INVAL;
+                    ref_drop(&r, block);
+                } else if (q == 1) {   /* allocate one line */
+                    a.kind = CT_CACHEOP;
+                    a.op = CT_OP_ALLOC;
+                    ref_use(&r, block);
+                } else if (q == 2 && pick(10) == 0) { /* everything */
+                    a.kind = CT_CACHEOP;
+                    a.op = CT_OP_INVAL | CT_OP_ALL;
+                    for (uint64_t j = 0; j < lines; j++) {
+                        r.tag[j] = CT_TAG_INVALID;
+                        r.stamp[j] = 0;
+                    }
+                } else {
+                    a.kind = pick(3) ? CT_LOAD : CT_STORE;
+                    ref_use(&r, block);
+                }
+                ct_sim_access(s, &a);
+                if (memcmp(c->tag, r.tag, lines * sizeof *r.tag) != 0) {
+                    fprintf(stderr, "  %u ways, %u sets: differs after access %d\n", ways[wi],
+                            sets[si], i);
+                    ok = 0;
+                }
+                checked++;
+            }
+            free(r.tag);
+            free(r.stamp);
+            ct_sim_free(s);
+        }
+    CHECK(ok);
+    CHECK(checked > 40000);
+}
+
 int main(void)
 {
     RUN(plain_hierarchies_match_the_general_rules);
     RUN(mixed_hierarchies_match_the_general_rules);
     RUN(single_accesses_match_batches);
+    RUN(lru_fills_the_ways_a_reference_model_fills);
     return harness_done();
 }
