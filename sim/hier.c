@@ -993,6 +993,8 @@ static NOINLINE int refuse(ct_sim *s, const ct_access *a, ct_error *err)
                         s->cores);
 }
 
+_Static_assert((int)CT_F_NOADDR > (int)CT_STORE, "run_lru tests kind and CT_F_NOADDR together");
+
 #define REFUSED(s, a) \
     UNLIKELY(((a)->flags & CT_F_NOADDR) || (a)->core >= (s)->cores || (a)->kind >= CT_KIND_STREAM)
 
@@ -1027,7 +1029,8 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
         ct_level *L;
         ct_cache *c;
 
-        if (UNLIKELY(kind > CT_STORE || core >= cores || (a->flags & CT_F_NOADDR))) {
+        /* (CT_F_NOADDR is above CT_STORE: one compare for both) */
+        if (UNLIKELY((kind | (a->flags & CT_F_NOADDR)) > CT_STORE || core >= cores)) {
             if (REFUSED(s, a))
                 return refuse(s, a, err);
             access_one(s, a);
@@ -1048,9 +1051,12 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
         s->ns = (a->flags & CT_F_NS) != 0; /* fills below a write-through hit need it too */
         s->tot.accesses[kind]++;
         L->st.kind[kind].accesses++;
-        idx = c->ways == 8    ? lru_lookup(c, block, &set, 8)
-              : c->ways == 16 ? lru_lookup(c, block, &set, 16)
-                              : lru_lookup(c, block, &set, 0);
+        if (block == c->memo_block && c->tag[c->memo_idx] == block)
+            idx = (int64_t)c->memo_idx;  /* the line touched last: nothing to do */
+        else
+            idx = c->ways == 8    ? lru_lookup(c, block, &set, 8)
+                  : c->ways == 16 ? lru_lookup(c, block, &set, 16)
+                                  : lru_lookup(c, block, &set, 0);
         if (idx < 0) {
             s->tot.kind_cycles[kind] += L->miss(s, L->index, addr, a->size ? a->size : 1,
                                                 (int)kind, kind == CT_STORE, set);
