@@ -1165,6 +1165,7 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
 
     memset(L, 0, sizeof *L);
     L->index = (int)s->nlv;
+    /* level i's policy draws from a generator seeded with [system] seed + i */
     if (ct_cache_init(&L->c, k->size, k->assoc, k->line,
                       ct_policy_at((size_t)k->replacement),
                       cfg->seed + (uint64_t)s->nlv) != 0)
