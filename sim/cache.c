@@ -39,18 +39,11 @@ int ct_cache_init(ct_cache *c, uint64_t size, uint32_t assoc, uint32_t line,
     c->flag = calloc(lines, 1);
     if (c->fp_stride)
         c->fp = calloc(c->sets, c->fp_stride);  /* 0: no line, never a candidate */
-    if (pol == &ct_policy_lru && assoc <= CT_LRU_ORDER_WAYS) {
-        /* every set starts with the order W-1 .. 1 0: way 0 is filled first */
-        uint32_t first = 0;
-        for (uint32_t i = 0; i < assoc; i++)
-            first |= (assoc - 1 - i) << (4 * i);
-        c->lru_order = malloc(c->sets * sizeof *c->lru_order);
-        for (uint64_t s = 0; c->lru_order && s < c->sets; s++)
-            c->lru_order[s] = first;
-    } else {
+    if (pol == &ct_policy_lru && assoc <= CT_LRU_MATRIX_WAYS)
+        c->lru_matrix = calloc(c->sets, sizeof *c->lru_matrix); /* every way empty */
+    else
         c->pst = pol->create(c->sets, assoc, seed);
-    }
-    if (!c->tag || !c->flag || (c->fp_stride && !c->fp) || (!c->pst && !c->lru_order)) {
+    if (!c->tag || !c->flag || (c->fp_stride && !c->fp) || (!c->pst && !c->lru_matrix)) {
         ct_cache_free(c);
         return -1;
     }
@@ -60,29 +53,26 @@ int ct_cache_init(ct_cache *c, uint64_t size, uint32_t assoc, uint32_t line,
     return 0;
 }
 
-void ct_cache_order_rebuild(ct_cache *c, uint64_t set)
+void ct_cache_matrix_drop(ct_cache *c, uint64_t set, uint64_t idx)
 {
     const uint64_t base = set * c->ways;
-    const uint32_t old = c->lru_order[set];
-    uint32_t order = 0;
-    uint32_t k = 0;
+    const uint32_t way = (uint32_t)(idx - base);
+    uint64_t holding = 0, m = c->lru_matrix[set];
 
-    /* the ways holding lines keep their order; the others follow, lowest last */
-    for (uint32_t i = 0; i < c->ways; i++) {
-        const uint32_t way = (old >> (4 * i)) & 15;
-        if (c->tag[base + way] != CT_TAG_INVALID)
-            order |= way << (4 * k++);
-    }
-    for (uint32_t way = c->ways; way-- > 0;)
-        if (c->tag[base + way] == CT_TAG_INVALID)
-            order |= way << (4 * k++);
-    c->lru_order[set] = order;
+    /* every way that holds a line is more recent than the dropped one; the
+     * empty ways keep zero rows, so the lowest of them is the next victim */
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (c->tag[base + w] != CT_TAG_INVALID && w != way)
+            holding |= 0xffull << (8 * w);
+    m |= (0x0101010101010101ull << way) & holding;
+    m &= ~(0xffull << (8 * way));
+    c->lru_matrix[set] = m;
 }
 
 void ct_cache_free(ct_cache *c)
 {
     free(c->tag);
-    free(c->lru_order);
+    free(c->lru_matrix);
     free(c->flag);
     free(c->fp);
     if (c->pst)

@@ -16,16 +16,18 @@
  * dropped: a stale fingerprint only adds a candidate whose tag does not
  * match. Direct-mapped caches compare the one tag instead.
  *
- * LRU: the cache keeps LRU itself. With at most 8 ways a set's state is
- * one 32-bit recency order, four bits a way, most recent in the low bits
- * (lru_order); ways that hold no line sit at the least recent end, the
- * lowest way last, so the victim (the lowest empty way, else the least
- * recently used) is always the last nibble. With more ways each line has a
+ * LRU: the cache keeps LRU itself. With at most 8 ways a set's state is an
+ * 8 x 8 bit matrix in one 64-bit word (lru_matrix): byte w has bit v set
+ * when way w was used more recently than way v. Using w sets row w and
+ * clears column w; the victim is the lowest way whose byte is 0, which is
+ * the least recently used way when every way holds a line and the lowest
+ * empty way otherwise (dropping a line clears its row and sets its column
+ * in the rows of the ways that hold lines). With more ways each line has a
  * stamp from a running clock, 0 when empty (lru_stamp, the policy's own
  * array), and the victim is the smallest stamp, the lowest way on a tie.
- * Both give the order sim/policy/lru.c defines. (A hit costs a few
- * operations more with the order than with a stamp, a victim many fewer:
- * on cfgA's random workload the order is faster for the 8-way L1D, where
+ * Both give the order sim/policy/lru.c defines. (A hit costs a couple of
+ * operations more with the matrix than with a stamp, a victim many fewer:
+ * on cfgA's random workload the matrix is faster for the 8-way L1D, where
  * most accesses miss, and slower for the 16-way L2, where they hit.)
  *
  * The memo: memo_idx is the line the policy was told about last (hit or
@@ -67,7 +69,7 @@ typedef struct ct_cache {
     uint32_t line_bits;
     const ct_policy_ops *pol;
     void *pst;
-    uint32_t *lru_order;      /* LRU, at most 8 ways: per set, the recency order */
+    uint64_t *lru_matrix;     /* LRU, at most 8 ways: per set, the recency matrix */
     uint64_t *lru_stamp;      /* LRU, more ways: the policy's stamps, updated inline */
     uint64_t lru_clock;       /* the last stamp given */
     int memo_ok;              /* policy lets repeated hits skip it */
@@ -77,10 +79,10 @@ typedef struct ct_cache {
     uint64_t prev_idx;        /* its line index */
 } ct_cache;
 
-#define CT_LRU_ORDER_WAYS 8
+#define CT_LRU_MATRIX_WAYS 8
 
 /* Allocate the arrays and the policy state (none when the cache keeps a
- * recency order). Returns 0 or -1 (no memory). */
+ * recency matrix). Returns 0 or -1 (no memory). */
 int ct_cache_init(ct_cache *c, uint64_t size, uint32_t assoc, uint32_t line,
                   const ct_policy_ops *pol, uint64_t seed);
 void ct_cache_free(ct_cache *c);
@@ -188,46 +190,33 @@ FORCE_INLINE uint32_t ct_lru_oldest(const uint64_t *st, uint32_t ways)
     return best;
 }
 
-/* A recency order with way moved to the front (most recent). */
-FORCE_INLINE uint32_t ct_order_use(uint32_t order, uint32_t way)
+/* A recency matrix of ways ways after way was used. */
+FORCE_INLINE uint64_t ct_matrix_use(uint64_t m, uint32_t way, uint32_t ways)
 {
-    /* the nibble holding way becomes 0; the lowest zero nibble is found
-     * exactly (higher ones may be false, and way is there once) */
-    const uint32_t x = order ^ (way * 0x11111111u);
-    const uint32_t z = (x - 0x11111111u) & ~x & 0x88888888u;
-    const uint32_t sh = (uint32_t)__builtin_ctz(z) & ~3u;  /* 4 * its position */
-    const uint32_t newer = order & ((1u << sh) - 1);
-    const uint32_t older = order & ((~0u << sh) << 4);
-    return older | newer << 4 | way;
+    const uint64_t row = ways == 8 ? 0xff : (1u << ways) - 1;
+    return (m | row << (8 * way)) & ~(0x0101010101010101ull << way);
 }
 
-/* The victim of an order of ways ways: the last nibble. */
-FORCE_INLINE uint32_t ct_order_last(uint32_t order, uint32_t ways)
+/* The victim of a recency matrix: its lowest zero byte (exact: a borrow
+ * can only flag bytes above a zero one). */
+FORCE_INLINE uint32_t ct_matrix_victim(uint64_t m)
 {
-    return (order >> (4 * (ways - 1))) & 15;
+    const uint64_t z = (m - 0x0101010101010101ull) & ~m & 0x8080808080808080ull;
+    return (uint32_t)__builtin_ctzll(z) >> 3;
 }
 
-/* The order after the last way (the victim) was filled: it moves to the
- * front. */
-FORCE_INLINE uint32_t ct_order_rotate(uint32_t order, uint32_t ways)
-{
-    const uint32_t keep = ways == 8 ? ~0u : (1u << (4 * ways)) - 1;
-    return ((order << 4) | ct_order_last(order, ways)) & keep;
-}
-
-/* Put the ways of set that hold no line at the end of its order, the
- * lowest way last (after invalidations; cache.c). */
-void ct_cache_order_rebuild(ct_cache *c, uint64_t set);
+/* Line idx of set no longer holds a line (cache.c). */
+void ct_cache_matrix_drop(ct_cache *c, uint64_t set, uint64_t idx);
 
 /* Line index for a new block in set: the first empty way, else the policy's
- * victim (which the caller must evict first). With LRU both are the last
- * way of the order, or the line with the smallest stamp (empty lines have
- * stamp 0), found in one pass. */
+ * victim (which the caller must evict first). With LRU both are the lowest
+ * zero row of the matrix, or the line with the smallest stamp (empty lines
+ * have stamp 0), found in one pass. */
 FORCE_INLINE uint64_t ct_cache_slot(ct_cache *c, uint64_t set)
 {
     const uint64_t base = set * c->ways;
-    if (c->lru_order)
-        return base + ct_order_last(c->lru_order[set], c->ways);
+    if (c->lru_matrix)
+        return base + ct_matrix_victim(c->lru_matrix[set]);
     if (c->lru_stamp)
         return base + ct_lru_oldest(&c->lru_stamp[base], c->ways);
     for (uint32_t w = 0; w < c->ways; w++)
@@ -240,8 +229,8 @@ FORCE_INLINE uint64_t ct_cache_slot(ct_cache *c, uint64_t set)
 FORCE_INLINE void ct_cache_touch(ct_cache *c, uint64_t set, uint64_t idx)
 {
     const uint32_t way = (uint32_t)(idx - set * c->ways);
-    if (c->lru_order)
-        c->lru_order[set] = ct_order_use(c->lru_order[set], way);
+    if (c->lru_matrix)
+        c->lru_matrix[set] = ct_matrix_use(c->lru_matrix[set], way, c->ways);
     else if (c->lru_stamp)
         c->lru_stamp[idx] = ++c->lru_clock;
     else
@@ -252,8 +241,8 @@ FORCE_INLINE void ct_cache_touch(ct_cache *c, uint64_t set, uint64_t idx)
 FORCE_INLINE void ct_cache_filled(ct_cache *c, uint64_t set, uint64_t idx)
 {
     const uint32_t way = (uint32_t)(idx - set * c->ways);
-    if (c->lru_order)
-        c->lru_order[set] = ct_order_use(c->lru_order[set], way);
+    if (c->lru_matrix)
+        c->lru_matrix[set] = ct_matrix_use(c->lru_matrix[set], way, c->ways);
     else if (c->lru_stamp)
         c->lru_stamp[idx] = ++c->lru_clock;
     else
@@ -264,8 +253,8 @@ FORCE_INLINE void ct_cache_filled(ct_cache *c, uint64_t set, uint64_t idx)
 /* Line idx of set was dropped (its tag is already CT_TAG_INVALID). */
 FORCE_INLINE void ct_cache_dropped(ct_cache *c, uint64_t set, uint64_t idx)
 {
-    if (c->lru_order)
-        ct_cache_order_rebuild(c, set);
+    if (c->lru_matrix)
+        ct_cache_matrix_drop(c, set, idx);
     else
         c->pol->inval(c->pst, set, (uint32_t)(idx - set * c->ways));
 }

@@ -478,13 +478,13 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
  * number of ways (W = 0), chosen per level with the rest.
  */
 
-/* Tell an LRU level that line idx of set was used: its order or its stamp
+/* Tell an LRU level that line idx of set was used: its matrix or its stamp
  * (W as below). */
 FORCE_INLINE void lru_use(ct_cache *c, uint64_t set, uint64_t idx, const uint32_t W)
 {
     const uint32_t ways = W ? W : c->ways;
-    if (W ? W <= CT_LRU_ORDER_WAYS : c->lru_order != NULL)
-        c->lru_order[set] = ct_order_use(c->lru_order[set], (uint32_t)(idx - set * ways));
+    if (W ? W <= CT_LRU_MATRIX_WAYS : c->lru_matrix != NULL)
+        c->lru_matrix[set] = ct_matrix_use(c->lru_matrix[set], (uint32_t)(idx - set * ways), ways);
     else
         c->lru_stamp[idx] = ++c->lru_clock;
 }
@@ -548,7 +548,7 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, int li, uint64_t addr, uint32_t by
     const uint32_t lb = c->line_bits, ways = W ? W : c->ways;
     const uint64_t block = addr >> lb, base = set * ways;
     const int next = L->next;
-    const int ordered = W ? W <= CT_LRU_ORDER_WAYS : c->lru_order != NULL;
+    const int matrix = W ? W <= CT_LRU_MATRIX_WAYS : c->lru_matrix != NULL;
     uint64_t idx;
     uint32_t lat;
     int change = LC_FILL;
@@ -563,8 +563,8 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, int li, uint64_t addr, uint32_t by
     } else {
         lat = serve_next(s, next, block << lb, L->line, kind, 0);
     }
-    idx = base + (ordered ? ct_order_last(c->lru_order[set], ways)
-                          : ct_lru_oldest(&c->lru_stamp[base], ways));
+    idx = base + (matrix ? ct_matrix_victim(c->lru_matrix[set])
+                         : ct_lru_oldest(&c->lru_stamp[base], ways));
     if (c->tag[idx] != CT_TAG_INVALID) {
         /* evict: a dirty victim is written below, with its own security */
         const uint64_t victim = c->tag[idx];
@@ -585,8 +585,8 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, int li, uint64_t addr, uint32_t by
     }
     ct_cache_put_w(c, set, idx, block, W);
     c->flag[idx] = (uint8_t)((s->ns ? CT_LF_NS : 0) | (write ? CT_LF_DIRTY : 0));
-    if (ordered)
-        c->lru_order[set] = ct_order_rotate(c->lru_order[set], ways);  /* the victim */
+    if (matrix)
+        c->lru_matrix[set] = ct_matrix_use(c->lru_matrix[set], (uint32_t)(idx - base), ways);
     else
         c->lru_stamp[idx] = ++c->lru_clock;
     ct_cache_memo(c, idx, block);
@@ -1127,7 +1127,7 @@ static void choose_paths(ct_sim *s)
     for (size_t i = s->nlv; i-- > 0;) {
         ct_level *L = &s->lv[i];
         const ct_level *N = L->next >= 0 ? &s->lv[L->next] : NULL;
-        const int lru = (L->c.lru_order || L->c.lru_stamp) && !L->cls && !L->pf;
+        const int lru = (L->c.lru_matrix || L->c.lru_stamp) && !L->cls && !L->pf;
         const int plain = lru && !L->tap && L->write_back && L->write_allocate &&
                           L->inclusion == CT_INCL_NONINCLUSIVE &&
                           (!N || (N->plain && N->line == L->line));
