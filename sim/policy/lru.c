@@ -1,10 +1,12 @@
 /*
  * lru.c - least recently used: every hit and fill stamps the line with a
  * running clock; the victim is the way with the oldest stamp (the lowest
- * way on a tie, which only happens before the set has been filled). A cache
- * with this policy stamps its lines itself, from a clock of its own, and
- * asks only for inval (ct_policy_lru_state hands it the stamps); hit, fill
- * and victim serve anyone else.
+ * way on a tie, which only happens before the set has been filled). This
+ * defines the order; a cache keeps it itself (sim/cache.h): with at most 8
+ * ways as a bit matrix per set, creating no state here; with more, by
+ * stamping its lines from a clock of its own in the array
+ * ct_policy_lru_state hands it, asking only for inval. hit, fill and
+ * victim serve anyone else.
  */
 #include "../policy.h"
 #include "stamps.h"
