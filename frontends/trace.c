@@ -761,9 +761,13 @@ static void assign_cores(ct_trace *t, ct_batch *b)
  * ones stop a strict read, and are dropped and counted in lenient mode. */
 static int check_sizes(ct_trace *t, stream_rt *r, ct_batch *b, uint32_t from, ct_error *err)
 {
-    uint32_t w = from;
+    uint32_t i = from, w;
 
-    for (uint32_t i = from; i < b->n; i++) {
+    /* nothing moves until a record is dropped */
+    while (i < b->n && LIKELY(b->acc[i].size <= MAX_ACCESS_BYTES || b->acc[i].kind == CT_CACHEOP))
+        i++;
+    w = i;
+    for (; i < b->n; i++) {
         const ct_access *a = &b->acc[i];
         if (LIKELY(a->size <= MAX_ACCESS_BYTES || a->kind == CT_CACHEOP)) {
             b->acc[w++] = *a;

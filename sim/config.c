@@ -9,6 +9,9 @@
  *    ct_schema_checks.
  *  - A top-level `include = FILE` reads FILE first (relative to the including
  *    file); keys of the including file win; include loops are errors.
+ *  - A key given twice in one section of one file is an error (iniparser
+ *    would keep the last value without a word); section and key names are
+ *    compared as iniparser does, without case.
  *  - Optional sections (cache levels) exist only when named in the INI or set
  *    with -s; a present section's missing keys take their defaults.
  *  - Geometry is checked after every change: line a power of two, size a
@@ -584,12 +587,67 @@ int ct_ini_line_fault(const char *path, unsigned lineno, const char *line, size_
     return CT_OK;
 }
 
-/* Check INI syntax line by line: blank, comment, [section], key = value. */
+/* The keys a file has given so far, as iniparser names them: "section:key"
+ * in lower case, with the line that gave each. */
+typedef struct seen_keys {
+    char **name;
+    unsigned *line;
+    size_t n, cap;
+} seen_keys;
+
+static void seen_free(seen_keys *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        free(k->name[i]);
+    free(k->name);
+    free(k->line);
+}
+
+/* Note key (of [section], "" outside any) given on lineno; a key given
+ * before in the same section is an error, since iniparser would silently
+ * keep the last value. */
+static int seen_key(seen_keys *k, const char *path, unsigned lineno, const char *section,
+                    const char *key, size_t keylen, ct_error *err)
+{
+    char name[4096 + 128];
+    int n = snprintf(name, sizeof name, "%s:%.*s", section, (int)keylen, key);
+
+    for (char *p = name; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    for (size_t i = 0; i < k->n; i++)
+        if (strcmp(k->name[i], name) == 0) {
+            const char *bare = name + strlen(section) + 1;
+            if (section[0])
+                return ct_error_set(err, CT_E_CONFIG, "%s:%u: [%s] %s: given twice (first on "
+                                    "line %u)", path, lineno, section, bare, k->line[i]);
+            return ct_error_set(err, CT_E_CONFIG, "%s:%u: %s: given twice (first on line %u)",
+                                path, lineno, bare, k->line[i]);
+        }
+    if (k->n == k->cap) {
+        size_t cap = k->cap ? k->cap * 2 : 32;
+        char **nn = realloc(k->name, cap * sizeof *nn);
+        unsigned *nl = nn ? realloc(k->line, cap * sizeof *nl) : NULL;
+        if (nn)
+            k->name = nn;
+        if (!nn || !nl)
+            return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+        k->line = nl;
+        k->cap = cap;
+    }
+    if (n < 0 || !(k->name[k->n] = dup_str(name)))
+        return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+    k->line[k->n++] = lineno;
+    return CT_OK;
+}
+
+/* Check INI syntax line by line: blank, comment, [section], key = value;
+ * and that no key is given twice in one section. */
 static int check_syntax(const char *path, ct_error *err)
 {
     FILE *f = ct_ini_open(path, err);
-    char line[4096];
+    char line[4096], section[128] = "";
     unsigned lineno = 0;
+    seen_keys keys = {0};
 
     if (!f)
         return err->code;
@@ -615,17 +673,39 @@ static int check_syntax(const char *path, ct_error *err)
                 rest++;
             if (!close || close == p + 1 || (rest && *rest && *rest != ';' && *rest != '#')) {
                 fclose(f);
+                seen_free(&keys);
                 return ct_error_set(err, CT_E_CONFIG, "%s:%u: syntax error: expected [section]",
                                     path, lineno);
+            }
+            {
+                /* the name as iniparser keeps it: blanks around it dropped */
+                const char *b = p + 1, *e = close;
+                while (b < e && isspace((unsigned char)*b))
+                    b++;
+                while (e > b && isspace((unsigned char)e[-1]))
+                    e--;
+                snprintf(section, sizeof section, "%.*s", (int)(e - b), b);
             }
             continue;
         }
         if (!strchr(p, '=') || *p == '=') {
             fclose(f);
+            seen_free(&keys);
             return ct_error_set(err, CT_E_CONFIG, "%s:%u: syntax error: expected key = value",
                                 path, lineno);
         }
+        {
+            const char *e = strchr(p, '=');
+            while (e > p && isspace((unsigned char)e[-1]))
+                e--;
+            if (seen_key(&keys, path, lineno, section, p, (size_t)(e - p), err) != CT_OK) {
+                fclose(f);
+                seen_free(&keys);
+                return err->code;
+            }
+        }
     }
+    seen_free(&keys);
     if (ferror(f)) {
         fclose(f);
         return ct_error_set(err, CT_E_IO, "%s: read error", path);

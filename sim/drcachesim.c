@@ -179,7 +179,7 @@ static void piece(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind)
         s->tot.mem_reads++;
     if (c->tag[idx] != CT_TAG_INVALID)
         L->st.evictions++;
-    c->tag[idx] = block;
+    ct_cache_put(c, set, idx, block);
     c->flag[idx] = 0;
     D->stamp[idx] = ++s->dcs->clock;
     D->memo_block = block;

@@ -143,8 +143,10 @@
  *   spent translating.
  *
  * Memory of the model
- *   Every line of every cache instance takes a tag and a flag byte (9
- *   bytes), allocated when the hierarchy is created. A hierarchy whose
+ *   Every line of every cache instance takes a tag, a flag byte and a
+ *   fingerprint byte (10 bytes; a set of 2 to 7 ways rounds its
+ *   fingerprints up to 8 bytes, a direct-mapped cache has none: cache.h),
+ *   allocated when the hierarchy is created. A hierarchy whose
  *   lines would need more than the machine's physical memory is refused
  *   (CT_E_CONFIG, naming the level that needs most), rather than left to
  *   end in swapping or the out-of-memory killer.
@@ -254,7 +256,7 @@ static int drop_range(ct_sim *s, uint32_t li, uint64_t addr, uint64_t bytes)
         EMIT(s, li, LC_BACKINVAL, (uint64_t)idx, b, LINE_NS(c, idx));
         c->tag[idx] = CT_TAG_INVALID;
         c->flag[idx] = 0;
-        c->pol->inval(c->pst, set, (uint32_t)(idx - set * c->ways));
+        ct_cache_dropped(c, set, (uint64_t)idx);
         L->st.back_invalidations++;
     }
     return dirty != 0;
@@ -302,11 +304,9 @@ static uint64_t install(ct_sim *s, int li, uint64_t set, uint64_t block, uint8_t
         evict(s, li, idx);
     if (s->ns)
         flags |= CT_LF_NS;
-    c->tag[idx] = block;
+    ct_cache_put(c, set, idx, block);
     c->flag[idx] = flags;
     ct_cache_filled(c, set, idx);
-    c->memo_block = block;
-    c->memo_idx = idx;
     EMIT(s, (size_t)li, change, idx, block, s->ns);
     if (flags & CT_LF_DIRTY)
         EMIT(s, (size_t)li, LC_WRITE, idx, block, s->ns);
@@ -363,7 +363,7 @@ static uint32_t fetch(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
         EMIT(s, (size_t)li, LC_MOVE_UP, (uint64_t)idx, block, LINE_NS(c, idx));
         c->tag[idx] = CT_TAG_INVALID;
         c->flag[idx] = 0;
-        c->pol->inval(c->pst, set, (uint32_t)(idx - (int64_t)(set * c->ways)));
+        ct_cache_dropped(c, set, (uint64_t)idx);
         return L->latency;
     }
     L->st.kind[kind].misses++;
@@ -455,8 +455,6 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
         return miss(s, li, addr, bytes, kind, write, set);
     idx = (uint64_t)found;
     ct_cache_touch(c, set, idx);
-    c->memo_block = block;
-    c->memo_idx = idx;
     c->flag[idx] &= (uint8_t)~CT_LF_PREFETCHED;
     if (write)
         write_line(s, li, idx, addr, bytes);
@@ -465,36 +463,154 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
     return L->latency;
 }
 
-/* The same for an LRU level without classifier or prefetcher: the hit path
- * is a tag scan and a stamp. A repeated hit on the line touched last needs
- * no stamp (it is already the most recent). */
-static uint32_t serve_lru(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
+/* ---- LRU levels: the fast path ---------------------------------------------
+ *
+ * An LRU level without classifier or prefetcher is served by serve_lru: the
+ * hit path is a lookup and a stamp; the miss goes to the level's miss
+ * function. A level is plain (see choose_paths) when it is also write-back,
+ * write-allocate and non-inclusive, has no tap, and the level below it is
+ * memory or a plain level with the same line size; its misses take
+ * plain_miss, where the general rules above reduce to: fetch the line from
+ * below (unless a write covers it), evict the LRU line (a dirty victim is
+ * one whole-line write below), fill. Same counts, cycles and events as the
+ * general path (test_hier checks the two against each other).
+ *
+ * Each function exists as a copy for 8 ways, for 16 ways and for any
+ * number of ways (W = 0), chosen per level with the rest.
+ */
+
+/* Tell an LRU level that line idx of set was used: its matrix or its stamp
+ * (W as below). */
+FORCE_INLINE void lru_use(ct_cache *c, uint64_t set, uint64_t idx, const uint32_t W)
+{
+    const uint32_t ways = W ? W : c->ways;
+    if (W ? W <= CT_LRU_MATRIX_WAYS : c->lru_matrix != NULL)
+        c->lru_matrix[set] = ct_matrix_use(c->lru_matrix[set], (uint32_t)(idx - set * ways), ways);
+    else
+        c->lru_stamp[idx] = ++c->lru_clock;
+}
+
+/* The line of block in an LRU level, marked as used: the memo (already
+ * the most recent: nothing to do), the line touched before it, or a search
+ * of the set. -1 on a miss. *set gets the block's set (unless the memo
+ * hit). */
+FORCE_INLINE int64_t lru_lookup(ct_cache *c, uint64_t block, uint64_t *set, const uint32_t W)
+{
+    int64_t idx;
+
+    if (block == c->memo_block && c->tag[c->memo_idx] == block)
+        return (int64_t)c->memo_idx;
+    *set = ct_cache_set(c, block);
+    if (block == c->prev_block && c->tag[c->prev_idx] == block) {
+        idx = (int64_t)c->prev_idx;
+    } else {
+        idx = ct_cache_find_w(c, *set, block, W);
+        if (idx < 0)
+            return -1;
+    }
+    lru_use(c, *set, (uint64_t)idx, W);
+    ct_cache_memo(c, (uint64_t)idx, block);
+    return idx;
+}
+
+FORCE_INLINE uint32_t serve_lru_w(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind,
+                                  int write, const uint32_t W)
 {
     ct_level *L = &s->lv[li];
     ct_cache *c = &L->c;
     const uint64_t block = addr >> c->line_bits;
-    uint64_t idx;
+    uint64_t set = 0;
+    const int64_t idx = lru_lookup(c, block, &set, W);
 
     L->st.kind[kind].accesses++;
-    if (block == c->memo_block && c->tag[c->memo_idx] == block) {
-        idx = c->memo_idx;
-    } else {
-        const uint64_t set = ct_cache_set(c, block);
-        const uint64_t *t = &c->tag[set * c->ways];
-        uint32_t w = 0;
-        while (w < c->ways && t[w] != block)
-            w++;
-        if (w == c->ways)
-            return miss(s, li, addr, bytes, kind, write, set);
-        idx = set * c->ways + w;
-        c->lru_stamp[idx] = ++*c->lru_clock;
-        c->memo_block = block;
-        c->memo_idx = idx;
-    }
-        if (write)
-        write_line(s, li, idx, addr, bytes);
+    if (idx < 0)
+        return L->miss(s, li, addr, bytes, kind, write, set);
+    if (write)
+        write_line(s, li, (uint64_t)idx, addr, bytes);
     return L->latency;
 }
+
+/* A whole-line request from a plain level to the plain level li below it:
+ * serve_lru_w inlined, with the ways of li. */
+FORCE_INLINE uint32_t serve_next(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind,
+                                 int write)
+{
+    const uint32_t ways = s->lv[li].c.ways;
+    return ways == 16  ? serve_lru_w(s, li, addr, bytes, kind, write, 16)
+           : ways == 8 ? serve_lru_w(s, li, addr, bytes, kind, write, 8)
+                       : serve_lru_w(s, li, addr, bytes, kind, write, 0);
+}
+
+FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind,
+                                   int write, uint64_t set, const uint32_t W)
+{
+    ct_level *L = &s->lv[li];
+    ct_cache *c = &L->c;
+    const uint32_t lb = c->line_bits, ways = W ? W : c->ways;
+    const uint64_t block = addr >> lb, base = set * ways;
+    const int next = L->next;
+    const int matrix = W ? W <= CT_LRU_MATRIX_WAYS : c->lru_matrix != NULL;
+    uint64_t idx;
+    uint32_t lat;
+    int change = LC_FILL;
+
+    L->st.kind[kind].misses++;
+    if (write && bytes == L->line) {
+        lat = L->latency;  /* the write covers the line: no fetch */
+        change = LC_FILL_NODATA;
+    } else if (next < 0) {
+        s->tot.mem_reads++;
+        lat = s->mem_latency;
+    } else {
+        lat = serve_next(s, next, block << lb, L->line, kind, 0);
+    }
+    idx = base + (matrix ? ct_matrix_victim(c->lru_matrix[set])
+                         : ct_lru_oldest(&c->lru_stamp[base], ways));
+    if (c->tag[idx] != CT_TAG_INVALID) {
+        /* evict: a dirty victim is written below, with its own security */
+        const uint64_t victim = c->tag[idx];
+        const int ns = LINE_NS(c, idx);
+        L->st.evictions++;
+        EMIT(s, (size_t)li, LC_EVICT, idx, victim, ns);
+        if (c->flag[idx] & CT_LF_DIRTY) {
+            L->st.writebacks++;
+            if (next < 0) {
+                s->tot.mem_writes++;
+            } else {
+                const int outer_ns = s->ns;
+                s->ns = ns;
+                (void)serve_next(s, next, victim << lb, L->line, CT_WRITEBACK, 1);
+                s->ns = outer_ns;
+            }
+        }
+    }
+    ct_cache_put_w(c, set, idx, block, W);
+    c->flag[idx] = (uint8_t)((s->ns ? CT_LF_NS : 0) | (write ? CT_LF_DIRTY : 0));
+    if (matrix)
+        c->lru_matrix[set] = ct_matrix_use(c->lru_matrix[set], (uint32_t)(idx - base), ways);
+    else
+        c->lru_stamp[idx] = ++c->lru_clock;
+    ct_cache_memo(c, idx, block);
+    EMIT(s, (size_t)li, change, idx, block, s->ns);
+    if (write)
+        EMIT(s, (size_t)li, LC_WRITE, idx, block, s->ns);
+    return lat;
+}
+
+#define LRU_COPIES(W)                                                                        \
+    static uint32_t serve_lru_##W(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, \
+                                  int write)                                                 \
+    {                                                                                        \
+        return serve_lru_w(s, li, addr, bytes, kind, write, W);                              \
+    }                                                                                        \
+    static NOINLINE uint32_t plain_miss_##W(ct_sim *s, int li, uint64_t addr, uint32_t bytes, \
+                                            int kind, int write, uint64_t set)               \
+    {                                                                                        \
+        return plain_miss_w(s, li, addr, bytes, kind, write, set, W);                        \
+    }
+LRU_COPIES(8)
+LRU_COPIES(16)
+LRU_COPIES(0)
 
 /* A tapped level: every request goes to the tap (a sweep's one-pass
  * analysis), which charges the latencies itself. */
@@ -581,7 +697,7 @@ static void maintain_line(ct_sim *s, int li, uint64_t idx, int op)
         EMIT(s, (size_t)li, LC_INVAL, idx, block, ns);
         c->tag[idx] = CT_TAG_INVALID;
         c->flag[idx] = 0;
-        c->pol->inval(c->pst, set, (uint32_t)(idx % c->ways));
+        ct_cache_dropped(c, set, idx);
         L->st.invalidations++;
     }
 }
@@ -878,6 +994,8 @@ static NOINLINE int refuse(ct_sim *s, const ct_access *a, ct_error *err)
                         s->cores);
 }
 
+_Static_assert((int)CT_F_NOADDR > (int)CT_STORE, "run_lru tests kind and CT_F_NOADDR together");
+
 #define REFUSED(s, a) \
     UNLIKELY(((a)->flags & CT_F_NOADDR) || (a)->core >= (s)->cores || (a)->kind >= CT_KIND_STREAM)
 
@@ -902,16 +1020,18 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
 {
     ct_level *const *const route = s->route;
     const uint16_t paddr_flag = s->paddr_flag;
+    const uint32_t cores = s->cores;
 
     for (const ct_access *a = b->acc, *end = b->acc + b->n; a < end; a++) {
         const unsigned kind = a->kind, core = a->core;
         const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
-        uint64_t block, idx;
+        uint64_t block, set = 0;
+        int64_t idx;
         ct_level *L;
         ct_cache *c;
-        int li;
 
-        if (UNLIKELY(kind > CT_STORE || core >= s->cores || (a->flags & CT_F_NOADDR))) {
+        /* (CT_F_NOADDR is above CT_STORE: one compare for both) */
+        if (UNLIKELY((kind | (a->flags & CT_F_NOADDR)) > CT_STORE || core >= cores)) {
             if (REFUSED(s, a))
                 return refuse(s, a, err);
             access_one(s, a);
@@ -922,37 +1042,29 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
             access_one(s, a);
             continue;
         }
-        li = L->index;
         c = &L->c;
-        block = addr >> c->line_bits;
-        if (UNLIKELY(((addr + a->size - (a->size != 0)) >> c->line_bits) != block)) {
+        if (UNLIKELY((addr & (L->line - 1)) + a->size > L->line)) {
             access_one(s, a); /* crosses a line */
             continue;
         }
+        block = addr >> c->line_bits;
         s->cur = a;
+        s->ns = (a->flags & CT_F_NS) != 0; /* fills below a write-through hit need it too */
         s->tot.accesses[kind]++;
         L->st.kind[kind].accesses++;
-        if (block == c->memo_block && c->tag[c->memo_idx] == block) {
-            idx = c->memo_idx;
-        } else {
-            const uint64_t set = c->set_pow2 ? block & c->set_mask : block % c->sets;
-            const uint64_t *t = &c->tag[set * c->ways];
-            uint32_t w = 0;
-            while (w < c->ways && t[w] != block)
-                w++;
-            if (w == c->ways) {
-                s->ns = (a->flags & CT_F_NS) != 0; /* only fills need it */
-                s->tot.kind_cycles[kind] += miss(s, li, addr, a->size ? a->size : 1, (int)kind,
-                                                 kind == CT_STORE, set);
-                continue;
-            }
-            idx = set * c->ways + w;
-            c->lru_stamp[idx] = ++*c->lru_clock;
-            c->memo_block = block;
-            c->memo_idx = idx;
+        if (block == c->memo_block && c->tag[c->memo_idx] == block)
+            idx = (int64_t)c->memo_idx;  /* the line touched last: nothing to do */
+        else
+            idx = c->ways == 8    ? lru_lookup(c, block, &set, 8)
+                  : c->ways == 16 ? lru_lookup(c, block, &set, 16)
+                                  : lru_lookup(c, block, &set, 0);
+        if (idx < 0) {
+            s->tot.kind_cycles[kind] += L->miss(s, L->index, addr, a->size ? a->size : 1,
+                                                (int)kind, kind == CT_STORE, set);
+            continue;
         }
         if (kind == CT_STORE)
-            write_line(s, li, idx, addr, a->size);
+            write_line(s, L->index, (uint64_t)idx, addr, a->size);
         s->tot.kind_cycles[kind] += L->latency;
     }
     s->cur = NULL;
@@ -991,6 +1103,61 @@ int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err)
 
 /* ---- creation ------------------------------------------------------------- */
 
+/* Choose every level's serve and miss functions and the batch loop, once
+ * (again when a tap comes or goes): the access path never tests the
+ * configuration. A level is plain (plain_miss) when it is LRU, write-back,
+ * write-allocate and non-inclusive, has no classifier, prefetcher or tap,
+ * and the level below it is memory or a plain level with the same line
+ * size. A tapped level takes every request through serve_tap, and the
+ * batch goes through the general loop. */
+static void choose_paths(ct_sim *s)
+{
+    int tapped = 0, all_lru = 1;
+
+    if (s->general) {
+        for (size_t i = 0; i < s->nlv; i++) {
+            s->lv[i].serve = s->lv[i].tap ? serve_tap : serve_any;
+            s->lv[i].miss = miss;
+            s->lv[i].plain = 0;
+        }
+        s->run = s->dcs ? ct_dcs_run : s->xl ? run_tlb : run_any;
+        return;
+    }
+
+    /* levels are stored top-down: decide from the bottom up */
+    for (size_t i = s->nlv; i-- > 0;) {
+        ct_level *L = &s->lv[i];
+        const ct_level *N = L->next >= 0 ? &s->lv[L->next] : NULL;
+        const int lru = (L->c.lru_matrix || L->c.lru_stamp) && !L->cls && !L->pf;
+        const int plain = lru && !L->tap && L->write_back && L->write_allocate &&
+                          L->inclusion == CT_INCL_NONINCLUSIVE &&
+                          (!N || (N->plain && N->line == L->line));
+        const uint32_t ways = L->c.ways;
+        L->serve = L->tap    ? serve_tap
+                   : !lru    ? serve_any
+                   : ways == 8  ? serve_lru_8
+                   : ways == 16 ? serve_lru_16
+                                : serve_lru_0;
+        L->miss = !plain       ? miss
+                  : ways == 8  ? plain_miss_8
+                  : ways == 16 ? plain_miss_16
+                               : plain_miss_0;
+        L->plain = plain;
+        tapped |= L->tap != NULL;
+    }
+    for (uint32_t k = 0; k < s->cores * 3; k++)
+        if (s->route[k] && s->route[k]->serve != serve_lru_8 &&
+            s->route[k]->serve != serve_lru_16 && s->route[k]->serve != serve_lru_0)
+            all_lru = 0;
+    s->run = s->dcs ? ct_dcs_run : s->xl ? run_tlb : tapped || !all_lru ? run_any : run_lru;
+}
+
+void ct_sim_force_general(ct_sim *s)
+{
+    s->general = 1;
+    choose_paths(s);
+}
+
 static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, ct_error *err)
 {
     const ct_cache_cfg *k = &cfg->cache[lv];
@@ -999,11 +1166,13 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
 
     memset(L, 0, sizeof *L);
     L->index = (int)s->nlv;
+    /* level i's policy draws from a generator seeded with [system] seed + i */
     if (ct_cache_init(&L->c, k->size, k->assoc, k->line,
                       ct_policy_at((size_t)k->replacement),
                       cfg->seed + (uint64_t)s->nlv) != 0)
         return ct_error_set(err, CT_E_NOMEM, "[%s]: cannot allocate %llu bytes of tags",
-                            level_names[lv], (unsigned long long)(k->size / k->line * 9));
+                            level_names[lv],
+                            (unsigned long long)ct_cache_bytes(k->size, k->assoc, k->line));
     L->next = -1;
     L->lv = lv;
     L->system_events = k->events == CT_EVENTS_SYSTEM;
@@ -1023,9 +1192,6 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
         if (!L->cls)
             return ct_error_set(err, CT_E_NOMEM, "[%s]: out of memory", level_names[lv]);
     }
-    /* chosen once: the access path never tests the configuration again */
-    L->serve = (L->c.lru_stamp && !L->cls && !L->pf) ? serve_lru : serve_any;
-    L->serve_own = L->serve;
     snprintf(L->name, sizeof L->name, "%s", level_names[lv]);
     L->info.name = L->name;
     L->info.core = core;
@@ -1054,7 +1220,8 @@ static int check_size(const ct_config *cfg, ct_error *err)
     for (int lv = 0; lv < CT_LV_COUNT; lv++) {
         const ct_cache_cfg *k = &cfg->cache[lv];
         uint64_t n = lv >= CT_LV_L2 && k->shared ? 1 : cfg->cores;
-        uint64_t bytes = k->size / k->line * 9 * n;  /* at most 2^40 / 4 * 9 * 1024 */
+        /* at most 2^40 / 4 * 13 * 1024 */
+        uint64_t bytes = ct_cache_bytes(k->size, k->assoc, k->line) * n;
         if (!ct_config_level_present(cfg, lv))
             continue;
         total += bytes;
@@ -1139,14 +1306,10 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
         goto fail;
     }
-    s->run = run_lru;
     for (uint32_t core = 0; core < cfg->cores; core++) {
         const int first[3] = {s->first_i[core], s->first_d[core], s->first_d[core]};
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 3; k++)
             s->route[core * 3 + k] = first[k] >= 0 ? &s->lv[first[k]] : NULL;
-            if (first[k] >= 0 && s->lv[first[k]].serve != serve_lru)
-                s->run = run_any;
-        }
     }
     s->paddr_flag = s->use_paddr ? CT_F_PADDR : 0;
     if (ct_config_translates(cfg)) {
@@ -1169,7 +1332,6 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         free(port);
         if (rc != CT_OK)
             goto fail;
-        s->run = run_tlb;
     }
     for (size_t li = 0; li < s->nlv; li++) {
         ct_level *L = &s->lv[li];
@@ -1207,8 +1369,8 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         }
         if ((rc = ct_dcs_attach(s, cfg, err)) != CT_OK)
             goto fail;
-        s->run = ct_dcs_run;
     }
+    choose_paths(s);
     *out = s;
     return CT_OK;
 fail:
@@ -1319,11 +1481,7 @@ void ct_sim_tap(ct_sim *s, size_t li, ct_tap_fn fn, void *ctx)
     ct_level *L = &s->lv[li];
     L->tap = fn;
     L->tap_ctx = ctx;
-    /* the serve function and the batch loop are chosen again: a tapped
-     * level takes every request through serve_tap and the general loop */
-    L->serve = fn ? serve_tap : L->serve_own;
-    if (!s->dcs)
-        s->run = fn ? run_any : s->run_own;
+    choose_paths(s);
 }
 
 size_t ct_sim_ntlbs(const ct_sim *s) { return ct_xlate_ntlbs(s->xl); }

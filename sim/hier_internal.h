@@ -41,6 +41,11 @@ static inline uint64_t ct_piece_last(uint64_t p, uint64_t last, uint32_t line_bi
 typedef uint32_t (*ct_serve_fn)(struct ct_sim *s, int li, uint64_t addr, uint32_t bytes,
                                 int kind, int write);
 
+/* The miss half of serving one line of level li; set is the block's set.
+ * Returns the latency. */
+typedef uint32_t (*ct_miss_fn)(struct ct_sim *s, int li, uint64_t addr, uint32_t bytes,
+                               int kind, int write, uint64_t set);
+
 /* A tapped level hands every request that reaches its lookup to fn instead
  * of simulating it (a sweep's one-pass analysis computes the outcomes for
  * many geometries at once). `demand` is 1 when the latency of the request
@@ -51,8 +56,9 @@ typedef void (*ct_tap_fn)(void *ctx, uint64_t addr, uint32_t bytes, int kind, in
 
 typedef struct ct_level {
     ct_cache c;
-    ct_serve_fn serve;          /* chosen at creation for this level's policy */
-    ct_serve_fn serve_own;      /* the same, kept while a tap replaces it */
+    ct_serve_fn serve;          /* chosen for the level's policy and tap (choose_paths) */
+    ct_miss_fn miss;            /* chosen with it: the plain miss path or the general one */
+    int plain;                  /* misses take the plain path (hier.c, choose_paths) */
     int index;                  /* position in ct_sim.lv */
     int next;                   /* index of the next level, -1: memory */
     int lv;                     /* enum ct_level_id */
@@ -76,7 +82,6 @@ typedef struct ct_level {
 
 struct ct_sim {
     int (*run)(struct ct_sim *s, const ct_batch *b, ct_error *err); /* chosen at creation */
-    int (*run_own)(struct ct_sim *s, const ct_batch *b, ct_error *err); /* kept under taps */
     struct ct_level **route;    /* per core and kind (ifetch, load, store): first level */
     uint16_t paddr_flag;        /* CT_F_PADDR when indexing is physical, else 0 */
     ct_level *lv;
@@ -87,6 +92,7 @@ struct ct_sim {
     uint32_t mem_latency;
     int use_paddr;              /* [system] indexing = physical */
     int flush_at_end;           /* [system] flush_at_end */
+    int general;                /* ct_sim_force_general: no specialised paths */
     ct_sim_totals tot;
     const ct_access *cur;       /* access being simulated (for events) */
     int ns;                     /* security of the request in flight (line fills) */
@@ -106,6 +112,11 @@ int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err);
 void ct_dcs_access(ct_sim *s, const ct_access *a);
 int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err);
 void ct_dcs_free(struct ct_dcs *d);
+
+/* Serve every access by the general rules (run_any, serve_any, miss)
+ * instead of the paths specialised for the configuration: the reference
+ * that test_paths compares them with. */
+void ct_sim_force_general(ct_sim *s);
 
 /* Tap level li (fn NULL removes the tap). */
 void ct_sim_tap(ct_sim *s, size_t li, ct_tap_fn fn, void *ctx);

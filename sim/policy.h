@@ -38,8 +38,8 @@ extern const ct_policy_ops ct_policy_lru, ct_policy_plru, ct_policy_fifo,
     ct_policy_random, ct_policy_srrip, ct_policy_brrip, ct_policy_lfu;
 
 /* The LRU state, for the cache's inlined LRU path: the stamp array
- * (set-major, 0 for an empty line) and the running clock. */
-void ct_policy_lru_state(void *st, uint64_t **stamp, uint64_t **clock);
+ * (set-major, 0 for an empty line). */
+uint64_t *ct_policy_lru_state(void *st);
 
 /* Registry: policy i (NULL past the end), and lookup by name (-1: unknown). */
 const ct_policy_ops *ct_policy_at(size_t i);

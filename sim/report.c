@@ -1,12 +1,19 @@
 /*
  * report.c - results as a table, JSON and CSV (schemas in results/README.md).
  *
- * Ratios are computed here from the integer counters and printed with
- * enough digits to check by hand: miss_rate = misses / accesses, MPKI =
- * misses * 1000 / instructions, AMAT(kind) = cycles of kind / accesses of
- * kind, CPI = cycles / instructions, amat (CSV) = cycles of demand accesses
- * (ifetch, load, store, atomic) / their number. A ratio with a zero
- * denominator is 0.
+ * Ratios are computed here from the integer counters: miss_rate = misses /
+ * accesses, MPKI = misses * 1000 / instructions, AMAT(kind) = cycles of
+ * kind / accesses of kind, CPI = cycles / instructions, amat (CSV) = cycles
+ * of demand accesses (ifetch, load, store, atomic) / their number. A ratio
+ * with a zero denominator is 0, except CPI and MPKI: a trace without
+ * instructions has none, printed "-" in the table, null in JSON and an
+ * empty field in CSV. The table and CSV print ratios with enough digits to
+ * check by hand; JSON prints 17 significant digits, so that a value reads
+ * back as the double it was (a miss rate of 1 in 235008 is
+ * 4.2551742919389982e-06, not 0.000004).
+ *
+ * JSON by_kind maps every kind a level or TLB can count (shown_kinds) to
+ * its counters, zeros included, so that a reader finds every key.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -83,8 +90,29 @@ static void size_text(uint64_t v, char *buf, size_t n)
         snprintf(buf, n, "%llu", (unsigned long long)v);
 }
 
+/* The kinds a level or a TLB counts (CT_NOFETCH never reaches one). */
 static const int shown_kinds[] = {CT_IFETCH, CT_LOAD, CT_STORE, CT_ATOMIC, CT_PREFETCH,
                                   CT_CACHEOP, CT_WRITEBACK, CT_HWPREFETCH, CT_WALK};
+
+/* A per-instruction figure (CPI, MPKI) into buf as the table and CSV print
+ * it: "-" in the table and "" in CSV without instructions. */
+static const char *per_instr(char *buf, size_t n, const char *fmt, double scale, uint64_t a,
+                             uint64_t instructions, const char *none)
+{
+    if (!instructions)
+        return none;
+    snprintf(buf, n, fmt, scale * (double)a / (double)instructions);
+    return buf;
+}
+
+/* The same in JSON: null without instructions. */
+static void json_per_instr(ct_writer *w, double scale, uint64_t a, uint64_t instructions)
+{
+    if (instructions)
+        ct_writef(w, "%.17g", scale * (double)a / (double)instructions);
+    else
+        ct_writef(w, "null");
+}
 
 /* drcachesim's per-cache figures (compat = drcachesim): demand hits and
  * misses exclude prefetches, which it reports apart; compulsory misses
@@ -145,11 +173,12 @@ static void table_translation(ct_writer *w, const ct_sim *s, const ct_sim_totals
         const ct_tlb_stats *st = ct_sim_tlb_stats(s, i);
         ct_kind_stats tot = tlb_total(st);
         int first = 1;
-        ct_writef(w, "%-9s %4d %7u %5u %14llu %14llu %12llu %7.3f%% %9.3f %10llu", ti->name,
+        char mpki[32];
+        ct_writef(w, "%-9s %4d %7u %5u %14llu %14llu %12llu %7.3f%% %9s %10llu", ti->name,
                   ti->core, ti->entries, ti->assoc, (unsigned long long)tot.accesses,
                   (unsigned long long)tot.hits, (unsigned long long)tot.misses,
                   100.0 * ratio(tot.misses, tot.accesses),
-                  1000.0 * ratio(tot.misses, t->instructions),
+                  per_instr(mpki, sizeof mpki, "%.3f", 1000.0, tot.misses, t->instructions, "-"),
                   (unsigned long long)st->evictions);
         for (int k = 0; k < CT_PAGE_LOG2_MAX; k++)
             if (st->hits_by_size[k]) {
@@ -193,17 +222,17 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
     for (size_t i = 0; i < ct_sim_nlevels(s); i++) {
         const ct_level_info *li = ct_sim_level_info(s, i);
         ct_kind_stats tot = ct_level_total(ct_sim_level_stats(s, i));
-        char size[32], core[16];
+        char size[32], core[16], mpki[32];
         size_text(li->size, size, sizeof size);
         if (li->core < 0)
             snprintf(core, sizeof core, "all");
         else
             snprintf(core, sizeof core, "%d", li->core);
-        ct_writef(w, "%-6s %4s %6s %5u %5u %14llu %14llu %12llu %7.3f%% %9.3f %12llu\n",
+        ct_writef(w, "%-6s %4s %6s %5u %5u %14llu %14llu %12llu %7.3f%% %9s %12llu\n",
                   li->name, core, size, li->assoc, li->line, (unsigned long long)tot.accesses,
                   (unsigned long long)tot.hits, (unsigned long long)tot.misses,
                   100.0 * ratio(tot.misses, tot.accesses),
-                  1000.0 * ratio(tot.misses, t->instructions),
+                  per_instr(mpki, sizeof mpki, "%.3f", 1000.0, tot.misses, t->instructions, "-"),
                   (unsigned long long)ct_sim_level_stats(s, i)->writebacks);
     }
     if (is_drcachesim(cfg)) {
@@ -225,9 +254,12 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
         }
     }
     table_translation(w, s, t);
-    ct_writef(w, "\ninstructions %llu  cycles %llu  CPI %.4f\n",
-              (unsigned long long)t->instructions, (unsigned long long)t->cycles,
-              ratio(t->cycles, t->instructions));
+    {
+        char cpi[32];
+        ct_writef(w, "\ninstructions %llu  cycles %llu  CPI %s\n",
+                  (unsigned long long)t->instructions, (unsigned long long)t->cycles,
+                  per_instr(cpi, sizeof cpi, "%.4f", 1.0, t->cycles, t->instructions, "-"));
+    }
     if (ct_sim_ntlbs(s))
         ct_writef(w, "translation cycles %llu (%.2f%% of cycles)\n",
                   (unsigned long long)t->translation_cycles,
@@ -259,6 +291,25 @@ static void json_kind(ct_writer *w, const ct_kind_stats *k, int classes)
         ct_writef(w, ", \"compulsory\": %llu, \"capacity\": %llu, \"conflict\": %llu",
                   (unsigned long long)k->compulsory, (unsigned long long)k->capacity,
                   (unsigned long long)k->conflict);
+    ct_writef(w, "}");
+}
+
+/* {kind: counters} for every kind of shown_kinds, zeros included, then any
+ * other kind that counted something. */
+static void json_by_kind(ct_writer *w, const ct_kind_stats *kind, int classes)
+{
+    int first = 1;
+    ct_writef(w, "{");
+    for (int k = 0; k < CT_KIND_COUNT; k++) {
+        int shown = 0;
+        for (size_t j = 0; j < sizeof shown_kinds / sizeof shown_kinds[0]; j++)
+            shown |= shown_kinds[j] == k;
+        if (!shown && !kind[k].accesses)
+            continue;
+        ct_writef(w, "%s\"%s\": ", first ? "" : ", ", ct_kind_name(k));
+        json_kind(w, &kind[k], classes);
+        first = 0;
+    }
     ct_writef(w, "}");
 }
 
@@ -312,9 +363,10 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
     }
     ct_writef(w, "],\n  \"format\": ");
     ct_write_json_string(w, m && m->format ? m->format : "");
-    ct_writef(w, ",\n  \"instructions\": %llu,\n  \"cycles\": %llu,\n  \"cpi\": %.6f,\n",
-              (unsigned long long)t->instructions, (unsigned long long)t->cycles,
-              ratio(t->cycles, t->instructions));
+    ct_writef(w, ",\n  \"instructions\": %llu,\n  \"cycles\": %llu,\n  \"cpi\": ",
+              (unsigned long long)t->instructions, (unsigned long long)t->cycles);
+    json_per_instr(w, 1.0, t->cycles, t->instructions);
+    ct_writef(w, ",\n");
     ct_writef(w, "  \"accesses\": {");
     for (int k = 0; k < CT_KIND_STREAM; k++)
         ct_writef(w, "%s\"%s\": %llu", k ? ", " : "", ct_kind_name(k),
@@ -323,7 +375,7 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
     for (int k = 0, first = 1; k < CT_KIND_STREAM; k++) {
         if (k == CT_NOFETCH)
             continue;
-        ct_writef(w, "%s\"%s\": %.6f", first ? "" : ", ", ct_kind_name(k),
+        ct_writef(w, "%s\"%s\": %.17g", first ? "" : ", ", ct_kind_name(k),
                   ratio(t->kind_cycles[k], t->accesses[k]));
         first = 0;
     }
@@ -352,13 +404,14 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
                   li->write_back ? "true" : "false", li->write_allocate ? "true" : "false",
                   li->inclusion, li->latency);
         ct_writef(w, "     \"accesses\": %llu, \"hits\": %llu, \"misses\": %llu, "
-                     "\"miss_rate\": %.6f, \"mpki\": %.6f, \"writebacks\": %llu, "
+                     "\"miss_rate\": %.17g, \"mpki\": ",
+                  (unsigned long long)tot.accesses, (unsigned long long)tot.hits,
+                  (unsigned long long)tot.misses, ratio(tot.misses, tot.accesses));
+        json_per_instr(w, 1000.0, tot.misses, t->instructions);
+        ct_writef(w, ", \"writebacks\": %llu, "
                      "\"evictions\": %llu, \"invalidations\": %llu, "
                      "\"back_invalidations\": %llu, \"child_hits\": %llu, "
                      "\"prefetches_issued\": %llu,\n",
-                  (unsigned long long)tot.accesses, (unsigned long long)tot.hits,
-                  (unsigned long long)tot.misses, ratio(tot.misses, tot.accesses),
-                  1000.0 * ratio(tot.misses, t->instructions),
                   (unsigned long long)st->writebacks, (unsigned long long)st->evictions,
                   (unsigned long long)st->invalidations,
                   (unsigned long long)st->back_invalidations,
@@ -374,24 +427,17 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
             ct_writef(w, "     \"drcachesim\": {\"hits\": %llu, \"misses\": %llu, "
                          "\"compulsory_misses\": %llu, \"invalidations\": 0, "
                          "\"prefetch_hits\": %llu, \"prefetch_misses\": %llu, "
-                         "\"flushes\": %llu, \"child_hits\": %llu, \"miss_rate\": %.6f, "
-                         "\"total_miss_rate\": %.6f},\n",
+                         "\"flushes\": %llu, \"child_hits\": %llu, \"miss_rate\": %.17g, "
+                         "\"total_miss_rate\": %.17g},\n",
                       (unsigned long long)v.hits, (unsigned long long)v.misses,
                       (unsigned long long)v.compulsory, (unsigned long long)v.pf_hits,
                       (unsigned long long)v.pf_misses, (unsigned long long)v.flushes,
                       (unsigned long long)v.child_hits, ratio(v.misses, v.hits + v.misses),
                       ratio(v.misses, v.hits + v.child_hits + v.misses));
         }
-        ct_writef(w, "     \"by_kind\": {");
-        for (size_t k = 0, first = 1; k < sizeof shown_kinds / sizeof shown_kinds[0]; k++) {
-            const ct_kind_stats *ks = &st->kind[shown_kinds[k]];
-            if (!ks->accesses)
-                continue;
-            ct_writef(w, "%s\"%s\": ", first ? "" : ", ", ct_kind_name(shown_kinds[k]));
-            json_kind(w, ks, classes);
-            first = 0;
-        }
-        ct_writef(w, "}}%s\n", i + 1 < ct_sim_nlevels(s) ? "," : "");
+        ct_writef(w, "     \"by_kind\": ");
+        json_by_kind(w, st->kind, classes);
+        ct_writef(w, "}%s\n", i + 1 < ct_sim_nlevels(s) ? "," : "");
     }
     ct_writef(w, "  ],\n");
     if (ct_sim_ntlbs(s)) {
@@ -401,29 +447,22 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
             const ct_tlb_info *ti = ct_sim_tlb_info(s, i);
             const ct_tlb_stats *st = ct_sim_tlb_stats(s, i);
             ct_kind_stats tot = tlb_total(st);
-            int first = 1;
             ct_writef(w, "    {\"name\": \"%s\", \"core\": %d, \"entries\": %u, \"assoc\": %u, "
                          "\"sets\": %llu, \"replacement\": \"%s\", \"latency\": %u,\n",
                       ti->name, ti->core, ti->entries, ti->assoc, (unsigned long long)ti->sets,
                       ti->replacement, ti->latency);
             ct_writef(w, "     \"lookups\": %llu, \"hits\": %llu, \"misses\": %llu, "
-                         "\"miss_rate\": %.6f, \"mpki\": %.6f, \"fills\": %llu, "
-                         "\"evictions\": %llu,\n     \"by_kind\": {",
+                         "\"miss_rate\": %.17g, \"mpki\": ",
                       (unsigned long long)tot.accesses, (unsigned long long)tot.hits,
-                      (unsigned long long)tot.misses, ratio(tot.misses, tot.accesses),
-                      1000.0 * ratio(tot.misses, t->instructions), (unsigned long long)st->fills,
-                      (unsigned long long)st->evictions);
-            for (int k = 0; k < CT_KIND_COUNT; k++) {
-                if (!st->kind[k].accesses)
-                    continue;
-                ct_writef(w, "%s\"%s\": ", first ? "" : ", ", ct_kind_name(k));
-                json_kind(w, &st->kind[k], 0);
-                first = 0;
-            }
+                      (unsigned long long)tot.misses, ratio(tot.misses, tot.accesses));
+            json_per_instr(w, 1000.0, tot.misses, t->instructions);
+            ct_writef(w, ", \"fills\": %llu, \"evictions\": %llu,\n     \"by_kind\": ",
+                      (unsigned long long)st->fills, (unsigned long long)st->evictions);
+            json_by_kind(w, st->kind, 0);
             for (int which = 0; which < 2; which++) {
                 const uint64_t *v = which ? st->fills_by_size : st->hits_by_size;
-                first = 1;
-                ct_writef(w, "},\n     \"%s_by_size\": {", which ? "fills" : "hits");
+                int first = 1;
+                ct_writef(w, ",\n     \"%s_by_size\": {", which ? "fills" : "hits");
                 for (int k = 0; k < CT_PAGE_LOG2_MAX; k++) {
                     if (!v[k])
                         continue;
@@ -431,8 +470,9 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
                               (unsigned long long)(1ull << k), (unsigned long long)v[k]);
                     first = 0;
                 }
+                ct_writef(w, "}");
             }
-            ct_writef(w, "}}%s\n", i + 1 < ct_sim_ntlbs(s) ? "," : "");
+            ct_writef(w, "}%s\n", i + 1 < ct_sim_ntlbs(s) ? "," : "");
         }
         ct_writef(w, "  ],\n  \"walks\": [\n");
         for (uint32_t c = 0; ct_sim_walk_stats(s, c); c++) {
@@ -504,7 +544,7 @@ void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *
                        const ct_level_stats *st, const ct_sim_totals *t)
 {
     ct_kind_stats tot = ct_level_total(st);
-    char core[16];
+    char core[16], mpki[32], cpi[32];
 
     ct_writef(w, "%s,", ct_version());
     ct_csv_field(w, p->config, 0);
@@ -520,9 +560,10 @@ void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *
               (unsigned long long)li->size, li->assoc, li->line, (unsigned long long)li->sets,
               li->replacement, li->write_back ? "yes" : "no", li->write_allocate ? "yes" : "no",
               li->inclusion, li->latency);
-    ct_writef(w, "%llu,%llu,%llu,%.6f,%.6f,", (unsigned long long)tot.accesses,
+    ct_writef(w, "%llu,%llu,%llu,%.6f,%s,", (unsigned long long)tot.accesses,
               (unsigned long long)tot.hits, (unsigned long long)tot.misses,
-              ratio(tot.misses, tot.accesses), 1000.0 * ratio(tot.misses, t->instructions));
+              ratio(tot.misses, tot.accesses),
+              per_instr(mpki, sizeof mpki, "%.6f", 1000.0, tot.misses, t->instructions, ""));
     {
         static const int k[] = {CT_IFETCH, CT_LOAD, CT_STORE, CT_WRITEBACK, CT_PREFETCH,
                                 CT_HWPREFETCH};
@@ -530,11 +571,12 @@ void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *
             ct_writef(w, "%llu,%llu,", (unsigned long long)st->kind[k[j]].accesses,
                       (unsigned long long)st->kind[k[j]].misses);
     }
-    ct_writef(w, "%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu",
+    ct_writef(w, "%llu,%llu,%llu,%llu,%llu,%llu,%s,%.6f,%llu,%llu",
               (unsigned long long)st->writebacks, (unsigned long long)tot.compulsory,
               (unsigned long long)tot.capacity, (unsigned long long)tot.conflict,
               (unsigned long long)t->instructions, (unsigned long long)t->cycles,
-              ratio(t->cycles, t->instructions), demand_amat(t),
+              per_instr(cpi, sizeof cpi, "%.6f", 1.0, t->cycles, t->instructions, ""),
+              demand_amat(t),
               (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes);
 }
 

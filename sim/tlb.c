@@ -206,7 +206,7 @@ void ct_tlb_clear(ct_tlb *t)
             continue;
         t->c.tag[idx] = CT_TAG_INVALID;
         t->c.flag[idx] = 0;
-        t->c.pol->inval(t->c.pst, idx / t->c.ways, (uint32_t)(idx % t->c.ways));
+        ct_cache_dropped(&t->c, idx / t->c.ways, idx);
     }
     t->c.memo_block = CT_TAG_INVALID;
     t->sizes = 0;
@@ -269,7 +269,7 @@ void ct_tlb_fill(struct ct_sim *s, ct_tlb *t, const ct_xlat *x)
             emit(s, t, CT_EVOP_EVICT, &old);
         }
     }
-    t->c.tag[idx] = vpn << 6 | x->size_log2;
+    ct_cache_put(&t->c, set, idx, vpn << 6 | x->size_log2);
     t->c.flag[idx] = (uint8_t)((x->global ? CT_TE_GLOBAL : 0) | (x->ns ? CT_TE_NS : 0) |
                                (x->vns ? CT_TE_VNS : 0));
     t->pbase[idx] = x->pbase;

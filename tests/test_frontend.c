@@ -163,6 +163,135 @@ TEST(empty_and_missing_inputs)
     CHECK_STR_CONTAINS(s.msg, "unknown format \"nosuchformat\"");
 }
 
+/* Every access of a trace, in order (NULL with *rc set on an error). */
+static ct_access *decode_all(const char *path, uint64_t *n, int *rc, char *msg)
+{
+    ct_trace *t = NULL;
+    ct_trace_opts o = {0};
+    ct_error err = {0};
+    ct_batch b = {0};
+    const char *paths[1] = {path};
+    ct_access *all = NULL;
+    uint64_t cap = 0;
+
+    *n = 0;
+    o.format = "din";
+    if ((*rc = ct_trace_open(&t, paths, 1, &o, &err)) != CT_OK) {
+        snprintf(msg, CT_ERRMSG_MAX, "%s", err.msg);
+        return NULL;
+    }
+    ct_batch_init(&b, 1000);
+    while ((*rc = ct_trace_next(t, &b, &err)) > 0)
+        for (uint32_t i = 0; i < b.n; i++) {
+            if (*n == cap) {
+                cap = cap ? cap * 2 : 4096;
+                all = realloc(all, cap * sizeof *all);
+            }
+            all[(*n)++] = b.acc[i];
+        }
+    if (*rc < 0)
+        snprintf(msg, CT_ERRMSG_MAX, "%s", err.msg);
+    ct_batch_free(&b);
+    ct_trace_close(t);
+    return all;
+}
+
+/* Lines of every shape the decoder reads eight characters at a time (label
+ * 0..2, one blank, 1 to 16 hex digits of either case, newline) and of the
+ * shapes it leaves to its general code, long enough that both are used;
+ * each address is checked against strtoull of the text written. */
+TEST(din_every_address_form_decodes_exactly)
+{
+    const int lines = 60000;
+    char *text = malloc((size_t)lines * 48), line[64];
+    uint64_t *want = malloc((size_t)lines * sizeof *want), x = 88172645463325252ull, n, pc = 0;
+    int *label = malloc((size_t)lines * sizeof *label), nw = 0, rc;
+    size_t used = 0;
+    char msg[CT_ERRMSG_MAX];
+    ct_access *got;
+
+    for (int i = 0; i < lines; i++) {
+        int digits, form, upper;
+        uint64_t a;
+        char hex[20];
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        digits = 1 + (int)(x % 16);
+        form = (int)((x >> 8) % 10);
+        upper = (int)((x >> 12) & 1);
+        a = (x >> 16) | (x << 48);
+        if (digits < 16)
+            a &= (1ull << (4 * digits)) - 1;
+        snprintf(hex, sizeof hex, upper ? "%0*llX" : "%0*llx", digits, (unsigned long long)a);
+        label[nw] = (int)((x >> 4) % 3);
+        switch (form) {
+        case 0: snprintf(line, sizeof line, " %d 0x%s\n", label[nw], hex); break;
+        case 1: snprintf(line, sizeof line, "%d %s\r\n", label[nw], hex); break;
+        case 2: snprintf(line, sizeof line, "%d\t%s 7\n", label[nw], hex); break;
+        case 3: snprintf(line, sizeof line, "%d  %s\n", label[nw], hex); break;
+        default: snprintf(line, sizeof line, "%d %s\n", label[nw], hex); break;
+        }
+        memcpy(text + used, line, strlen(line));
+        used += strlen(line);
+        want[nw++] = strtoull(hex, NULL, 16);
+    }
+    got = decode_all(write_file("forms.din", text, used), &n, &rc, msg);
+    CHECK_EQ_U64(rc, 0);
+    CHECK_EQ_U64(n, (uint64_t)nw);
+    for (int i = 0; i < nw && (uint64_t)i < n; i++) {
+        const uint8_t kind = label[i] == 2 ? CT_IFETCH : label[i] == 0 ? CT_LOAD : CT_STORE;
+        if (label[i] == 2)
+            pc = want[i];
+        if (got[i].vaddr != (want[i] & ~3ull) || got[i].kind != kind || got[i].pc != pc ||
+            got[i].time != (uint64_t)i + 1 || got[i].size != 4) {
+            CHECK_EQ_U64(got[i].vaddr, want[i] & ~3ull);
+            CHECK_EQ_U64(got[i].kind, kind);
+            CHECK_EQ_U64(got[i].pc, pc);
+            CHECK_EQ_U64(got[i].time, (uint64_t)i + 1);
+            break;
+        }
+    }
+    CHECK(n == (uint64_t)nw);
+    free(got);
+    free(text);
+    free(want);
+    free(label);
+}
+
+/* Malformed lines far into a file (where whole words are decoded) are
+ * reported as at the start of one. */
+TEST(din_errors_inside_long_files)
+{
+    static const struct { const char *bad, *want; } cases[] = {
+        {"1 12g4\n", ":1001:5: bad character in hex address"},
+        {"1 12:4\n", ":1001:5: bad character in hex address"},
+        {"1 12@4\n", ":1001:5: bad character in hex address"},
+        {"1 12G4\n", ":1001:5: bad character in hex address"},
+        {"1 12`4\n", ":1001:5: bad character in hex address"},
+        {"1 1234567\3778\n", ":1001:10: bad character in hex address"},
+        {"2 123456789abcdef01\n", ":1001:20: address wider than 64 bits"},
+        {"2 \n", ":1001:3: expected a hex address"},
+        {"6 100\n", ":1001:1: label is not 0..5"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char *text = malloc(20000 + 64);
+        size_t used = 0;
+        uint64_t n;
+        int rc;
+        char msg[CT_ERRMSG_MAX];
+        ct_access *got;
+        for (int i = 0; i < 1000; i++)
+            used += (size_t)sprintf(text + used, "%d %x\n", i % 3, 0x1000 + 4 * i);
+        used += (size_t)sprintf(text + used, "%s", cases[c].bad);
+        for (int i = 0; i < 100; i++)
+            used += (size_t)sprintf(text + used, "0 %x\n", 0x2000 + 4 * i);
+        got = decode_all(write_file("bad.din", text, used), &n, &rc, msg);
+        CHECK(rc == CT_E_FORMAT);
+        CHECK_STR_CONTAINS(msg, cases[c].want);
+        free(got);
+        free(text);
+    }
+}
+
 /* A din text of n lines with known content. */
 static char *make_din(int n, size_t *len)
 {
@@ -452,6 +581,8 @@ int main(void)
     RUN(din_decodes_every_label);
     RUN(din_strict_errors_name_line_and_column);
     RUN(din_lenient_skips_and_counts);
+    RUN(din_every_address_form_decodes_exactly);
+    RUN(din_errors_inside_long_files);
     RUN(empty_and_missing_inputs);
     RUN(gzip_source);
     RUN(zstd_source);

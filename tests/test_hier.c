@@ -2,6 +2,8 @@
  * test_hier.c - the rules at the top of sim/hier.c, one tiny hand-checkable
  * case each: exact hits, misses, resident lines, write-backs and cycles.
  */
+#include <gsl/gsl_rng.h>
+
 #include "harness.h"
 #include "cachet/cachet.h"
 #include "sim/hier_internal.h"
@@ -566,6 +568,59 @@ TEST(policies_evict_the_expected_line_in_the_model)
     check_residents("srrip", srrip);
 }
 
+/* Random replacement on one 4-way set: the ways fill in order, then each
+ * miss evicts the way GSL's mt19937 draws (gsl_rng_uniform_int(r, 4)), the
+ * generator seeded with [system] seed plus the level's index (0 here: the
+ * only level). The expected ways come from a generator of the test's own,
+ * and the set is compared after every access. */
+TEST(random_replacement_evicts_the_drawn_way)
+{
+    const char *kv[] = {"l1d.size=256", "l1d.assoc=4", "l1d.line=64", "l1d.replacement=random",
+                        "system.seed=20240611", NULL};
+    ct_sim *s = sim_of(kv);
+    const ct_cache *c = &s->lv[lvl(s, "l1d", 0)].c;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    uint64_t want[4] = {CT_TAG_INVALID, CT_TAG_INVALID, CT_TAG_INVALID, CT_TAG_INVALID};
+    uint64_t x = 1;
+    int draws = 0, hits = 0, ok = 1;
+
+    gsl_rng_set(r, 20240611);
+    for (int i = 0; i < 300 && ok; i++) {
+        uint64_t block;
+        int way = -1;
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        block = (x >> 33) % 7;  /* seven blocks, one set */
+        for (int w = 0; w < 4; w++)
+            if (want[w] == block)
+                way = w;
+        if (way >= 0) {
+            hits++;
+        } else {
+            for (int w = 3; w >= 0; w--)
+                if (want[w] == CT_TAG_INVALID)
+                    way = w;
+            if (way < 0) {
+                way = (int)gsl_rng_uniform_int(r, 4);
+                draws++;
+            }
+            want[way] = block;
+        }
+        acc(s, (x >> 20) & 1 ? CT_STORE : CT_LOAD, block * 64 + ((x >> 8) & 60), 4);
+        for (int w = 0; w < 4; w++)
+            if (c->tag[w] != want[w]) {
+                fprintf(stderr, "  access %d (block %llu): way %d holds %llu, want %llu\n", i,
+                        (unsigned long long)block, w, (unsigned long long)c->tag[w],
+                        (unsigned long long)want[w]);
+                ok = 0;
+            }
+    }
+    CHECK(ok);
+    CHECK(draws > 100 && hits > 50);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->misses + ks(s, 0, CT_STORE)->misses, (uint64_t)draws + 4);
+    gsl_rng_free(r);
+    ct_sim_free(s);
+}
+
 TEST(random_policies_repeat_with_their_seed)
 {
     const char *policies[] = {"random", "brrip"};
@@ -587,10 +642,39 @@ TEST(random_policies_repeat_with_their_seed)
     }
 }
 
+/* A line touched by a cache operation becomes the most recent, so the line
+ * the previous access used must be stamped again when it is used next (the
+ * memo of the line touched last may not skip it). */
+TEST(lru_order_follows_cache_operations)
+{
+    const char *pols[] = {"lru", "plru"};
+    for (int p = 0; p < 2; p++) {
+        char rep[40];
+        const char *kv[] = {"l1d.size=128", "l1d.assoc=2", "l1d.line=64", rep, NULL};
+        ct_sim *s;
+        size_t l1;
+        snprintf(rep, sizeof rep, "l1d.replacement=%s", pols[p]);
+        s = sim_of(kv);
+        l1 = lvl(s, "l1d", 0);
+        acc(s, CT_LOAD, 0x000, 4);      /* A */
+        acc(s, CT_LOAD, 0x040, 4);      /* B */
+        acc(s, CT_LOAD, 0x000, 4);      /* A again: B is the oldest */
+        op(s, CT_OP_ZERO, 0x040, 64);   /* B hit by DC ZVA: A is the oldest */
+        acc(s, CT_LOAD, 0x000, 4);      /* A used: B is the oldest again */
+        acc(s, CT_LOAD, 0x080, 4);      /* C takes B's way */
+        CHECK(resident(s, l1, 0x000));
+        CHECK(!resident(s, l1, 0x040));
+        CHECK(resident(s, l1, 0x080));
+        ct_sim_free(s);
+    }
+}
+
 int main(void)
 {
     RUN(lru_two_way_keeps_the_recent_pair);
+    RUN(lru_order_follows_cache_operations);
     RUN(policies_evict_the_expected_line_in_the_model);
+    RUN(random_replacement_evicts_the_drawn_way);
     RUN(random_policies_repeat_with_their_seed);
     RUN(write_back_marks_dirty_and_writes_victims);
     RUN(write_through_forwards_every_store);

@@ -1,8 +1,12 @@
 /*
  * lru.c - least recently used: every hit and fill stamps the line with a
  * running clock; the victim is the way with the oldest stamp (the lowest
- * way on a tie, which only happens before the set has been filled). The
- * cache updates these stamps itself on its fast path (ct_policy_lru_state).
+ * way on a tie, which only happens before the set has been filled). This
+ * defines the order; a cache keeps it itself (sim/cache.h): with at most 8
+ * ways as a bit matrix per set, creating no state here; with more, by
+ * stamping its lines from a clock of its own in the array
+ * ct_policy_lru_state hands it, asking only for inval. hit, fill and
+ * victim serve anyone else.
  */
 #include "../policy.h"
 #include "stamps.h"
@@ -13,11 +17,10 @@ static void *lru_create(uint64_t sets, uint32_t ways, uint64_t seed)
     return ct_stamps_create(sets, ways);
 }
 
-void ct_policy_lru_state(void *st, uint64_t **stamp, uint64_t **clock)
+uint64_t *ct_policy_lru_state(void *st)
 {
     ct_stamps *p = st;
-    *stamp = p->stamp;
-    *clock = &p->clock;
+    return p->stamp;
 }
 
 const ct_policy_ops ct_policy_lru = {

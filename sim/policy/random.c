@@ -1,6 +1,10 @@
 /*
  * random.c - random replacement: the victim is a way drawn uniformly by a
- * GSL generator (mt19937) seeded from [system] seed, so runs repeat exactly.
+ * GSL generator (mt19937) seeded from [system] seed, so runs repeat exactly:
+ * one generator per cache, seeded with the seed the cache is created with
+ * (sim/hier.c gives level i, in creation order, [system] seed + i), and
+ * one draw, gsl_rng_uniform_int(r, ways), per victim. The cache asks for a
+ * victim only when every way of the set holds a line.
  */
 #include <stdlib.h>
 

@@ -146,7 +146,15 @@ expect_eq "$(grep -c 'MR4X 00010000' "$TMP/f.tarmac")" "1" "tarmac exclusive loa
 # the benchmark replays the workload from memory, din and ctr and fails
 # when the statistics differ
 expect_status 0 "bench on a small workload" "$CACHET" bench -r 1 -w "gen:random:n=20K" --dir "$TMP"
-grep -q "^ctr replay  40960 accesses" "$TMP/out" && ok || bad "bench reports the ctr replay"
+grep -qE "^  ctr replay +40960 accesses" "$TMP/out" && ok || bad "bench reports the ctr replay"
+grep -qE "^  din text +40960 accesses .*one thread" "$TMP/out" && ok || bad "bench reports din text"
+grep -qE "^  gen:random:n=20K +40960 " "$TMP/out" && ok || bad "bench summary"
+# several workloads, each reported
+expect_status 0 "bench on two workloads" "$CACHET" bench -r 1 -s trace.readahead=no \
+    -w "gen:random:n=2K" -w "gen:matmul:dim=8" --dir "$TMP"
+expect_eq "$(grep -cE '^  in-memory +[0-9]+ accesses' "$TMP/out")" "2" "bench: one in-memory row per workload"
+expect_eq "$(grep -c 'read-ahead' "$TMP/out")" "0" "bench: no read-ahead row when it is off"
+expect_status 1 "bench: a workload without -w" "$CACHET" bench gen:random:n=2K
 expect_status 0 "bench on a VIXL trace" "$CACHET" bench -r 1 -w "$SRC/tests/data/vixl/forms.log" --dir "$TMP"
 
 finish

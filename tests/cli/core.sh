@@ -43,6 +43,35 @@ expect_eq "$(json_get "$TMP/r.json" "[l['core'] for l in d['levels']]")" "[0, No
 expect_eq "$(json_get "$TMP/r.json" "d['cycles']")" 440 "cycles"
 expect_eq "$(json_get "$TMP/r.json" "d['traces'][0]['path']")" tests/data/tiny.din "provenance"
 
+# by_kind names every kind a level counts, zeros included, at every level
+expect_eq "$(json_get "$TMP/r.json" "sorted(set(tuple(sorted(l['by_kind'])) for l in d['levels']))")" \
+    "[('atomic', 'cacheop', 'hwprefetch', 'ifetch', 'load', 'prefetch', 'store', 'walk', 'writeback')]" \
+    "by_kind keys at every level"
+expect_eq "$(json_get "$TMP/r.json" "[l['by_kind']['writeback'] for l in d['levels'] if l['name']=='l1d'][0]")" \
+    "{'accesses': 0, 'hits': 0, 'misses': 0}" "by_kind: a kind that never came, as zeros"
+expect_eq "$(json_get "$TMP/r.json" "[l['by_kind']['ifetch'] for l in d['levels'] if l['name']=='l1d'][0]")" \
+    "{'accesses': 0, 'hits': 0, 'misses': 0}" "by_kind: fetches at the L1D of a config without L1I"
+
+# ratios in JSON read back exactly: one miss in 235008 loads of one line
+awk 'BEGIN { print "0 1000"; for (i = 1; i < 235008; i++) print "0 1004" }' > "$TMP/one.din"
+printf '[l1d]\n' > "$TMP/l1.ini"
+check "one miss" "$CACHET" run -q -c "$TMP/l1.ini" --json "$TMP/one.json" "$TMP/one.din"
+expect_eq "$(json_get "$TMP/one.json" "[(l['misses'], l['accesses'], l['miss_rate'] == 1 / 235008) for l in d['levels']]")" \
+    "[(1, 235008, True)]" "miss rate 1/235008 exactly"
+
+# no instructions: CPI and MPKI have no value ("-", null, empty), other ratios do
+check "run without fetches" "$CACHET" run --json "$TMP/nf.json" --csv "$TMP/nf.csv" "$TMP/one.din"
+expect_eq "$(json_get "$TMP/nf.json" "(d['instructions'], d['cpi'], [l['mpki'] for l in d['levels']], d['amat']['load'] > 0)")" \
+    "(0, None, [None, None], True)" "no instructions: cpi and mpki null in JSON"
+expect_eq "$(python3 -c "import csv,sys; print([(r['mpki'], r['cpi'], r['miss_rate']) for r in csv.DictReader(open(sys.argv[1]))])" "$TMP/nf.csv")" \
+    "[('', '', '0.000004'), ('', '', '1.000000')]" "no instructions: mpki and cpi empty in CSV"
+"$CACHET" run "$TMP/one.din" > "$TMP/nf.txt"
+expect_eq "$(grep -c 'CPI -$' "$TMP/nf.txt") $(awk '$1 == "l1d" || $1 == "l2" { print $10 }' "$TMP/nf.txt" | tr '\n' ' ')" \
+    "1 - - " "no instructions: CPI and MPKI print as - in the table"
+"$CACHET" run tests/data/tiny.din > "$TMP/t.txt"
+expect_eq "$(grep -o 'CPI [0-9.]*$' "$TMP/t.txt") $(awk '$1 == "l1d" { print $10 }' "$TMP/t.txt")" \
+    "CPI 110.0000 750.000" "with instructions: CPI and MPKI as numbers"
+
 # stdin, gzip and zstd inputs give the same numbers
 "$CACHET" run --json "$TMP/s.json" - < tests/data/tiny.din
 expect_eq "$(json_get "$TMP/s.json" "d['cycles']")" 440 "stdin input"

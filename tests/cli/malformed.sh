@@ -192,7 +192,7 @@ done
 # (2^38 lines: were the check gone, the allocation itself would fail)
 printf '[l3]\nsize = 1T\nline = 4\n' > "$TMP/huge.ini"
 BAD_CASE_CONVERT=0 BAD_CASE_NAMES=huge.ini bad_case "config: caches larger than memory" \
-    "huge.ini: [l3]: the caches need 2359296 MiB of tags (2359296 for l3), more than the " \
+    "huge.ini: [l3]: the caches need 2621440 MiB of tags (2621440 for l3), more than the " \
     "$TMP/good.din" -c "$TMP/huge.ini"
 printf 'include = %s/tests/configs/bad/syntax.ini\n' "$(pwd)" > "$TMP/inc.ini"
 BAD_CASE_CONVERT=0 BAD_CASE_NAMES=inc.ini bad_case "config: a fault in an included file" \
