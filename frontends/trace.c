@@ -233,12 +233,16 @@ static int is_dir(const char *path)
 static const ct_format_ops *detect(const char *path, ct_bytes *in, int *best_score)
 {
     const ct_format_ops *best = NULL;
+    /* the first PROBE_BYTES only: the buffer may hold a megabyte by now */
+    size_t head = in ? ct_bytes_avail(in) : 0;
+    if (head > PROBE_BYTES)
+        head = PROBE_BYTES;
     *best_score = 0;
     for (size_t i = 0; ct_format_at(i); i++) {
         const ct_format_ops *f = ct_format_at(i);
         int sc = 0;
         if (in && f->probe)
-            sc = f->probe(ct_bytes_ptr(in), ct_bytes_avail(in));
+            sc = f->probe(ct_bytes_ptr(in), head);
         else if (!in && f->probe_path)
             sc = f->probe_path(path);
         if (sc > *best_score) {
