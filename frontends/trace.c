@@ -709,18 +709,26 @@ static void count_thread(ct_trace *t, uint32_t thread)
         t->info.threads++;
 }
 
-static void schedule_marker(ct_trace *t, const ct_marker *m)
+/* Apply a side record to the thread -> core map. Returns 1 when the map may
+ * have changed (a thread exit, a cpu move), 0 for every other record. */
+static int schedule_marker(ct_trace *t, const ct_marker *m)
 {
     if (t->schedule == CT_SCHED_SINGLE)
-        return;
-    if (m->type == CT_MK_THREAD_EXIT)
+        return 0;
+    if (m->type == CT_MK_THREAD_EXIT) {
         thread_exit(t, m->thread);
-    else if (m->type == CT_MK_CPU && t->schedule == CT_SCHED_CPUS && m->cpu != 0xffff)
+        return 1;
+    }
+    if (m->type == CT_MK_CPU && t->schedule == CT_SCHED_CPUS && m->cpu != 0xffff) {
         thread_on_cpu(t, m->thread, m->cpu);
+        return 1;
+    }
+    return 0;
 }
 
 /* Give every access of b its core, applying the side records in order. The
- * core is looked up when the thread changes or a side record was applied. */
+ * core is looked up when the thread changes or a side record changed the
+ * map (timestamps and the other markers leave it as it was). */
 static void assign_cores(ct_trace *t, ct_batch *b)
 {
     const int single = t->schedule == CT_SCHED_SINGLE;
@@ -729,10 +737,9 @@ static void assign_cores(ct_trace *t, ct_batch *b)
 
     while (i < b->n) {
         uint32_t end = b->n;
-        while (mi < b->nmk && b->mk[mi].index <= i) {
-            schedule_marker(t, &b->mk[mi++]);
-            known = 0;
-        }
+        while (mi < b->nmk && b->mk[mi].index <= i)
+            if (schedule_marker(t, &b->mk[mi++]))
+                known = 0;
         if (mi < b->nmk && b->mk[mi].index < end)
             end = b->mk[mi].index;
         for (ct_access *a = &b->acc[i], *stop = &b->acc[end]; a < stop; a++) {
@@ -761,9 +768,24 @@ static void assign_cores(ct_trace *t, ct_batch *b)
  * ones stop a strict read, and are dropped and counted in lenient mode. */
 static int check_sizes(ct_trace *t, stream_rt *r, ct_batch *b, uint32_t from, ct_error *err)
 {
-    uint32_t w = from;
+    uint32_t i = from, w;
 
-    for (uint32_t i = from; i < b->n; i++) {
+    /* the usual case: nothing is too large and nothing moves. Four sizes
+     * at a time: when their OR is below the bound, so is each of them. */
+    _Static_assert((MAX_ACCESS_BYTES & (MAX_ACCESS_BYTES - 1)) == 0, "a power of two");
+    for (; i + 4 <= b->n; i += 4) {
+        const ct_access *a = &b->acc[i];
+        if (UNLIKELY((a[0].size | a[1].size | a[2].size | a[3].size) >= MAX_ACCESS_BYTES))
+            break;
+    }
+    for (; i < b->n; i++) {
+        const ct_access *a = &b->acc[i];
+        if (UNLIKELY(a->size > MAX_ACCESS_BYTES && a->kind != CT_CACHEOP))
+            break;
+    }
+    if (LIKELY(i == b->n))
+        return CT_OK;
+    for (w = i; i < b->n; i++) {
         const ct_access *a = &b->acc[i];
         if (LIKELY(a->size <= MAX_ACCESS_BYTES || a->kind == CT_CACHEOP)) {
             b->acc[w++] = *a;
