@@ -12,6 +12,7 @@
  * by the end of the buffer is decoded again from its first byte after a
  * refill: the decoder's state changes only once a record is complete.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +26,9 @@ typedef struct ctr {
     ct_stream *s;
     /* decoder state (CTR.md, "Access") */
     uint64_t addr[CTR_ACCESS_KINDS], delta[CTR_ACCESS_KINDS];
-    uint32_t size[CTR_ACCESS_KINDS];
     uint64_t time, pc, poff;
-    ct_access proto[CTR_ACCESS_KINDS]; /* per kind: the kind, thread, cpu, flags and op
-                                          of the state; zeroes */
+    ct_access proto[CTR_ACCESS_KINDS]; /* per kind: the last size, and the kind, thread,
+                                          cpu, flags and op of the state; zeroes */
     uint64_t mk_prev[CTR_MARKER_FIELDS], mk_stride[CTR_MARKER_FIELDS];
     uint64_t ev_prev[CTR_EVENT_FIELDS];
     /* progress */
@@ -356,6 +356,21 @@ corrupt:
     return fail(c, start, rec, "corrupt varint", err);
 }
 
+/* The last 16 bytes of a ct_access (size to flags) come from the kind's
+ * prototype in one copy; the decoder fills in the first 32. */
+#define TAIL_AT offsetof(ct_access, size)
+_Static_assert(sizeof(ct_access) - offsetof(ct_access, size) == 16, "ct_access tail");
+
+FORCE_INLINE void put_access(ct_access *a, const ct_access *proto, uint64_t va, uint64_t pa,
+                             uint64_t pc, uint64_t time)
+{
+    a->vaddr = va;
+    a->paddr = pa;
+    a->pc = pc;
+    a->time = time;
+    memcpy((uint8_t *)a + TAIL_AT, (const uint8_t *)proto + TAIL_AT, 16);
+}
+
 /* What the access records of one decode() call carry from one to the next. */
 typedef struct dstate {
     uint64_t time, pc, poff;
@@ -373,7 +388,7 @@ FORCE_INLINE const uint8_t *access_record(ctr *c, unsigned h, const uint8_t *p,
                                           dstate *ds, const char **why)
 {
     const unsigned k = h & CTR_KIND_MASK;
-    uint64_t v = 0, size = 0, d, ntime, npc = ds->pc, npoff = ds->poff, va;
+    uint64_t v = 0, size = 0, d, ntime, npc = ds->pc, npoff = ds->poff, va, pa = 0;
 
 #define VARINT(x)                                                       \
     do {                                                                \
@@ -387,7 +402,7 @@ FORCE_INLINE const uint8_t *access_record(ctr *c, unsigned h, const uint8_t *p,
     } while (0)
 
     if (h & CTR_SAME_SIZE) {
-        size = c->size[k];
+        size = c->proto[k].size;
     } else {
         VARINT(size);
         if (UNLIKELY(size > UINT32_MAX)) {
@@ -422,19 +437,15 @@ FORCE_INLINE const uint8_t *access_record(ctr *c, unsigned h, const uint8_t *p,
     va = c->addr[k] + d;
     if ((h & CTR_PC_PREDICTED) && k == CT_IFETCH)
         npc = va;
-    c->size[k] = (uint32_t)size;
+    if (UNLIKELY(c->proto[k].flags & CT_F_PADDR))
+        pa = va + npoff;
+    c->proto[k].size = (uint32_t)size;
     c->addr[k] = va;
     c->delta[k] = d;
     ds->time = ntime;
     ds->pc = npc;
     ds->poff = npoff;
-    *a = c->proto[k];
-    a->vaddr = va;
-    if (UNLIKELY(c->proto[k].flags & CT_F_PADDR))
-        a->paddr = va + npoff;
-    a->pc = npc;
-    a->time = ntime;
-    a->size = (uint32_t)size;
+    put_access(a, &c->proto[k], va, pa, npc, ntime);
     return p;
 }
 
@@ -567,42 +578,66 @@ static int decode(ctr *c, const uint8_t **pp, const uint8_t *lim, ct_batch *b, c
                     }
                     break;
                 }
-                if ((h & 0x68) == (CTR_SAME_SIZE | CTR_PC_PREDICTED) &&
-                    !(c->proto[h & CTR_KIND_MASK].flags & CT_F_PADDR)) {
-                    /* the common shape: size, time and pc predicted, at most an
-                     * address delta (the general path reports a corrupt one) */
-                    const unsigned k = h & CTR_KIND_MASK;
+                {
+                    /* an access: every field inline (no bounds checks here). A
+                     * corrupt field ends the read, so state changed before it
+                     * is never used. */
+                    const unsigned k = h & CTR_KIND_MASK, tc = (h >> CTR_TIME_SHIFT) & 3;
                     const uint8_t *np = p + 1;
-                    uint64_t d = c->delta[k], va;
+                    uint64_t v = 0, d, va, pa = 0;
+#define FAST_VARINT(x)                                                  \
+    do {                                                                \
+        np = varint10(np, &(x));                                        \
+        if (UNLIKELY(np == CORRUPT)) {                                  \
+            why = "corrupt varint";                                     \
+            n = (uint32_t)(a - acc);                                    \
+            goto corrupt;                                               \
+        }                                                               \
+    } while (0)
+                    if (UNLIKELY(!(h & CTR_SAME_SIZE))) {
+                        FAST_VARINT(v);
+                        if (UNLIKELY(v > UINT32_MAX)) {
+                            why = "access size out of range";
+                            n = (uint32_t)(a - acc);
+                            goto corrupt;
+                        }
+                        c->proto[k].size = (uint32_t)v;
+                    }
+                    if (LIKELY(tc < CTR_TIME_DELTA)) {
+                        ds.time += tc;
+                    } else {
+                        if (UNLIKELY(tc != CTR_TIME_DELTA)) {
+                            why = "bad time code in access tag";
+                            n = (uint32_t)(a - acc);
+                            goto corrupt;
+                        }
+                        FAST_VARINT(v);
+                        ds.time += ctr_unzigzag(v);
+                    }
+                    if (!(h & CTR_PC_PREDICTED)) {
+                        FAST_VARINT(v);
+                        ds.pc += ctr_unzigzag(v);
+                    }
+                    d = c->delta[k];
                     if (!(h & CTR_STRIDE)) {
-                        uint64_t v = 0;
-                        np = varint10(np, &v);
+                        FAST_VARINT(v);
                         d = ctr_unzigzag(v);
-                    }
-                    if (LIKELY(np != CORRUPT)) {
-                        va = c->addr[k] + d;
-                        ds.time += (h >> CTR_TIME_SHIFT) & 1;
-                        if (k == CT_IFETCH)
-                            ds.pc = va;
-                        c->addr[k] = va;
                         c->delta[k] = d;
-                        *a = c->proto[k];
-                        a->vaddr = va;
-                        a->pc = ds.pc;
-                        a->time = ds.time;
-                        a->size = c->size[k];
-                        p = np;
-                        a++;
-                        continue;
                     }
+                    va = c->addr[k] + d;
+                    c->addr[k] = va;
+                    if (k == CT_IFETCH && (h & CTR_PC_PREDICTED))
+                        ds.pc = va;
+                    if (UNLIKELY(c->proto[k].flags & CT_F_PADDR)) {
+                        FAST_VARINT(v);
+                        ds.poff += ctr_unzigzag(v);
+                        pa = va + ds.poff;
+                    }
+#undef FAST_VARINT
+                    put_access(a, &c->proto[k], va, pa, ds.pc, ds.time);
+                    p = np;
+                    a++;
                 }
-                q = access_record(c, h, p + 1, lim, 0, a, &ds, &why);
-                if (UNLIKELY(q == CORRUPT)) {
-                    n = (uint32_t)(a - acc);
-                    goto corrupt;
-                }
-                p = q;
-                a++;
             }
             n = (uint32_t)(a - acc);
         }
