@@ -55,6 +55,14 @@
  *   one. Batches are handed over by exchanging array pointers, never
  *   copied; at most RA_SLOTS batches are decoded ahead. The records and
  *   their order are exactly those of reading without the thread.
+ *   The thread pays only when the caller has work of its own to overlap
+ *   with decoding. After the first RA_PROBE batches the two times are
+ *   compared: when the caller spent at least RA_IDLE_PCT % of the thread's
+ *   decoding time waiting for batches (it does next to nothing with them:
+ *   cachet info, bench --decode, a conversion to a fast format), the
+ *   thread is stopped, the batches it had decoded are handed out, and the
+ *   caller decodes directly from then on: each hand-over costs a wake-up
+ *   of each thread, which is all the thread added.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -63,6 +71,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "../sim/compiler.h"
 #include "../sim/config_internal.h"
@@ -72,6 +81,8 @@
 #define STREAM_BATCH 8192
 #define MAP_MIN_SLOTS 64
 #define RA_SLOTS 3
+#define RA_PROBE 32
+#define RA_IDLE_PCT 90
 
 /* One input stream. Allocated one by one: decoders keep a pointer to s. */
 typedef struct stream_rt {
@@ -130,9 +141,14 @@ struct ct_trace {
         int rc;            /* what ct_trace_next would have returned */
         ct_error err;
         int full;
+        uint64_t decode_ns; /* the thread's time decoding it */
     } ra[RA_SLOTS];
     uint32_t ra_head, ra_tail;
     int ra_stop;
+    int ra_drain;          /* the thread was stopped: hand out what it decoded,
+                              then read directly */
+    uint32_t ra_taken;     /* batches handed out by the thread so far */
+    uint64_t ra_wait_ns, ra_decode_ns; /* over the first RA_PROBE batches */
     ct_trace_info info_pub; /* snapshot the caller reads while the thread runs */
 };
 
@@ -1045,6 +1061,13 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
 
 /* ---- read-ahead ---------------------------------------------------------------- */
 
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void *ra_main(void *arg)
 {
     ct_trace *t = arg;
@@ -1058,7 +1081,9 @@ static void *ra_main(void *arg)
             break;
         pthread_mutex_unlock(&t->ra_mu);
         memset(&slot->err, 0, sizeof slot->err);
+        slot->decode_ns = now_ns();
         slot->rc = next_direct(t, &slot->b, &slot->err);
+        slot->decode_ns = now_ns() - slot->decode_ns;
         pthread_mutex_lock(&t->ra_mu);
         t->info_pub = t->info;
         slot->full = 1;
@@ -1078,13 +1103,38 @@ static void ra_swap(ct_batch *a, ct_batch *b)
     *b = tmp;
 }
 
+/* Take the oldest decoded batch (the caller holds ra_mu while the thread
+ * runs). An end or an error stays in its slot, so that later calls give
+ * the same answer. */
+static int ra_take(ct_trace *t, struct ra_slot *slot, ct_batch *b, ct_error *err)
+{
+    int rc = slot->rc;
+    if (rc > 0) {
+        ra_swap(b, &slot->b);
+        slot->full = 0;
+        t->ra_head++;
+    } else {
+        ct_batch_clear(b);
+        if (rc < 0 && err)
+            *err = slot->err;
+    }
+    return rc;
+}
+
 int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
 {
     struct ra_slot *slot;
+    uint64_t t0 = 0;
     int rc;
 
     if (!t->ra_on)
         return next_direct(t, b, err);
+    if (t->ra_drain) {
+        if (t->ra_head != t->ra_tail)
+            return ra_take(t, &t->ra[t->ra_head % RA_SLOTS], b, err);
+        t->ra_on = 0;
+        return next_direct(t, b, err);
+    }
     if (!t->ra_running) {
         if (t->ra_tail > 0)          /* the thread ended: the last answer stands */
             return t->ra[(t->ra_tail - 1) % RA_SLOTS].rc > 0 ? 0 : t->ra[(t->ra_tail - 1) % RA_SLOTS].rc;
@@ -1098,23 +1148,25 @@ int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
         }
         t->ra_running = 1;
     }
+    if (t->ra_taken < RA_PROBE)
+        t0 = now_ns();
     pthread_mutex_lock(&t->ra_mu);
     slot = &t->ra[t->ra_head % RA_SLOTS];
     while (!slot->full)
         pthread_cond_wait(&t->ra_cv, &t->ra_mu);
-    rc = slot->rc;
-    if (rc > 0) {
-        ra_swap(b, &slot->b);
-        slot->full = 0;
-        t->ra_head++;
-    } else {
-        ct_batch_clear(b);
-        if (rc < 0 && err)
-            *err = slot->err;
-        /* leave the slot full: later calls give the same answer */
+    if (t->ra_taken < RA_PROBE) {
+        t->ra_wait_ns += now_ns() - t0;
+        t->ra_decode_ns += slot->decode_ns;
     }
+    rc = ra_take(t, slot, b, err);
     pthread_cond_broadcast(&t->ra_cv);
     pthread_mutex_unlock(&t->ra_mu);
+    if (rc > 0 && ++t->ra_taken == RA_PROBE &&
+        t->ra_wait_ns * 100 >= t->ra_decode_ns * RA_IDLE_PCT) {
+        /* the caller only waited: stop the thread, keep what it decoded */
+        ra_shutdown(t);
+        t->ra_drain = 1;
+    }
     return rc;
 }
 
