@@ -725,52 +725,61 @@ static void count_thread(ct_trace *t, uint32_t thread)
         t->info.threads++;
 }
 
-/* Apply a side record to the thread -> core map. Returns 1 when the map may
- * have changed (a thread exit, a cpu move), 0 for every other record. */
-static int schedule_marker(ct_trace *t, const ct_marker *m)
+/* Whether a side record can change the thread -> core map: a thread exit,
+ * or a cpu move under the cpus schedule. */
+static int moves_threads(const ct_trace *t, const ct_marker *m)
 {
-    if (t->schedule == CT_SCHED_SINGLE)
-        return 0;
-    if (m->type == CT_MK_THREAD_EXIT) {
-        thread_exit(t, m->thread);
-        return 1;
-    }
-    if (m->type == CT_MK_CPU && t->schedule == CT_SCHED_CPUS && m->cpu != 0xffff) {
-        thread_on_cpu(t, m->thread, m->cpu);
-        return 1;
-    }
-    return 0;
+    return t->schedule != CT_SCHED_SINGLE &&
+           (m->type == CT_MK_THREAD_EXIT ||
+            (m->type == CT_MK_CPU && t->schedule == CT_SCHED_CPUS && m->cpu != 0xffff));
 }
 
-/* Give every access of b its core, applying the side records in order. The
- * core is looked up when the thread changes or a side record changed the
- * map (timestamps and the other markers leave it as it was). */
-static void assign_cores(ct_trace *t, ct_batch *b)
+/* Apply a side record that moves_threads() to the thread -> core map. */
+static void schedule_marker(ct_trace *t, const ct_marker *m)
+{
+    if (m->type == CT_MK_THREAD_EXIT)
+        thread_exit(t, m->thread);
+    else
+        thread_on_cpu(t, m->thread, m->cpu);
+}
+
+/* Give every access of b its core, applying the side records in order;
+ * an access with thread 0 becomes thread `dflt` first (when dflt is not
+ * 0). The core is looked up when the thread changes or a side record
+ * changed the map; the records that cannot (timestamps and most others)
+ * are passed over. */
+static void assign_cores(ct_trace *t, ct_batch *b, uint32_t dflt)
 {
     const int single = t->schedule == CT_SCHED_SINGLE;
-    uint32_t mi = 0, i = 0, thread = 0, core = 0;
+    uint32_t mi = 0, i = 0, raw = 0, thread = 0, core = 0;
     int known = 0;
 
-    while (i < b->n) {
+    for (;;) {
         uint32_t end = b->n;
-        while (mi < b->nmk && b->mk[mi].index <= i)
-            if (schedule_marker(t, &b->mk[mi++]))
-                known = 0;
+        while (mi < b->nmk && !moves_threads(t, &b->mk[mi]))
+            mi++;
+        if (mi < b->nmk && b->mk[mi].index <= i) {
+            schedule_marker(t, &b->mk[mi++]);
+            known = 0;
+            continue;
+        }
+        if (i >= b->n)
+            break;
         if (mi < b->nmk && b->mk[mi].index < end)
             end = b->mk[mi].index;
         for (ct_access *a = &b->acc[i], *stop = &b->acc[end]; a < stop; a++) {
-            if (UNLIKELY(!known || a->thread != thread)) {
-                thread = a->thread;
+            if (UNLIKELY(!known || a->thread != raw)) {
+                raw = a->thread;
+                thread = raw ? raw : dflt;
                 known = 1;
                 count_thread(t, thread);
                 core = single ? 0 : core_for_thread(t, thread);
             }
+            a->thread = thread;
             a->core = (uint16_t)core;
         }
         i = end;
     }
-    while (mi < b->nmk)
-        schedule_marker(t, &b->mk[mi++]);
 }
 
 /* ---- reading ------------------------------------------------------------------- */
@@ -1032,7 +1041,8 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
                 count_thread(t, 1);
             return rc;
         }
-        default_thread(b, 0, 0);
+        assign_cores(t, b, 1);    /* thread 0 is the stream's: 1 */
+        return rc;
     } else {
         if (!t->started) {
             t->started = 1;
@@ -1055,7 +1065,7 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
         if (rc < 0)
             return rc;
     }
-    assign_cores(t, b);
+    assign_cores(t, b, 0);
     return rc;
 }
 
