@@ -47,11 +47,15 @@ check "tt6 conversion is stable" cmp -s "$TMP/g2.tt6" "$TMP/g3.tt6"
 words "$TMP/e.tt6e" 00010000 7c0327ec 00003010 7c03222c 00004000 80640008 00005000 \
     7c0322ac 00006000 01020040 00200002 0000a000 00000001 0fe00000 48000702 00000700 \
     4c000064 00010014 60000000
+# 8 instruction records: dcbz dcbt lwz dst twi b rfi ori (the escape is none)
 "$CACHET" info -f tt6e --json "$TMP/e.tt6e" >"$TMP/e.json"
 expect_eq "$(jvals "$TMP/e.json" instructions accesses.ifetch accesses.nofetch accesses.cacheop \
     accesses.prefetch load_bytes markers)" \
-    "instructions=6 accesses.ifetch=6 accesses.nofetch=2 accesses.cacheop=1 accesses.prefetch=3 load_bytes=4 markers=1" \
-    "tt6e: trap pair not fetched, dcbz and dcbt addressed, 2 dst blocks, one sync marker"
+    "instructions=8 accesses.ifetch=6 accesses.nofetch=2 accesses.cacheop=1 accesses.prefetch=3 load_bytes=4 markers=1" \
+    "tt6e: trap pair not fetched but counted, dcbz and dcbt addressed, 2 dst blocks, one sync marker"
+"$CACHET" run -f tt6e --quiet --json "$TMP/e-run.json" "$TMP/e.tt6e"
+expect_eq "$(jvals "$TMP/e-run.json" instructions accesses.ifetch accesses.nofetch)" \
+    "instructions=8 accesses.ifetch=6 accesses.nofetch=2" "run counts the instructions info counts"
 "$CACHET" info -f tt6e -s tt6.dst=off -s tt6.keep_trap_pair=yes --json "$TMP/e.tt6e" >"$TMP/e2.json"
 expect_eq "$(jvals "$TMP/e2.json" accesses.prefetch accesses.ifetch)" \
     "accesses.prefetch=1 accesses.ifetch=8" "tt6e with dst off and the trap pair kept"
