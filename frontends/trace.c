@@ -14,6 +14,16 @@
  *   first 4 KiB of the (decompressed) stream and the most confident wins;
  *   ties go to the format registered first. Nobody above 0 is an error.
  *
+ * Compressed containers
+ *   Every input is first read through the decompressors its magic bytes
+ *   call for (bytes.c), unless [trace] containers = no. A format with no
+ *   magic of its own (no_magic: TT6, whose first word is an address) can
+ *   start with bytes that are a container's magic by chance; the bytes
+ *   cannot tell, so nothing falls back silently (a damaged compressed
+ *   trace would be decoded as garbage). Instead, an error on an input of
+ *   such a format whose raw bytes start with a container's magic adds how
+ *   to read it as it is (-s trace.containers=no).
+ *
  * Interleaving (which stream runs next, when there are several)
  *   timestamp: DynamoRIO's serial order (its scheduler with timestamp
  *     dependencies, as drcachesim -no_core_sharded and -cpu_scheduling
@@ -267,6 +277,40 @@ static const ct_format_ops *detect(const char *path, ct_bytes *in, int *best_sco
 
 static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_error *err);
 
+/*
+ * An error rc (with err) on input `path` of format f: when f has no magic
+ * of its own, containers are on and the file's raw bytes start with a
+ * container's magic, add to the message how to read it as it is (the file
+ * is opened again for that, on this error path only). Returns rc.
+ */
+static int container_hint(const ct_trace *t, const ct_format_ops *f, const char *path, int rc,
+                          ct_error *err)
+{
+    const ct_source_ops *hit = NULL;
+    ct_bytes *raw = NULL;
+    ct_error e2 = {0};
+    ssize_t n;
+
+    if (!f || !f->no_magic || !t->cfg->containers || strcmp(path, "-") == 0 ||
+        ct_bytes_open(&raw, path, 0, &e2) != CT_OK)
+        return rc;
+    n = ct_bytes_fill(raw, 16, &e2);
+    for (size_t i = 0; n > 0 && ct_source_decoder_at(i); i++)
+        if (ct_source_decoder_at(i)->probe(ct_bytes_ptr(raw), (size_t)n)) {
+            hit = ct_source_decoder_at(i);
+            break;
+        }
+    ct_bytes_close(raw);
+    if (hit) {
+        size_t used = strlen(err->msg);
+        snprintf(err->msg + used, sizeof err->msg - used,
+                 " (the input starts like %s data; %s traces have no magic number, so if "
+                 "this one is not compressed, read it as it is with -s trace.containers=no)",
+                 hit->name, f->name);
+    }
+    return rc;
+}
+
 static int add_stream(ct_trace *t, const char *path, ct_error *err)
 {
     return add_stream_from(t, path, NULL, err);
@@ -294,13 +338,13 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
     }
     if (!synthetic && (!f || !f->no_bytes)) {
         if (!in) {
-            rc = ct_bytes_open(&in, path, err);
+            rc = ct_bytes_open(&in, path, t->cfg->containers, err);
             if (rc)
-                return rc;
+                return container_hint(t, f, path, rc, err);
         }
         if (ct_bytes_fill(in, PROBE_BYTES, err) < 0) {
             ct_bytes_close(in);
-            return err->code;
+            return container_hint(t, f, path, err->code, err);
         }
         if (ct_bytes_avail(in) == 0) {
             int compressed = in->inner != NULL;
@@ -344,7 +388,7 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
     if (rc) {
         ct_bytes_close(in);
         free(r);
-        return rc;
+        return container_hint(t, f, path, rc, err);
     }
     t->sv[t->nstreams++] = r;
     return CT_OK;
@@ -536,7 +580,7 @@ int ct_trace_open_mem(ct_trace **out, const char *name, const void *data, size_t
     *out = NULL;
     if ((rc = trace_new(&t, opts, err)) != CT_OK)
         return rc;
-    rc = ct_bytes_open_mem(&in, name, data, n, err);
+    rc = ct_bytes_open_mem(&in, name, data, n, t->cfg->containers, err);
     if (rc == CT_OK)
         rc = add_stream_from(t, name, in, err);
     if (rc == CT_OK)
@@ -843,7 +887,7 @@ static int fill_stream(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
         uint64_t bytes_before = t->info.bytes;
         rc = t->fmt->next(r->st, b, err);
         if (rc < 0)
-            return rc;
+            return container_hint(t, t->fmt, r->s.path, rc, err);
         if (rc == 0)
             r->done = 1;
         if (check_sizes(t, r, b, from, err) != CT_OK)

@@ -22,6 +22,11 @@
  *   names one (-f tt6, -f tt6e, [trace] format). A FULL trace, which starts
  *   with the word 0xA1118E17 and holds register state instead of addresses,
  *   is recognised (that is the only thing the probes answer to) and refused.
+ *   Having no magic, a TT6 file whose INITIAL_PC happens to read as a
+ *   compressed container's magic (0x1f8b08.. gzip, 0x504b0304 zip,
+ *   0x04224d18 lz4, 0x1f9d.... unix compress) is taken for one, like every
+ *   input, and fails in the decompressor; the message then says to read it
+ *   as it is with -s trace.containers=no (trace.c, "Compressed containers").
  *
  * PC reconstruction
  *   The first instruction is at INITIAL_PC. After a FLOW_ALTERING record the
@@ -980,6 +985,7 @@ const ct_format_ops ct_format_tt6 = {
     .probe = tt6_probe,
     .list_dir = tt6_list_dir,
     .one_thread = 1,
+    .no_magic = 1,
     .open = tt6_open, .next = tt6_next, .close = tt6_close,
 };
 
@@ -991,5 +997,6 @@ const ct_format_ops ct_format_tt6e = {
     .probe = tt6_probe,
     .list_dir = tt6_list_dir,
     .one_thread = 1,
+    .no_magic = 1,
     .open = tt6e_open, .next = tt6_next, .close = tt6_close,
 };

@@ -74,6 +74,28 @@ expect_eq "$(jvals "$TMP/t.json" streams threads instructions)" \
 "$CACHET" info -f tt6 --json "$TMP/g.tt6" "$TMP/g2.tt6" >"$TMP/t2.json"
 expect_eq "$(jvals "$TMP/t2.json" threads)" "threads=2" "two files, two threads"
 
+# TT6 has no magic: an INITIAL_PC that happens to be a container's magic
+# (gzip, zip, lz4, unix compress) is taken for one and fails, with the way
+# out named; -s trace.containers=no reads the bytes as they are. A really
+# compressed trace is still read by default.
+for magic in 1f8b0800:gzip 504b0304:zip 04224d18:lz4 1f9d9000:compress; do
+    pc=${magic%%:*}
+    words "$TMP/m-$pc.tt6" "$pc" 7c632214 80640008 00005000 48000010 00010030 7c632214
+    expect_status 2 "INITIAL_PC 0x$pc read as a container" "$CACHET" info -f tt6 "$TMP/m-$pc.tt6"
+    expect_err_contains "m-$pc.tt6: " "INITIAL_PC 0x$pc: names the file"
+    expect_err_contains "(the input starts like ${magic#*:} data; tt6 traces have no magic number, so if this one is not compressed, read it as it is with -s trace.containers=no)" \
+        "INITIAL_PC 0x$pc: the way out"
+    "$CACHET" info -f tt6 -s trace.containers=no --json "$TMP/m-$pc.tt6" >"$TMP/m.json"
+    expect_eq "$(jvals "$TMP/m.json" records instructions accesses.load)" \
+        "records=5 instructions=4 accesses.load=1" "INITIAL_PC 0x$pc read as it is"
+done
+gzip -c "$TMP/g.tt6" >"$TMP/g.tt6.gz"
+"$CACHET" info -f tt6 --json "$TMP/g.tt6.gz" >"$TMP/gz.json"
+expect_eq "$(jvals "$TMP/gz.json" instructions records)" "instructions=1124 records=1125" \
+    "a gzip-compressed tt6 trace"
+expect_status 2 "a compressed trace read as it is" "$CACHET" info -f tt6 -s trace.containers=no "$TMP/g.tt6.gz"
+expect_err_contains "g.tt6.gz: offset " "a compressed trace read as it is: garbage, stopped"
+
 # malformed input: exit 2, file, offset, record, class and reason
 words "$TMP/odd.tt6" 00010000 7c632214
 printf '\x7c' >>"$TMP/odd.tt6"
