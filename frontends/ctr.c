@@ -11,6 +11,11 @@
  * Records are decoded straight from the byte source's buffer. A record cut
  * by the end of the buffer is decoded again from its first byte after a
  * refill: the decoder's state changes only once a record is complete.
+ *
+ * Sizes change only in access records that carry one, so the decoder
+ * vouches for the trace layer's size bound (ct_stream.sizes_bounded) until
+ * a size over it appears for a kind other than cache operations; from then
+ * on the trace layer checks every access itself.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -98,6 +103,8 @@ static int ctr_open(void **st, ct_stream *s, ct_error *err)
     c->s = s;
     for (int k = 0; k < CTR_ACCESS_KINDS; k++)
         c->proto[k].kind = (uint8_t)k;
+    /* sizes are all 0 so far; one over the trace layer's bound clears this */
+    s->sizes_bounded = 1;
     *st = c;
     return CT_OK;
 }
@@ -440,6 +447,8 @@ FORCE_INLINE const uint8_t *access_record(ctr *c, unsigned h, const uint8_t *p,
     if (UNLIKELY(c->proto[k].flags & CT_F_PADDR))
         pa = va + npoff;
     c->proto[k].size = (uint32_t)size;
+    if (size > CT_MAX_ACCESS_BYTES && k != CT_CACHEOP)
+        c->s->sizes_bounded = 0;
     c->addr[k] = va;
     c->delta[k] = d;
     ds->time = ntime;
@@ -602,6 +611,8 @@ static int decode(ctr *c, const uint8_t **pp, const uint8_t *lim, ct_batch *b, c
                             goto corrupt;
                         }
                         c->proto[k].size = (uint32_t)v;
+                        if (v > CT_MAX_ACCESS_BYTES && k != CT_CACHEOP)
+                            c->s->sizes_bounded = 0;
                     }
                     if (LIKELY(tc < CTR_TIME_DELTA)) {
                         ds.time += tc;

@@ -164,7 +164,17 @@ struct ct_stream {
     uint32_t index;                /* stream number, 0-based */
     ct_trace_info *info;           /* shared counters: decoders add to records */
     struct ct_trace *trace;        /* private to trace.c */
+    int sizes_bounded;             /* set by a decoder while it vouches that none of
+                                      its accesses but cache operations covers more
+                                      than CT_MAX_ACCESS_BYTES: the trace layer then
+                                      skips its check (0 at open: checked) */
 };
+
+/* An access larger than this is not a real access but a damaged record
+ * (the model would split it into one piece per line): the trace layer
+ * stops a strict read there and drops it in lenient mode. Cache operations
+ * cover ranges and are not bounded. */
+#define CT_MAX_ACCESS_BYTES (1u << 20)
 
 /* A decoder found a malformed record and filled err. Strict mode: returns
  * err->code (the decoder returns it). Lenient mode: counts it under

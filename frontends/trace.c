@@ -828,10 +828,7 @@ static void assign_cores(ct_trace *t, ct_batch *b, uint32_t dflt)
 
 /* ---- reading ------------------------------------------------------------------- */
 
-/* An access larger than this is not a real access but a damaged record:
- * the model would split it into one piece per line. Cache operations cover
- * ranges and are not bounded. */
-#define MAX_ACCESS_BYTES (1u << 20)
+#define MAX_ACCESS_BYTES CT_MAX_ACCESS_BYTES
 
 /* Check the accesses a decoder just added (from index `from`): oversized
  * ones stop a strict read, and are dropped and counted in lenient mode. */
@@ -890,7 +887,7 @@ static int fill_stream(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
             return container_hint(t, t->fmt, r->s.path, rc, err);
         if (rc == 0)
             r->done = 1;
-        if (check_sizes(t, r, b, from, err) != CT_OK)
+        if (!r->s.sizes_bounded && check_sizes(t, r, b, from, err) != CT_OK)
             return err->code;
         /* decoders that do not count their input themselves: the stream's
          * decoded offset */

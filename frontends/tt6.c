@@ -126,6 +126,7 @@
  *   escape whose count runs past the end, and a misaligned INITIAL_PC or
  *   flow target ("framing doubtful"). The decoder never resynchronises.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -145,6 +146,8 @@
 #define FULL_MAGIC 0xA1118E17u
 #define TRAP_VECTOR 0x700u
 #define NO_CACHE_LINE 32u       /* PowerPC G4 line, when no cache is configured */
+#define MAX_ACCESS 4096u        /* the largest access: a DCBX line ([l1d] line is at
+                                   most 4096); dst blocks 512, lmw 128, strings 127 */
 #define FAST_FILL 4096          /* keep at least this much buffered for the fast loop */
 #define CHUNK_WORDS 2048        /* words classified per pass of the fast loop */
 #define TWO_WORDS 128           /* first descriptor of a 2-word fast record */
@@ -493,6 +496,7 @@ static void build_tables(tt6 *d, int tt6e, unsigned dcbx_mask, int keep_pair)
     if (tt6e) {
         for (size_t i = 0; i < CT_ARRAY_LEN(dcbx); i++) {
             uint32_t line = line_of(c, dcbx[i].iside);
+            assert(line <= MAX_ACCESS); /* the schema bounds lines */
             if (!(dcbx_mask & (1u << i)))
                 continue;
             place(d, 31, dcbx[i].minor,
@@ -904,6 +908,7 @@ static int open_dialect(void **st, ct_stream *s, int tt6e, ct_error *err)
     }
     d->pc = w;
     d->rec = 1;
+    s->sizes_bounded = MAX_ACCESS <= CT_MAX_ACCESS_BYTES;
     ct_bytes_skip(s->in, 4);
     count_progress(d);
     *st = d;
