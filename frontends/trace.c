@@ -811,16 +811,24 @@ static void assign_cores(ct_trace *t, ct_batch *b, uint32_t dflt)
             break;
         if (mi < b->nmk && b->mk[mi].index < end)
             end = b->mk[mi].index;
-        for (ct_access *a = &b->acc[i], *stop = &b->acc[end]; a < stop; a++) {
-            if (UNLIKELY(!known || a->thread != raw)) {
+        for (ct_access *a = &b->acc[i], *stop = &b->acc[end]; a < stop;) {
+            if (!known || a->thread != raw) {
                 raw = a->thread;
                 thread = raw ? raw : dflt;
                 known = 1;
                 count_thread(t, thread);
                 core = single ? 0 : core_for_thread(t, thread);
             }
-            a->thread = thread;
-            a->core = (uint16_t)core;
+            /* the run of accesses of this thread */
+            if (raw) {
+                for (; a < stop && a->thread == raw; a++)
+                    a->core = (uint16_t)core;
+            } else {
+                for (; a < stop && a->thread == 0; a++) {
+                    a->thread = thread;
+                    a->core = (uint16_t)core;
+                }
+            }
         }
         i = end;
     }
