@@ -576,12 +576,11 @@ static void classify(const uint8_t *tab, const uint8_t *p, uint8_t *ent, size_t 
         const __m128i x = _mm_or_si128(
             _mm_or_si128(_mm_slli_epi32(_mm_and_si128(v, m_major), 8), _mm_srli_epi32(v, 25)),
             _mm_and_si128(_mm_srli_epi32(v, 9), m_minor));
-        uint32_t k[4];
-        _mm_storeu_si128((__m128i *)(void *)k, x);
-        ent[i] = tab[k[0]];
-        ent[i + 1] = tab[k[1]];
-        ent[i + 2] = tab[k[2]];
-        ent[i + 3] = tab[k[3]];
+        /* each index fits the low 16 bits of its lane */
+        ent[i] = tab[_mm_extract_epi16(x, 0)];
+        ent[i + 1] = tab[_mm_extract_epi16(x, 2)];
+        ent[i + 2] = tab[_mm_extract_epi16(x, 4)];
+        ent[i + 3] = tab[_mm_extract_epi16(x, 6)];
     }
 #endif
     for (; i < n; i++)
