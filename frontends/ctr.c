@@ -35,6 +35,7 @@ typedef struct ctr {
     ct_access proto[CTR_ACCESS_KINDS]; /* per kind: the last size, and the kind, thread,
                                           cpu, flags and op of the state; zeroes */
     uint64_t mk_prev[CTR_MARKER_FIELDS], mk_stride[CTR_MARKER_FIELDS];
+    ct_marker mk_head;         /* type, cpu, thread and aux of mk_prev, as stored */
     uint64_t ev_prev[CTR_EVENT_FIELDS];
     /* progress */
     uint64_t records;          /* records decoded */
@@ -201,6 +202,15 @@ static int fail(ctr *c, const uint8_t *start, const uint8_t *rec, const char *re
                         (unsigned long long)c->records, reason);
 }
 
+/* The first 16 bytes of every marker whose fields 0-3 are as predicted. */
+static void set_head(ctr *c)
+{
+    c->mk_head.type = (uint16_t)c->mk_prev[0];
+    c->mk_head.cpu = (uint16_t)c->mk_prev[1];
+    c->mk_head.thread = (uint32_t)c->mk_prev[2];
+    c->mk_head.aux = (uint32_t)c->mk_prev[3];
+}
+
 /*
  * A record that is not an access, at *pp. Returns 0 (done, *pp advanced),
  * DEC_FULL (no room for it), DEC_SHORT, DEC_END, or a negative code.
@@ -258,6 +268,7 @@ static int other(ctr *c, const uint8_t **pp, const uint8_t *lim, const uint8_t *
             return fail(c, start, rec, "marker record: field out of range", err);
         memcpy(c->mk_prev, val, sizeof val);
         memcpy(c->mk_stride, stride, sizeof stride);
+        set_head(c);
         m = &b->mk[b->nmk++];
         m->index = b->n;
         m->type = (uint16_t)val[0];
@@ -469,51 +480,31 @@ FORCE_INLINE const uint8_t *quick_marker(ctr *c, const uint8_t *p, ct_marker *m,
     const unsigned mask = p[1];
     uint64_t val[CTR_MARKER_FIELDS], stride[CTR_MARKER_FIELDS];
 
-    if (mask == 0) {   /* every field as predicted: the usual timestamp marker */
-        uint64_t *pv = c->mk_prev;
-        const uint64_t *st = c->mk_stride;
-        pv[4] += st[4];
-        pv[5] += st[5];
-        pv[6] += st[6];
-        m->index = index;
-        m->type = (uint16_t)pv[0];
-        m->cpu = (uint16_t)pv[1];
-        m->thread = (uint32_t)pv[2];
-        m->aux = (uint32_t)pv[3];
-        m->time = pv[4];
-        m->value = pv[5];
-        m->value2 = pv[6];
-        c->nmarker++;
-        c->records++;
-        return p + 2;
-    }
-    if (mask >> CTR_MARKER_FIELDS)
-        return NULL;
-    p += 2;
     if (!(mask & ((1u << CTR_MARKER_STRIDED) - 1))) {
-        /* only time, value or value2 given: a timestamp after an instruction
-         * of another length */
-        uint64_t *pv = c->mk_prev, *st = c->mk_stride, d4 = 0, d5 = 0, d6 = 0;
-        if (mask & 0x10 && (p = varint10(p, &d4)) == CORRUPT)
-            return NULL;
-        if (mask & 0x20 && (p = varint10(p, &d5)) == CORRUPT)
-            return NULL;
-        if (mask & 0x40 && (p = varint10(p, &d6)) == CORRUPT)
-            return NULL;
-        if (mask & 0x10)
-            st[4] = ctr_unzigzag(d4);
-        if (mask & 0x20)
-            st[5] = ctr_unzigzag(d5);
-        if (mask & 0x40)
-            st[6] = ctr_unzigzag(d6);
+        /* type, cpu, thread and aux as before; time, value and value2 as
+         * predicted unless given: a run of timestamps */
+        uint64_t *pv = c->mk_prev, *st = c->mk_stride, d = 0;
+        p += 2;
+        if (mask == 0x40) {         /* only value2 (a text line) moved otherwise */
+            if ((p = varint10(p, &d)) == CORRUPT)
+                return NULL;
+            st[6] = ctr_unzigzag(d);
+        } else if (mask) {
+            uint64_t given[CTR_MARKER_FIELDS];
+            if (mask >> CTR_MARKER_FIELDS)
+                return NULL;
+            for (int k = CTR_MARKER_STRIDED; k < CTR_MARKER_FIELDS; k++)
+                if (mask >> k & 1 && (p = varint10(p, &given[k])) == CORRUPT)
+                    return NULL; /* nothing changed yet */
+            for (int k = CTR_MARKER_STRIDED; k < CTR_MARKER_FIELDS; k++)
+                if (mask >> k & 1)
+                    st[k] = ctr_unzigzag(given[k]);
+        }
         pv[4] += st[4];
         pv[5] += st[5];
         pv[6] += st[6];
+        memcpy(m, &c->mk_head, offsetof(ct_marker, time));
         m->index = index;
-        m->type = (uint16_t)pv[0];
-        m->cpu = (uint16_t)pv[1];
-        m->thread = (uint32_t)pv[2];
-        m->aux = (uint32_t)pv[3];
         m->time = pv[4];
         m->value = pv[5];
         m->value2 = pv[6];
@@ -521,6 +512,9 @@ FORCE_INLINE const uint8_t *quick_marker(ctr *c, const uint8_t *p, ct_marker *m,
         c->records++;
         return p;
     }
+    if (mask >> CTR_MARKER_FIELDS)
+        return NULL;
+    p += 2;
     for (int k = 0; k < CTR_MARKER_FIELDS; k++) {
         stride[k] = c->mk_stride[k];
         val[k] = c->mk_prev[k] + (k >= CTR_MARKER_STRIDED ? stride[k] : 0);
@@ -539,6 +533,7 @@ FORCE_INLINE const uint8_t *quick_marker(ctr *c, const uint8_t *p, ct_marker *m,
         return NULL;
     memcpy(c->mk_prev, val, sizeof val);
     memcpy(c->mk_stride, stride, sizeof stride);
+    set_head(c);
     m->index = index;
     m->type = (uint16_t)val[0];
     m->cpu = (uint16_t)val[1];
