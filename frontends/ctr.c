@@ -548,6 +548,98 @@ FORCE_INLINE const uint8_t *quick_marker(ctr *c, const uint8_t *p, ct_marker *m,
 }
 
 /*
+ * The records that start before `safe` (at least CTR_RECORD_MAX bytes
+ * before the end of the buffer, so that no field needs a bounds check),
+ * from p into b at *ap, while b has room: accesses, and markers that
+ * quick_marker() takes. Returns the first byte not consumed, with *ap
+ * advanced; stops at any other record. A corrupt field sets *why and
+ * returns the start of its record (the state it changed is never used: the
+ * read ends there). The hot loop of decode(): time, pc and the physical
+ * offset live in locals here.
+ */
+static const uint8_t *fast_records(ctr *c, const uint8_t *p, const uint8_t *safe,
+                                            ct_batch *b, ct_access **ap, dstate *ds,
+                                            const char **why)
+{
+    ct_access *a = *ap, *const aend = b->acc + b->cap;
+    uint64_t time = ds->time, pc = ds->pc, poff = ds->poff;
+
+    while (LIKELY(a < aend && p < safe)) {
+        const unsigned h = *p, k = h & CTR_KIND_MASK, tc = (h >> CTR_TIME_SHIFT) & 3;
+        const uint8_t *np = p + 1;
+        uint64_t v = 0, d, va, pa = 0;
+
+        if (UNLIKELY(k == CTR_OTHER)) {
+            const uint8_t *q;
+            if (h == (CTR_OTHER | (CTR_MARKER << 3)) && b->nmk < b->mkcap &&
+                (q = quick_marker(c, p, &b->mk[b->nmk], (uint32_t)(a - b->acc)))) {
+                b->nmk++;
+                p = q;
+                continue;
+            }
+            break;
+        }
+#define FAST_VARINT(x)                                                  \
+    do {                                                                \
+        np = varint10(np, &(x));                                        \
+        if (UNLIKELY(np == CORRUPT)) {                                  \
+            *why = "corrupt varint";                                    \
+            goto out;                                                   \
+        }                                                               \
+    } while (0)
+        if (UNLIKELY(!(h & CTR_SAME_SIZE))) {
+            FAST_VARINT(v);
+            if (UNLIKELY(v > UINT32_MAX)) {
+                *why = "access size out of range";
+                goto out;
+            }
+            c->proto[k].size = (uint32_t)v;
+            if (v > CT_MAX_ACCESS_BYTES && k != CT_CACHEOP)
+                c->s->sizes_bounded = 0;
+        }
+        if (LIKELY(tc < CTR_TIME_DELTA)) {
+            time += tc;
+        } else {
+            if (UNLIKELY(tc != CTR_TIME_DELTA)) {
+                *why = "bad time code in access tag";
+                goto out;
+            }
+            FAST_VARINT(v);
+            time += ctr_unzigzag(v);
+        }
+        if (!(h & CTR_PC_PREDICTED)) {
+            FAST_VARINT(v);
+            pc += ctr_unzigzag(v);
+        }
+        d = c->delta[k];
+        if (!(h & CTR_STRIDE)) {
+            FAST_VARINT(v);
+            d = ctr_unzigzag(v);
+            c->delta[k] = d;
+        }
+        va = c->addr[k] + d;
+        c->addr[k] = va;
+        if (k == CT_IFETCH && (h & CTR_PC_PREDICTED))
+            pc = va;
+        if (UNLIKELY(c->proto[k].flags & CT_F_PADDR)) {
+            FAST_VARINT(v);
+            poff += ctr_unzigzag(v);
+            pa = va + poff;
+        }
+#undef FAST_VARINT
+        put_access(a, &c->proto[k], va, pa, pc, time);
+        p = np;
+        a++;
+    }
+out:
+    *ap = a;
+    ds->time = time;
+    ds->pc = pc;
+    ds->poff = poff;
+    return p;
+}
+
+/*
  * Decode records from [*pp, lim) into b. Returns DEC_FULL, DEC_SHORT (the
  * next record does not fit in what is left), DEC_END or a negative code;
  * *pp is the first byte not consumed.
@@ -567,85 +659,13 @@ static int decode(ctr *c, const uint8_t **pp, const uint8_t *lim, ct_batch *b, c
     for (;;) {
         unsigned h;
 
-        /* accesses far from the end of the buffer: no bounds checks */
+        /* records far from the end of the buffer: no bounds checks */
         {
-            ct_access *a = acc + n, *const aend = acc + cap;
-            while (LIKELY(a < aend && p < safe)) {
-                h = *p;
-                if (UNLIKELY((h & CTR_KIND_MASK) == CTR_OTHER)) {
-                    const uint8_t *q2;
-                    if (h == (CTR_OTHER | (CTR_MARKER << 3)) && b->nmk < b->mkcap &&
-                        (q2 = quick_marker(c, p, &b->mk[b->nmk], (uint32_t)(a - acc)))) {
-                        b->nmk++;
-                        p = q2;
-                        continue;
-                    }
-                    break;
-                }
-                {
-                    /* an access: every field inline (no bounds checks here). A
-                     * corrupt field ends the read, so state changed before it
-                     * is never used. */
-                    const unsigned k = h & CTR_KIND_MASK, tc = (h >> CTR_TIME_SHIFT) & 3;
-                    const uint8_t *np = p + 1;
-                    uint64_t v = 0, d, va, pa = 0;
-#define FAST_VARINT(x)                                                  \
-    do {                                                                \
-        np = varint10(np, &(x));                                        \
-        if (UNLIKELY(np == CORRUPT)) {                                  \
-            why = "corrupt varint";                                     \
-            n = (uint32_t)(a - acc);                                    \
-            goto corrupt;                                               \
-        }                                                               \
-    } while (0)
-                    if (UNLIKELY(!(h & CTR_SAME_SIZE))) {
-                        FAST_VARINT(v);
-                        if (UNLIKELY(v > UINT32_MAX)) {
-                            why = "access size out of range";
-                            n = (uint32_t)(a - acc);
-                            goto corrupt;
-                        }
-                        c->proto[k].size = (uint32_t)v;
-                        if (v > CT_MAX_ACCESS_BYTES && k != CT_CACHEOP)
-                            c->s->sizes_bounded = 0;
-                    }
-                    if (LIKELY(tc < CTR_TIME_DELTA)) {
-                        ds.time += tc;
-                    } else {
-                        if (UNLIKELY(tc != CTR_TIME_DELTA)) {
-                            why = "bad time code in access tag";
-                            n = (uint32_t)(a - acc);
-                            goto corrupt;
-                        }
-                        FAST_VARINT(v);
-                        ds.time += ctr_unzigzag(v);
-                    }
-                    if (!(h & CTR_PC_PREDICTED)) {
-                        FAST_VARINT(v);
-                        ds.pc += ctr_unzigzag(v);
-                    }
-                    d = c->delta[k];
-                    if (!(h & CTR_STRIDE)) {
-                        FAST_VARINT(v);
-                        d = ctr_unzigzag(v);
-                        c->delta[k] = d;
-                    }
-                    va = c->addr[k] + d;
-                    c->addr[k] = va;
-                    if (k == CT_IFETCH && (h & CTR_PC_PREDICTED))
-                        ds.pc = va;
-                    if (UNLIKELY(c->proto[k].flags & CT_F_PADDR)) {
-                        FAST_VARINT(v);
-                        ds.poff += ctr_unzigzag(v);
-                        pa = va + ds.poff;
-                    }
-#undef FAST_VARINT
-                    put_access(a, &c->proto[k], va, pa, ds.pc, ds.time);
-                    p = np;
-                    a++;
-                }
-            }
+            ct_access *a = acc + n;
+            p = fast_records(c, p, safe, b, &a, &ds, &why);
             n = (uint32_t)(a - acc);
+            if (UNLIKELY(*why))
+                goto corrupt;
         }
         if (n >= cap)
             break;
