@@ -34,6 +34,7 @@ static void help(FILE *f)
 
 typedef struct counts {
     uint64_t kind[CT_KIND_STREAM];
+    uint64_t bytes[CT_KIND_STREAM];   /* by kind */
     uint64_t load_bytes, store_bytes, atomic_bytes;
     uint64_t markers, events, noaddr;
 } counts;
@@ -103,17 +104,19 @@ int cmd_info(int argc, char **argv)
         goto out;
     }
     while ((rc = ct_trace_next(t, &b, &err)) > 0) {
+        /* no branch on the kind: traces mix kinds unpredictably */
         for (uint32_t i = 0; i < b.n; i++) {
             const ct_access *a = &b.acc[i];
             n.kind[a->kind]++;
-            if (a->kind == CT_LOAD) n.load_bytes += a->size;
-            else if (a->kind == CT_STORE) n.store_bytes += a->size;
-            else if (a->kind == CT_ATOMIC) n.atomic_bytes += a->size;
-            if (a->flags & CT_F_NOADDR) n.noaddr++;
+            n.bytes[a->kind] += a->size;
+            n.noaddr += (a->flags & CT_F_NOADDR) != 0;
         }
         n.markers += b.nmk;
         n.events += b.nev;
     }
+    n.load_bytes = n.bytes[CT_LOAD];
+    n.store_bytes = n.bytes[CT_STORE];
+    n.atomic_bytes = n.bytes[CT_ATOMIC];
     if (rc < 0) {
         status = cli_fail(&err);
         goto out;
