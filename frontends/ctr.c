@@ -490,7 +490,7 @@ FORCE_INLINE const uint8_t *quick_marker(ctr *c, const uint8_t *p, ct_marker *m,
                 return NULL;
             st[6] = ctr_unzigzag(d);
         } else if (mask) {
-            uint64_t given[CTR_MARKER_FIELDS];
+            uint64_t given[CTR_MARKER_FIELDS] = {0};
             if (mask >> CTR_MARKER_FIELDS)
                 return NULL;
             for (int k = CTR_MARKER_STRIDED; k < CTR_MARKER_FIELDS; k++)
