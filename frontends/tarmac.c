@@ -12,6 +12,22 @@
  *   to the cpu of the last line that named one (cpu 0 before any). Blank
  *   lines and "Tarmac ..." header lines are skipped.
  *
+ * Cpus and threads
+ *   Every traced cpu is a thread of its own: the accesses of cpu c are
+ *   thread c + 1, and a CT_MK_CPU marker (thread c + 1 on cpu c) precedes
+ *   the first access of each cpu, so that the cpus schedule (the format's
+ *   default) runs each traced cpu on a core of its own (frontends/trace.c).
+ *
+ * Security state
+ *   The mode of an instruction line ("O EL1h_n :", "svc_ns", "EL3h_s")
+ *   gives its cpu's security state: a suffix _n or _ns is non-secure, _s
+ *   secure; a line without one leaves the state as it was (secure before
+ *   any). Every access of a cpu in non-secure state carries CT_F_NS_REGIME:
+ *   its translation regime is non-secure, which is what the _NS of a TLB
+ *   line's virtual base says. That is not the security of the physical
+ *   address (CT_F_NS, its own _NS): secure EL3 code may store to
+ *   non-secure memory.
+ *
  * What becomes an access
  *   IT, IS, IF (Fast Models, RTL) and ES (cycle models) instruction lines:
  *     one ifetch of opcode digits / 2 bytes (4, 8 or 16 digits) at the
@@ -47,7 +63,8 @@
  * What becomes a reference event (ct_event, cachet/access.h)
  *   CACHE <id> LINE <hex> <op> 0x<paddr>[_NS];
  *   TLB|WALKCACHE FILL|EVICT <id> <size> 0x<vbase>[_NS] [<el>] [vmid=<n>]
- *     [, nG asid=<n>][:0x<pbase>[_NS]] [memory type and attributes];
+ *     [, nG asid=<n>][:0x<pbase>[_NS]] [memory type and attributes]; the
+ *     size (64K, 2M, 4096, 0x1000) must be a power of two;
  *   TTW|TTU <side> <format> <stage>:<level> <addr>[_NS] <descriptor> :
  *     <result> [ATTR=value]...
  *   Structure names (and TTW sides) are interned per trace; a side whose
@@ -119,6 +136,8 @@ typedef struct tarmac {
     int cont_store;            /* kind the continuation lines keep */
     uint64_t pc[PC_SLOTS];     /* last instruction address per cpu */
     int32_t pc_cpu[PC_SLOTS];  /* which cpu a slot holds, -1: none */
+    uint8_t pc_ns[PC_SLOTS];   /* that cpu's security state: 1 non-secure */
+    uint64_t cpu_marked[65536 / 64]; /* bit c: cpu c's CT_MK_CPU marker was sent */
     struct {                   /* the last instruction (end-of-trace fetch) */
         int valid, skipped;
         uint64_t pc, paddr, time;
@@ -423,31 +442,44 @@ FORCE_INLINE void mark_time(tarmac *t, ct_batch *b)
     }
 }
 
-FORCE_INLINE uint64_t pc_of(const tarmac *t, uint16_t cpu, int *known)
+/* The first access of a cpu: thread cpu + 1 runs on that cpu (rule "Cpus
+ * and threads"). */
+static NOINLINE void mark_cpu(tarmac *t, ct_batch *b)
 {
-    unsigned slot = cpu % PC_SLOTS;
-    *known = t->pc_cpu[slot] == (int32_t)cpu;
-    return *known ? t->pc[slot] : 0;
+    ct_marker *m = &b->mk[b->nmk++];
+    memset(m, 0, sizeof *m);
+    m->index = b->n;
+    m->type = CT_MK_CPU;
+    m->cpu = t->cpu;
+    m->thread = (uint32_t)t->cpu + 1;
+    m->time = t->time;
+    m->aux = t->s->index;
+    t->cpu_marked[t->cpu >> 6] |= 1ull << (t->cpu & 63);
 }
 
 FORCE_INLINE ct_access *put(tarmac *t, ct_batch *b, int kind, uint64_t vaddr, uint64_t paddr,
                             uint32_t size, uint16_t flags)
 {
+    const unsigned slot = t->cpu % PC_SLOTS;
+    const int known = t->pc_cpu[slot] == (int32_t)t->cpu;
     ct_access *a;
-    int known = 1;
 
     mark_time(t, b);
+    if (UNLIKELY(!((t->cpu_marked[t->cpu >> 6] >> (t->cpu & 63)) & 1)))
+        mark_cpu(t, b);
     a = &b->acc[b->n++];
     a->vaddr = vaddr;
     a->paddr = paddr;
-    a->pc = kind == CT_IFETCH ? vaddr : pc_of(t, t->cpu, &known);
+    a->pc = kind == CT_IFETCH ? vaddr : known ? t->pc[slot] : 0;
     if (kind != CT_IFETCH && !known) {
         flags |= CT_F_NOPC;
         warn(t, "access with no instruction line before it (pc unknown)");
     }
+    if (known && t->pc_ns[slot])
+        flags |= CT_F_NS_REGIME;
     a->time = t->time;
     a->size = size;
-    a->thread = 0;
+    a->thread = (uint32_t)t->cpu + 1;
     a->cpu = t->cpu;
     a->core = 0;
     a->kind = (uint8_t)kind;
@@ -522,13 +554,48 @@ static void remember(tarmac *t, const lx *rest, uint64_t pc, uint64_t pa, uint16
     t->last.disasm_len = n;
 }
 
+/* The fetch of an instruction; `secure` is its security state (1
+ * non-secure, 0 secure, -1 the line does not say: as before). */
 static void fetch(tarmac *t, ct_batch *b, uint64_t pc, uint64_t pa, uint16_t flags,
-                  uint32_t size)
+                  uint32_t size, int secure)
 {
-    unsigned slot = t->cpu % PC_SLOTS;
-    (void)put(t, b, CT_IFETCH, pc, pa, size, flags);
+    const unsigned slot = t->cpu % PC_SLOTS;
+    if (t->pc_cpu[slot] != (int32_t)t->cpu)
+        t->pc_ns[slot] = 0;
+    if (secure >= 0)
+        t->pc_ns[slot] = (uint8_t)secure;
     t->pc[slot] = pc;
     t->pc_cpu[slot] = t->cpu;
+    (void)put(t, b, CT_IFETCH, pc, pa, size, flags);
+}
+
+/* The security state an instruction line's mode gives (rule "Security
+ * state"): the next two words after the opcode are the instruction set and
+ * the mode. 1 non-secure, 0 secure, -1 not given. Once per instruction
+ * line, so it looks only at the end of each word. */
+static int mode_security(const lx *x)
+{
+    const char *p = x->p, *e = x->e;
+    for (int k = 0; k < 2; k++) {
+        const char *w;
+        size_t n;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        for (w = p; p < e && is_word((unsigned char)*p); p++)
+            ;
+        n = (size_t)(p - w);
+        if (n == 0)
+            break;
+        if (n >= 3 && w[n - 2] == '_') {
+            const char c = (char)(w[n - 1] | 0x20);
+            if (c == 'n' || c == 's')
+                return c == 'n';
+        } else if (n >= 4 && w[n - 3] == '_' && (w[n - 2] | 0x20) == 'n' &&
+                   (w[n - 1] | 0x20) == 's') {
+            return 1;
+        }
+    }
+    return -1;
 }
 
 /* The address after an instruction token: "(" [addr ":"] value ")" was
@@ -590,7 +657,7 @@ static int instr_fm(tarmac *t, lx *x, int skipped, ct_batch *b, ct_error *err)
     }
     if (!opcode_width(n3) || !hex_word(w3, n3, &op))
         return bad(t, x, w3, "expected a hex opcode of 4, 8 or 16 digits", err);
-    fetch(t, b, pc, pa, flags, (uint32_t)n3 / 2);
+    fetch(t, b, pc, pa, flags, (uint32_t)n3 / 2, mode_security(x));
     if (t->next_fetch)
         remember(t, x, pc, pa, flags, (uint32_t)n3 / 2, skipped);
     return CT_OK;
@@ -637,7 +704,7 @@ static int instr_es(tarmac *t, lx *x, ct_batch *b, ct_error *err)
         n = word(&y, &w);
         ccfail = eq(w, n, "CCFAIL");
     }
-    fetch(t, b, pc, 0, 0, (uint32_t)nop / 2);
+    fetch(t, b, pc, 0, 0, (uint32_t)nop / 2, mode_security(x));
     if (t->next_fetch) {
         remember(t, x, pc, 0, 0, (uint32_t)nop / 2, ccfail);
         if (ccfail && t->last.disasm_len) { /* drop the CCFAIL word */
@@ -1045,6 +1112,8 @@ static int tlb(tarmac *t, lx *x, int type, ct_batch *b, ct_error *err)
     n = word(x, &w);
     if (!region_size(w, n, &size))
         return bad(t, x, w, "expected the size of the mapped region (e.g. 64K)", err);
+    if (size == 0 || (size & (size - 1)) != 0)
+        return bad(t, x, w, "the size of the mapped region is not a power of two", err);
     n = word(x, &w);
     if (!hex_sec(w, n, 1, &vbase, &ns))
         return bad(t, x, w, "expected the virtual base address (0x...)", err);
@@ -1504,7 +1573,7 @@ static void next_fetch(tarmac *t, ct_batch *b)
     }
     t->time = t->last.time;
     t->cpu = t->last.cpu;
-    fetch(t, b, next, pa, flags, t->last.size);
+    fetch(t, b, next, pa, flags, t->last.size, -1);
 }
 
 /* ---- the format plug-in interface ------------------------------------------------- */

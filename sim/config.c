@@ -363,29 +363,63 @@ static int check_tlb(struct ct_config *c, int t, ct_error *err)
     return CT_OK;
 }
 
+/* " (KEY from ORIGIN)" for each [walk] key of keys[] other than `skip`
+ * that the user set, into buf. */
+static void walk_notes(const struct ct_config *c, const char *const *keys, size_t n,
+                       size_t skip, char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < cap; i++) {
+        const size_t r = (size_t)row_of(ct_config_walk_section(), keys[i]);
+        int k;
+        if (r == skip || !origins_of(c)->of[r])
+            continue;
+        k = snprintf(buf + used, cap - used, " (%s from %s)", keys[i], origins_of(c)->of[r]);
+        used += k > 0 ? (size_t)k : 0;
+    }
+}
+
 /* The walker's shape (rules at the top of sim/walk.c): a granule of 4K, 16K
  * or 64K, at most 60 translated bits, blocks only where the architecture
- * has them. */
+ * has them. An unset [walk] levels follows the granule: 4 (4K: 48 bits,
+ * 16K: 58), 3 for 64K (55 bits; 4 would be 68). A shape error is told at
+ * the key the user set (levels, then leaf_level, then granule), names where
+ * the others it depends on came from, and says what to set instead. */
 static int check_walk(struct ct_config *c, ct_error *err)
 {
-    int s = ct_config_walk_section();
-    uint64_t g = c->walk_granule;
-    uint32_t gb = g == 4096 ? 12 : g == 16384 ? 14 : 16, min_leaf = g == 4096 ? 1 : 2;
+    static const char *const keys[] = {"granule", "levels", "leaf_level"};
+    const int s = ct_config_walk_section();
+    const size_t rg = (size_t)row_of(s, "granule"), rl = (size_t)row_of(s, "levels"),
+                 rf = (size_t)row_of(s, "leaf_level");
+    const origins *o = origins_of(c);
+    const uint64_t g = c->walk_granule;
+    const uint32_t gb = g == 4096 ? 12 : g == 16384 ? 14 : 16, min_leaf = g == 4096 ? 1 : 2;
+    char notes[2 * PATH_MAX + 128];
 
     if (g != 4096 && g != 16384 && g != 65536)
-        return row_error(c, (size_t)row_of(s, "granule"), err, "%llu is not 4K, 16K or 64K",
-                         (unsigned long long)g);
-    if (gb + c->walk_levels * (gb - 3) > 60)
-        return row_error(c, (size_t)row_of(s, "levels"), err,
-                         "%u levels of a %lluK granule translate %u bits, more than 60",
-                         c->walk_levels, (unsigned long long)(g >> 10),
-                         gb + c->walk_levels * (gb - 3));
-    if (c->walk_leaf_level < 4 - c->walk_levels || c->walk_leaf_level < min_leaf)
-        return row_error(c, (size_t)row_of(s, "leaf_level"), err,
-                         "a %lluK granule with %u levels has no blocks at level %u (levels "
-                         "%u..3)",
-                         (unsigned long long)(g >> 10), c->walk_levels, c->walk_leaf_level,
-                         4 - c->walk_levels > min_leaf ? 4 - c->walk_levels : min_leaf);
+        return row_error(c, rg, err, "%llu is not 4K, 16K or 64K", (unsigned long long)g);
+    if (!c->text[rl])
+        c->walk_levels = g == 65536 ? 3 : 4;
+    if (gb + c->walk_levels * (gb - 3) > 60) {
+        walk_notes(c, keys, 2, rl, notes, sizeof notes);
+        return ct_error_set(err, CT_E_CONFIG,
+                            "%s: [walk] levels: %u levels of a %lluK granule%s translate %u "
+                            "bits, more than 60: set [walk] levels to %u or fewer",
+                            row_origin(c, rl), c->walk_levels, (unsigned long long)(g >> 10),
+                            notes, gb + c->walk_levels * (gb - 3), (60 - gb) / (gb - 3));
+    }
+    if (c->walk_leaf_level < 4 - c->walk_levels || c->walk_leaf_level < min_leaf) {
+        const uint32_t lo = 4 - c->walk_levels > min_leaf ? 4 - c->walk_levels : min_leaf;
+        const size_t blame = o->of[rf] ? rf : o->of[rl] ? rl : rg;
+        walk_notes(c, keys, 3, blame, notes, sizeof notes);
+        return ct_error_set(err, CT_E_CONFIG,
+                            "%s: [walk] leaf_level: a %lluK granule with %u levels has no "
+                            "blocks at level %u (levels %u..3)%s: set [walk] leaf_level to one "
+                            "of %u..3",
+                            row_origin(c, blame), (unsigned long long)(g >> 10), c->walk_levels,
+                            c->walk_leaf_level, lo, notes, lo);
+    }
     return CT_OK;
 }
 

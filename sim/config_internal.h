@@ -23,6 +23,7 @@
 enum ct_level_id { CT_LV_L1I, CT_LV_L1D, CT_LV_L2, CT_LV_L3, CT_LV_COUNT };
 
 enum ct_inclusion { CT_INCL_NONINCLUSIVE, CT_INCL_INCLUSIVE, CT_INCL_EXCLUSIVE };
+enum ct_level_events { CT_EVENTS_PROCESSOR, CT_EVENTS_SYSTEM };
 enum ct_indexing { CT_INDEX_PHYSICAL, CT_INDEX_VIRTUAL };
 enum ct_schedule { CT_SCHED_AUTO, CT_SCHED_THREADS, CT_SCHED_CPUS, CT_SCHED_SINGLE };
 enum ct_interleave { CT_IL_AUTO, CT_IL_TIMESTAMP, CT_IL_QUANTUM };
@@ -47,6 +48,7 @@ typedef struct ct_cache_cfg {
     int prefetcher;           /* index into the prefetcher registry */
     uint32_t prefetch_degree; /* lines per prefetch trigger */
     char tarmac_name[128];    /* Tarmac structure id this level is compared with */
+    int events;               /* enum ct_level_events: the vocabulary of its events */
 } ct_cache_cfg;
 
 typedef struct ct_tlb_cfg {
@@ -81,6 +83,8 @@ struct ct_config {
     uint32_t walk_latency;    /* cycles per walk besides its reads */
     int walk_tables;          /* enum ct_walk_tables */
     uint64_t walk_max_tables; /* capacity of the table bookkeeping */
+    /* [walkcache] besides the TLB rows */
+    char walkcache_levels[32];/* lookup levels it caches, checked list (tlb.c) */
     /* [memory] */
     uint32_t mem_latency;
     /* [trace] */

@@ -10,6 +10,7 @@
 #include "../frontends/frontend.h"
 #include "config_internal.h"
 #include "policy.h"
+#include "tlb.h"
 
 enum { S_SYSTEM, S_L1I, S_L1D, S_L2, S_L3, S_ITLB, S_DTLB, S_STLB, S_WALKCACHE, S_WALK,
        S_MEMORY, S_TRACE, S_TT6 };
@@ -40,13 +41,14 @@ static const char *const compat_names[] = {"none", "drcachesim", NULL};
 static const char *const tt6_dst_names[] = {"off", "first", "stream", NULL};
 static const char *const port_names[] = {"l1d", "l2", "l3", "memory", NULL};
 static const char *const tables_names[] = {"auto", "trace", "synthetic", NULL};
+static const char *const events_names[] = {"processor", "system", NULL};
 
 #define F(field) offsetof(struct ct_config, field), sizeof(((struct ct_config *)0)->field)
 #define CF(lv, field) F(cache[lv].field)
 
 /* The rows every cache section has, with the per-level defaults of size,
- * associativity, latency and sharing. */
-#define CACHE_ROWS(sec, lv, defsize, defassoc, deflat, defshared)                                  \
+ * associativity, latency, sharing and event vocabulary. */
+#define CACHE_ROWS(sec, lv, defsize, defassoc, deflat, defshared, defevents)                       \
     {sec, "size", CT_VT_SIZE, CF(lv, size), 64, 1ull << 40, defsize, NULL, NULL,             \
      "capacity in bytes (K/M/G suffixes)"},                                                  \
     {sec, "assoc", CT_VT_ASSOC, CF(lv, assoc), 1, 1u << 20, defassoc, NULL, NULL,            \
@@ -73,7 +75,10 @@ static const char *const tables_names[] = {"auto", "trace", "synthetic", NULL};
      "lines requested per prefetch trigger"},                                                \
     {sec, "tarmac_name", CT_VT_STRING, CF(lv, tarmac_name), 0, 0, "", NULL, NULL,             \
      "Tarmac CACHE structure id this level is validated against ({cpu}: the core of a "    \
-     "private level)"}
+     "private level)"},                                                                      \
+    {sec, "events", CT_VT_ENUM, CF(lv, events), 0, 0, defevents, events_names, NULL,         \
+     "the Tarmac CACHE events it emits: processor (ALLOC DIRTY CLEAN INVAL) or system "      \
+     "(FILL EVICT CLEAN INVAL), as Fast Models tells a core's caches from a system cache"}
 
 /* The rows every translation structure has. */
 #define TLB_ROWS(sec, t, defentries, defassoc, deflat, what)                                   \
@@ -112,10 +117,10 @@ const ct_schema_row ct_schema_rows[] = {
      "count as another simulator does: drcachesim = DynamoRIO's cache simulator (LRU, no "
      "dirty lines, its prefetch and child-hit accounting; rules in sim/drcachesim.c)"},
 
-    CACHE_ROWS(S_L1I, CT_LV_L1I, "32K", "8", "1", "no"),
-    CACHE_ROWS(S_L1D, CT_LV_L1D, "32K", "8", "4", "no"),
-    CACHE_ROWS(S_L2, CT_LV_L2, "1M", "16", "12", "yes"),
-    CACHE_ROWS(S_L3, CT_LV_L3, "8M", "16", "40", "yes"),
+    CACHE_ROWS(S_L1I, CT_LV_L1I, "32K", "8", "1", "no", "processor"),
+    CACHE_ROWS(S_L1D, CT_LV_L1D, "32K", "8", "4", "no", "processor"),
+    CACHE_ROWS(S_L2, CT_LV_L2, "1M", "16", "12", "yes", "processor"),
+    CACHE_ROWS(S_L3, CT_LV_L3, "8M", "16", "40", "yes", "system"),
 
     TLB_ROWS(S_ITLB, CT_TLB_I, "32", "full", "0", "TLB"),
     WALK_NAME_ROW(S_ITLB, CT_TLB_I),
@@ -124,11 +129,15 @@ const ct_schema_row ct_schema_rows[] = {
     TLB_ROWS(S_STLB, CT_TLB_S, "1024", "4", "8", "TLB"),
     WALK_NAME_ROW(S_STLB, CT_TLB_S),
     TLB_ROWS(S_WALKCACHE, CT_TLB_WALKCACHE, "16", "full", "0", "WALKCACHE"),
+    {S_WALKCACHE, "levels", CT_VT_STRING, F(walkcache_levels), 0, 0, "0 1 2", NULL, NULL,
+     "lookup levels whose table descriptors it holds, separated by blanks or commas, from "
+     "0 1 2 (level 3 holds pages, never tables); a walk re-reads a level left out"},
 
     {S_WALK, "granule", CT_VT_SIZE, F(walk_granule), 4096, 65536, "4K", NULL, NULL,
      "translation granule: 4K, 16K or 64K (the size of a page and of a table)"},
     {S_WALK, "levels", CT_VT_UINT, F(walk_levels), 1, 4, "4", NULL, NULL,
-     "lookup levels of a walk, ending at level 3 (4K: 4 levels translate 48 bits)"},
+     "lookup levels of a walk, ending at level 3 (4K: 4 levels translate 48 bits); "
+     "unset: 4, or 3 with a 64K granule (55 bits; at most 60 may be translated)"},
     {S_WALK, "leaf_level", CT_VT_UINT, F(walk_leaf_level), 1, 3, "3", NULL, NULL,
      "synthetic tables map with blocks at this level (4K granule: 3 = 4K pages, 2 = 2M, "
      "1 = 1G; 16K: 3 = 16K, 2 = 32M; 64K: 3 = 64K, 2 = 512M)"},
@@ -187,6 +196,7 @@ const size_t ct_schema_nrows = sizeof ct_schema_rows / sizeof ct_schema_rows[0];
 
 const ct_schema_check ct_schema_checks[] = {
     {S_TT6, "dcbx", ct_tt6_dcbx_check},
+    {S_WALKCACHE, "levels", ct_walkcache_levels_check},
 };
 const size_t ct_schema_nchecks = sizeof ct_schema_checks / sizeof ct_schema_checks[0];
 

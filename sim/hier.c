@@ -98,8 +98,9 @@
  *
  * Events (only with an event sink installed)
  *   The model reports what happens to its lines in the vocabulary of Tarmac
- *   CACHE lines. L1I, L1D and L2 levels are processor caches, L3 levels are
- *   system caches. A processor cache reports ALLOC when a line is filled
+ *   CACHE lines. A level is a processor cache or a system cache as its
+ *   `events` key says (default: L1I, L1D and L2 processor caches, L3 system
+ *   caches). A processor cache reports ALLOC when a line is filled
  *   with read data (a fetch from below, a prefetch, a victim arriving at an
  *   exclusive level, an allocate operation; in a write-through level also a
  *   fill by a whole-line write), DIRTY when a clean line becomes dirty (so a
@@ -194,7 +195,7 @@ static NOINLINE void emit(ct_sim *s, size_t li, int change, uint64_t idx, uint64
 {
     const ct_level *L = &s->lv[li];
     ct_event ev;
-    const int op = change_op[L->lv == CT_LV_L3][change];
+    const int op = change_op[L->system_events][change];
 
     if (!op)
         return;
@@ -1008,6 +1009,7 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
                             level_names[lv], (unsigned long long)(k->size / k->line * 9));
     L->next = -1;
     L->lv = lv;
+    L->system_events = k->events == CT_EVENTS_SYSTEM;
     L->inclusion = k->inclusion;
     L->write_back = k->write_back;
     L->write_allocate = k->write_allocate;

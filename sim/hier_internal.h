@@ -71,6 +71,7 @@ typedef struct ct_level {
     ct_level_stats st;
     ct_level_info info;
     char name[8];
+    int system_events;          /* 1: emits system-cache events (rule "Events") */
 } ct_level;
 
 struct ct_sim {

@@ -538,6 +538,42 @@ void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *
               (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes);
 }
 
+/* One translation structure's row: the run columns that apply to it, the
+ * others empty (results/README.md). */
+static void csv_tlb_fields(ct_writer *w, const ct_csv_prov *p, const ct_tlb_info *ti,
+                           const ct_tlb_stats *st, const ct_sim_totals *t)
+{
+    static const int k[] = {CT_IFETCH, CT_LOAD, CT_STORE, CT_WRITEBACK, CT_PREFETCH,
+                            CT_HWPREFETCH};
+    const ct_kind_stats tot = tlb_total(st);
+
+    ct_writef(w, "%s,", ct_version());
+    ct_csv_field(w, p->config, 0);
+    ct_writef(w, "%016llx,", (unsigned long long)p->hash);
+    ct_csv_field(w, p->traces, 0);
+    ct_writef(w, "%llu,", (unsigned long long)p->bytes);
+    ct_csv_field(w, p->format ? p->format : "", 0);
+    /* no size, line, write policies or inclusion */
+    ct_writef(w, "%s,%d,,%u,,%llu,%s,,,,%u,", ti->name, ti->core, ti->assoc,
+              (unsigned long long)ti->sets, ti->replacement, ti->latency);
+    ct_writef(w, "%llu,%llu,%llu,%.6f,%.6f,", (unsigned long long)tot.accesses,
+              (unsigned long long)tot.hits, (unsigned long long)tot.misses,
+              ratio(tot.misses, tot.accesses), 1000.0 * ratio(tot.misses, t->instructions));
+    /* lookups by the kind of the access that made them: write-backs and
+     * hardware prefetches are never translated */
+    for (size_t j = 0; j < sizeof k / sizeof k[0]; j++) {
+        if (k[j] == CT_WRITEBACK || k[j] == CT_HWPREFETCH)
+            ct_writef(w, ",,");
+        else
+            ct_writef(w, "%llu,%llu,", (unsigned long long)st->kind[k[j]].accesses,
+                      (unsigned long long)st->kind[k[j]].misses);
+    }
+    /* no write-backs, no 3C split */
+    ct_writef(w, ",,,,%llu,%llu,%.6f,%.6f,%llu,%llu", (unsigned long long)t->instructions,
+              (unsigned long long)t->cycles, ratio(t->cycles, t->instructions), demand_amat(t),
+              (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes);
+}
+
 int ct_report_csv(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_run_meta *m,
                   int header)
 {
@@ -562,6 +598,10 @@ int ct_report_csv(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_
     }
     for (size_t i = 0; i < ct_sim_nlevels(s); i++) {
         ct_csv_run_fields(w, &p, ct_sim_level_info(s, i), ct_sim_level_stats(s, i), t);
+        ct_writef(w, "\n");
+    }
+    for (size_t i = 0; i < ct_sim_ntlbs(s); i++) {
+        csv_tlb_fields(w, &p, ct_sim_tlb_info(s, i), ct_sim_tlb_stats(s, i), t);
         ct_writef(w, "\n");
     }
     return w->failed;

@@ -22,10 +22,11 @@ typedef struct ct_xlat {
     uint8_t size_log2;        /* bytes mapped = 2^size_log2 */
     uint8_t global;           /* matches every ASID */
     uint8_t ns;               /* the physical side is non-secure */
+    uint8_t vns;              /* the translation regime is non-secure */
     uint16_t asid, vmid;
 } ct_xlat;
 
-enum ct_tlb_entry_flag { CT_TE_GLOBAL = 0x01, CT_TE_NS = 0x02 };
+enum ct_tlb_entry_flag { CT_TE_GLOBAL = 0x01, CT_TE_NS = 0x02, CT_TE_VNS = 0x04 };
 
 /* One TLB or walk cache: a ct_cache for tags and replacement, and the
  * entries' other fields beside it. */
@@ -47,19 +48,26 @@ typedef struct ct_tlb {
 /* tlb.c */
 int ct_tlb_init(ct_tlb *t, const ct_tlb_cfg *k, int id, int core, uint64_t seed);
 void ct_tlb_free(ct_tlb *t);
-/* The entry translating va for (asid, vmid), or -1; counts one lookup of
- * `kind` and tells the policy about a hit. */
-int64_t ct_tlb_lookup(ct_tlb *t, uint64_t va, uint16_t asid, uint16_t vmid, int kind);
+/* The entry translating va for (asid, vmid) in a regime of security vns
+ * (1: non-secure), or -1; counts one lookup of `kind` and tells the policy
+ * about a hit. */
+int64_t ct_tlb_lookup(ct_tlb *t, uint64_t va, uint16_t asid, uint16_t vmid, int vns, int kind);
 /* The entry of exactly 2^size_log2 bytes covering va, or -1; counts
  * nothing, tells the policy nothing (walk-cache probes). */
 int64_t ct_tlb_find(const ct_tlb *t, uint64_t va, uint32_t size_log2, uint16_t asid,
-                    uint16_t vmid);
+                    uint16_t vmid, int vns);
 void ct_tlb_hit(ct_tlb *t, int64_t idx);
 void ct_tlb_get(const ct_tlb *t, int64_t idx, ct_xlat *x);
 /* Drop every entry (no events, no statistics). */
 void ct_tlb_clear(ct_tlb *t);
 /* Fill a mapping the structure does not hold (evicting as needed). */
 void ct_tlb_fill(struct ct_sim *s, ct_tlb *t, const ct_xlat *x);
+
+/* [walkcache] levels: the lookup levels listed in text (0, 1, 2, separated
+ * by blanks or commas) as bits of *mask (bit L: level L). 0, or -1 with
+ * the reason in why. The _check form is the schema's check of the key. */
+int ct_walkcache_levels(const char *text, uint32_t *mask, char *why, size_t whyn);
+int ct_walkcache_levels_check(const char *text, char *why, size_t whyn);
 
 /* walk.c: the translation state of a model (NULL when it has no TLB). */
 typedef struct ct_xlate ct_xlate;

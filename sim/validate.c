@@ -5,10 +5,14 @@
  * Structures
  *   A model cache level takes part when its `tarmac_name` is set; its name
  *   is the Tarmac structure id ("{cpu}" stands for the core of a private
- *   level). A translation structure (TLB, walk cache) takes part with its
+ *   level; a Tarmac trace runs each traced cpu on a core of its own, taken
+ *   in order of first appearance, so cpuN is core N when the cpus first
+ *   appear in the order of their numbers). A translation structure (TLB, walk cache) takes part with its
  *   `tarmac_name` for its TLB or WALKCACHE events, and a TLB with its
  *   `tarmac_walk_name` for the TTW lines of the walks its misses start (the
- *   Tarmac side, e.g. ITLB). A reference structure is the name and the line
+ *   Tarmac side, e.g. ITLB; the TLBs of several cores may share one, as
+ *   Fast Models names the sides alike on every cpu: the cpu is part of a
+ *   TTW line's key). A reference structure is the name and the line
  *   kind together: CACHE lines only meet a cache level, TLB lines a TLB,
  *   WALKCACHE lines a walk cache, TTW lines a walk side. Reference events of
  *   other structures (caches or TLBs nobody mapped, TTU lines) are counted
@@ -37,10 +41,22 @@
  *   A trace excerpt starts with warm caches and TLBs and the model with cold
  *   ones, so the model fills lines and entries and walks where the
  *   reference shows nothing. An extra is a cold-start extra, counted apart
- *   and not in the agreement, when no reference event of its structure has
- *   touched its set (by the model's geometry: a cache line's set, a TLB
- *   entry's set for its size; a walk side has one set) at or before its
- *   tick.
+ *   and not in the agreement, when both hold:
+ *   - no reference event of its structure has touched its set (by the
+ *     model's geometry: a cache line's set, a TLB entry's set for its size;
+ *     a walk side has one set) at or before its tick; and
+ *   - it is the model's first touch of its line (entry, descriptor): a fill
+ *     (ALLOC, FILL) of a line the model never filled before, a TTW read of
+ *     a descriptor address it never read before; or an event that follows
+ *     from such a fill while the line stays: its DIRTY or CLEAN, the INVAL
+ *     or EVICT that drops it (the warm reference held the line already, so
+ *     it shows neither the fill nor what the cold fill brought about).
+ *   Everything else is an extra: a refill of a line the model had dropped,
+ *   an event on a line it had refilled, anything in a set the reference has
+ *   touched. The model's lines are remembered (address and whether their
+ *   fill was a first touch) for the mapped structures; when TOUCH_BUDGET
+ *   lines in all are remembered, a line not remembered is not a first touch:
+ *   its events are extras, never hidden.
  *
  * Agreement
  *   matched / (reference + extra) over the mapped structures (1 when
@@ -59,12 +75,26 @@
 enum { SIDE_REF = 0, SIDE_MODEL = 1 };
 
 
+/* Lines remembered for the cold-start rule, over all structures. */
+#define TOUCH_BUDGET (1u << 22)
+
+/* The model's lines of one structure (rule "Cold start"): open addressing,
+ * grown by doubling. */
+typedef struct touched {
+    uint64_t *key;            /* line, entry or descriptor key */
+    uint8_t *state;           /* 0 empty; T_SEEN | T_COLD */
+    uint64_t cap, used;
+} touched;
+
+enum { T_SEEN = 1, T_COLD = 2 /* its current fill was a first touch */ };
+
 typedef struct vstruct {
     ct_vstructure pub;
     char *name;
     uint64_t sets;            /* model geometry (mapped structures) */
     uint32_t line_bits;       /* caches: log2 of the line */
     uint64_t *first_ref;      /* per set: tick of the first reference event */
+    touched seen;             /* the model's lines (mapped structures) */
 } vstruct;
 
 /* What an event is matched on (rule "Matching"). */
@@ -82,6 +112,7 @@ typedef struct pend {
     uint32_t vs, stream;
     uint16_t cpu;
     uint8_t op, side, ns, sz, alive;
+    uint8_t first;            /* model: a first touch or what follows from one */
 } pend;
 
 typedef struct vdiv {
@@ -118,6 +149,8 @@ struct ct_validation {
     vdiv *div;
     size_t ndiv;
     ct_trace_info info;        /* copied when the trace is closed */
+    uint64_t touch_used;       /* lines remembered, all structures */
+    int cur_first;             /* the model event arriving is a first touch */
     int nomem;
 };
 
@@ -244,6 +277,93 @@ static uint64_t set_of(const vstruct *s, uint64_t addr, uint8_t size_log2)
     return (addr >> size_log2) % s->sets;
 }
 
+/* ---- the model's first touches ------------------------------------------------ */
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return x;
+}
+
+/* The slot of key in t (found or empty), or NULL when t has no room. */
+static uint64_t *touch_slot(const touched *t, uint64_t key, uint8_t **state)
+{
+    if (!t->cap)
+        return NULL;
+    for (uint64_t h = mix(key) & (t->cap - 1);; h = (h + 1) & (t->cap - 1))
+        if (!t->state[h] || t->key[h] == key) {
+            *state = &t->state[h];
+            return &t->key[h];
+        }
+}
+
+/* Make room for one more line; 0 when the budget or memory is exhausted. */
+static int touch_room(ct_validation *v, touched *t)
+{
+    uint64_t cap;
+    uint64_t *key;
+    uint8_t *state;
+
+    if (v->touch_used >= TOUCH_BUDGET)
+        return 0;
+    if ((t->used + 1) * 2 <= t->cap)
+        return 1;
+    cap = t->cap ? t->cap * 2 : 64;
+    key = calloc(cap, sizeof *key);
+    state = calloc(cap, 1);
+    if (!key || !state) {
+        free(key);
+        free(state);
+        return 0;
+    }
+    for (uint64_t i = 0; i < t->cap; i++) {
+        uint64_t h;
+        if (!t->state[i])
+            continue;
+        for (h = mix(t->key[i]) & (cap - 1); state[h]; h = (h + 1) & (cap - 1))
+            ;
+        key[h] = t->key[i];
+        state[h] = t->state[i];
+    }
+    free(t->key);
+    free(t->state);
+    t->key = key;
+    t->state = state;
+    t->cap = cap;
+    return 1;
+}
+
+/* Whether a model event is a first touch of its line or follows from one
+ * (rule "Cold start"), remembering the line. */
+static int first_touch(ct_validation *v, vstruct *s, const ct_event *ev, const ekey *k)
+{
+    /* line addresses and descriptor addresses leave bit 0 free, TLB bases
+     * (at least 4K aligned) bits 0-11 */
+    const uint64_t key = k->addr | k->ns | (uint64_t)k->size_log2 << 1;
+    const int fill = ev->op == CT_EVOP_ALLOC || ev->op == CT_EVOP_FILL ||
+                     ev->op == CT_EVOP_WALK;
+    uint8_t *state = NULL;
+    uint64_t *slot = touch_slot(&s->seen, key, &state);
+
+    if (slot && *state) { /* seen before */
+        if (fill) {
+            *state = T_SEEN; /* a refill, or a descriptor read again */
+            return 0;
+        }
+        return (*state & T_COLD) != 0;
+    }
+    if (!fill || !touch_room(v, &s->seen))
+        return 0;
+    slot = touch_slot(&s->seen, key, &state);
+    *slot = key;
+    *state = T_SEEN | T_COLD;
+    s->seen.used++;
+    v->touch_used++;
+    return 1;
+}
+
 /* ---- pending events ---------------------------------------------------------- */
 
 static uint64_t key_hash(uint32_t vs, int op, uint64_t addr, int ns)
@@ -322,7 +442,7 @@ static void finalize(ct_validation *v, pend *e)
         add_div(v, CT_DIV_MISSING, e, e->line, 0);
         return;
     }
-    if (s->first_ref) {
+    if (s->first_ref && e->first) {
         uint64_t set = set_of(s, e->addr, e->sz);
         if (s->first_ref[set] == UINT64_MAX || s->first_ref[set] > e->tick) {
             c->cold_extra++;
@@ -419,6 +539,7 @@ static void arrive(ct_validation *v, int side, uint32_t vs, const ct_event *ev, 
         e->op = ev->op;
         e->side = (uint8_t)side;
         e->ns = (uint8_t)ns;
+        e->first = (uint8_t)(side == SIDE_MODEL && v->cur_first);
         e->alive = 1;
     }
 }
@@ -435,8 +556,13 @@ static void on_model_event(void *ctx, const ct_event *ev, size_t level)
         vs = v->level_vs[level];
     else if (level - nlv < ct_sim_ntlbs(v->sim))
         vs = v->tlb_vs[level - nlv][ev->type == CT_EV_TTW];
-    if (vs >= 0)
+    if (vs >= 0) {
+        ekey k;
+        key_of(ev, &k);
+        v->cur_first = first_touch(v, &v->vs[vs], ev, &k);
         arrive(v, SIDE_MODEL, (uint32_t)vs, ev, v->clock.tick, v->cur_src, v->cur_stream);
+        v->cur_first = 0;
+    }
 }
 
 static int on_ref_event(ct_validation *v, const ct_event *ev)
@@ -699,11 +825,19 @@ static int cmp_div(const void *a, const void *b)
 }
 
 /* Register model structure `name` (a cache level, or translation
- * structure tlb) for events of `type`; frees v on failure. */
+ * structure tlb) for events of `type`; frees v on failure. A walk side
+ * already named by another core's TLB is shared. */
 static int name_struct(ct_validation *v, int32_t *slot, const char *name, int level, int tlb,
                        int type, ct_error *err)
 {
-    if (find_struct(v, name, type) >= 0) {
+    const int found = find_struct(v, name, type);
+    if (found >= 0 && type == CT_EV_TTW &&
+        ct_sim_tlb_info(v->sim, (size_t)v->vs[found].pub.tlb)->core !=
+            ct_sim_tlb_info(v->sim, (size_t)tlb)->core) {
+        *slot = found;
+        return CT_OK;
+    }
+    if (found >= 0) {
         const char *path = ct_config_path(v->cfg)[0] ? ct_config_path(v->cfg) : "configuration";
         ct_validation_free(v);
         if (type == CT_EV_CACHE)
@@ -711,10 +845,14 @@ static int name_struct(ct_validation *v, int32_t *slot, const char *name, int le
                                 "%s: two levels have the tarmac_name \"%s\" (use {cpu} in the "
                                 "name of a private level)",
                                 path, name);
+        if (type == CT_EV_TTW)
+            return ct_error_set(err, CT_E_CONFIG,
+                                "%s: two TLBs of one core have the tarmac_walk_name \"%s\"",
+                                path, name);
         return ct_error_set(err, CT_E_CONFIG,
-                            "%s: two translation structures have the %s \"%s\" (use {cpu} in "
-                            "the name of a private one)",
-                            path, type == CT_EV_TTW ? "tarmac_walk_name" : "tarmac_name", name);
+                            "%s: two translation structures have the tarmac_name \"%s\" (use "
+                            "{cpu} in the name of a private one)",
+                            path, name);
     }
     *slot = add_struct(v, name, strlen(name), level, tlb, type);
     if (*slot < 0) {
@@ -816,6 +954,8 @@ void ct_validation_free(ct_validation *v)
     for (size_t i = 0; i < v->nvs; i++) {
         free(v->vs[i].name);
         free(v->vs[i].first_ref);
+        free(v->vs[i].seen.key);
+        free(v->vs[i].seen.state);
     }
     free(v->vs);
     free(v->level_vs);

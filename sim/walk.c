@@ -27,7 +27,10 @@
  * Address spaces
  *   The ASID and VMID of an access are the last ones CT_MK_ASID and
  *   CT_MK_VMID markers set for its traced cpu (Tarmac: writes of TTBR0_EL1
- *   and VTTBR_EL2), 0 before any.
+ *   and VTTBR_EL2), 0 before any. Its regime is non-secure when it carries
+ *   CT_F_NS_REGIME (Tarmac: its cpu's security state); the entries its
+ *   walks fill are of that regime, and only an access of the same regime
+ *   finds them.
  *
  * Table shape (stage 1, AArch64 long descriptors)
  *   Granule 4K, 16K or 64K: g = 12, 14 or 16 bits; each level resolves
@@ -44,13 +47,14 @@
  *
  * Walks
  *   The walk cache ([walkcache], tlb.c) is probed for the deepest table it
- *   holds for the address (the level-2 entry first): a hit at level L
- *   starts the walk at level L + 1 from that table, else it starts at the
- *   top level. Each level reads one descriptor: a physical load of 8 bytes
- *   (kind "walk") into the core's [walk] cache level (the next present one
- *   below when that level is absent; memory when none is), in the security
- *   of the table. A table descriptor fills the walk cache and goes on; a
- *   block or page ends the walk with the mapping of 2^s(L) bytes; an
+ *   holds for the address (the level-2 entry first, of the levels it
+ *   caches): a hit at level L starts the walk at level L + 1 from that
+ *   table, else it starts at the top level. Each level reads one
+ *   descriptor: a physical load of 8 bytes (kind "walk") into the core's
+ *   [walk] cache level (the next present one below when that level is
+ *   absent; memory when none is), in the security of the table. A table
+ *   descriptor fills the walk cache (when it caches that level) and goes
+ *   on; a block or page ends the walk with the mapping of 2^s(L) bytes; an
  *   invalid one ends it without (a fault: counted; the access then maps as
  *   a traced table with no leaf does, below). One walk at a time per core.
  *
@@ -78,10 +82,12 @@
  *   trace says only by order: the stage-1 TTW lines of a side (an
  *   instruction-side walk for instruction fetches, any other for data) are
  *   tied to that side's next access from the same cpu, and each teaches
- *   where the level-L table covering that access's address lies: descriptor
- *   address - index_L(va) x 8, when the address has that index's offset in
- *   a granule (the top level: in a 64-byte aligned table); otherwise the
- *   line teaches nothing. A walk reads the levels whose table it knows:
+ *   that cpu (each traced cpu learns its own tables: two cpus may run
+ *   different tables under one ASID) where the level-L table covering that
+ *   access's address lies: descriptor address - index_L(va) x 8, when the
+ *   address has that index's offset in a granule (the top level: in a
+ *   64-byte aligned table); otherwise the line teaches nothing. A walk
+ *   reads the levels whose table it knows:
  *   from the descriptor above it (read from the image), the walk cache, or
  *   what the trace taught; a level whose table the trace never showed is
  *   not read (the reference's walk caches held it, which is why Fast Models
@@ -150,6 +156,7 @@ typedef struct xcore {
     ct_tlb *l1[2];            /* per side, NULL: none */
     ct_tlb *l2;
     ct_tlb *wc;
+    uint32_t wc_levels;       /* bit L: the walk cache holds level-L descriptors */
     ct_tlb *namer[2];         /* the structure that names a side's walks */
     int port;                 /* level index descriptor reads start at, -1: memory */
     struct {                  /* a side without TLB: its last synthetic page */
@@ -209,6 +216,14 @@ FORCE_INLINE uint64_t table_key(const ct_xlate *x, uint16_t asid, uint32_t level
     const uint32_t s = shift_of(x, level) + x->b;
     const uint64_t region = s >= 64 ? 0 : va >> s;
     return region << 20 | (uint64_t)asid << 4 | level;
+}
+
+/* The key of what traced cpu `cpu`'s walk lines taught about that table
+ * (rule "Traced tables": per cpu). */
+FORCE_INLINE uint64_t taught_key(const ct_xlate *x, uint16_t cpu, uint16_t asid, uint32_t level,
+                                 uint64_t va)
+{
+    return table_key(x, asid, level, va) ^ mix64((uint64_t)cpu + 0x51ed27ull);
 }
 
 static int tmap_init(tmap *m, uint64_t cap)
@@ -337,7 +352,7 @@ static NOINLINE void learn(ct_xlate *x, int side, uint16_t cpu, uint64_t va, uin
             continue;
         if (p->level != x->start && (p->addr & ((1ull << x->g) - 1)) != off)
             continue;
-        tmap_put(&x->taught, table_key(x, asid, p->level, va), (p->addr - off) | p->ns);
+        tmap_put(&x->taught, taught_key(x, cpu, asid, p->level, va), (p->addr - off) | p->ns);
     }
     x->npend[side] = keep;
 }
@@ -407,7 +422,7 @@ static NOINLINE void emit_walk(ct_sim *s, const ct_tlb *namer, const ct_access *
 
 /* Walk the tables for va; returns the cycles and the mapping in *m. */
 static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint64_t va,
-                     int side, uint16_t asid, uint16_t vmid, ct_xlat *m)
+                     int side, uint16_t asid, uint16_t vmid, int vns, ct_xlat *m)
 {
     const int kind = a->kind, synthetic = !x->traced;
     const int access_ns = (a->flags & CT_F_NS) != 0;
@@ -423,7 +438,8 @@ static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint6
         cost += wc->latency;
         wc->st.kind[kind].accesses++;
         for (l = 3; l-- > x->start;)
-            if ((idx = ct_tlb_find(wc, va, shift_of(x, l), asid, vmid)) >= 0)
+            if (((c->wc_levels >> l) & 1) &&
+                (idx = ct_tlb_find(wc, va, shift_of(x, l), asid, vmid, vns)) >= 0)
                 break;
         if (idx >= 0) {
             ct_tlb_hit(wc, idx);
@@ -443,6 +459,7 @@ static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint6
     }
     m->asid = asid;
     m->vmid = vmid;
+    m->vns = (uint8_t)vns;
     for (; level <= 3; level++) {
         const uint32_t sh = shift_of(x, level);
         uint64_t addr, value = 0, out = 0;
@@ -450,7 +467,7 @@ static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint6
 
         if (!have_base) {
             uint64_t v;
-            if (!tmap_get(&x->taught, table_key(x, asid, level, va), &v)) {
+            if (!tmap_get(&x->taught, taught_key(x, a->cpu, asid, level, va), &v)) {
                 c->st.skipped_levels++;
                 continue;
             }
@@ -490,13 +507,14 @@ static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint6
             base = out;
             if (!tns && (value >> 63))
                 tns = 1;
-            if (c->wc) {
+            if (c->wc && ((c->wc_levels >> level) & 1)) {
                 ct_xlat e;
                 e.size_log2 = (uint8_t)sh;
                 e.vbase = va & ~((1ull << sh) - 1);
                 e.pbase = base;
                 e.global = 0;
                 e.ns = (uint8_t)tns;
+                e.vns = (uint8_t)vns;
                 e.asid = asid;
                 e.vmid = vmid;
                 ct_tlb_fill(s, c->wc, &e);
@@ -542,6 +560,7 @@ uint64_t ct_translate(ct_sim *s, const ct_access *a, uint64_t va, ct_xlat *m)
                          ? SIDE_I
                          : SIDE_D;
     const uint16_t asid = x->asid[a->cpu], vmid = x->vmid[a->cpu];
+    const int vns = (a->flags & CT_F_NS_REGIME) != 0;
     ct_tlb *l1 = c->l1[side];
     uint64_t cost = 0;
     int64_t idx;
@@ -568,27 +587,28 @@ uint64_t ct_translate(ct_sim *s, const ct_access *a, uint64_t va, ct_xlat *m)
         }
         m->global = 0;
         m->ns = (a->flags & CT_F_NS) != 0;
+        m->vns = (uint8_t)vns;
         m->asid = asid;
         m->vmid = vmid;
         return 0;
     }
     if (l1) {
         cost += l1->latency;
-        if ((idx = ct_tlb_lookup(l1, va, asid, vmid, kind)) >= 0) {
+        if ((idx = ct_tlb_lookup(l1, va, asid, vmid, vns, kind)) >= 0) {
             ct_tlb_get(l1, idx, m);
             return cost;
         }
     }
     if (c->l2) {
         cost += c->l2->latency;
-        if ((idx = ct_tlb_lookup(c->l2, va, asid, vmid, kind)) >= 0) {
+        if ((idx = ct_tlb_lookup(c->l2, va, asid, vmid, vns, kind)) >= 0) {
             ct_tlb_get(c->l2, idx, m);
             if (l1)
                 ct_tlb_fill(s, l1, m);
             return cost;
         }
     }
-    cost += walk(s, x, c, a, va, side, asid, vmid, m);
+    cost += walk(s, x, c, a, va, side, asid, vmid, vns, m);
     if (c->l2)
         ct_tlb_fill(s, c->l2, m);
     if (l1)
@@ -602,6 +622,8 @@ int ct_xlate_create(ct_sim *s, const struct ct_config *cfg, const int *port, ct_
 {
     ct_xlate *x = calloc(1, sizeof *x);
     size_t per_core = 0;
+    uint32_t wc_levels = 0;
+    char why[128];
 
     if (!x)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
@@ -618,6 +640,8 @@ int ct_xlate_create(ct_sim *s, const struct ct_config *cfg, const int *port, ct_
     x->traced = x->tables == CT_TABLES_TRACE;
     x->seed = cfg->seed;
     x->tlb = calloc(per_core * cfg->cores, sizeof *x->tlb);
+    if (ct_walkcache_levels(cfg->walkcache_levels, &wc_levels, why, sizeof why) != 0)
+        return ct_error_set(err, CT_E_CONFIG, "[walkcache] levels: %s", why);
     x->core = calloc(cfg->cores, sizeof *x->core);
     x->asid = calloc(CPU_IDS, sizeof *x->asid);
     x->vmid = calloc(CPU_IDS, sizeof *x->vmid);
@@ -647,6 +671,7 @@ int ct_xlate_create(ct_sim *s, const struct ct_config *cfg, const int *port, ct_
         c->l1[SIDE_D] = mine[CT_TLB_D];
         c->l2 = mine[CT_TLB_S];
         c->wc = mine[CT_TLB_WALKCACHE];
+        c->wc_levels = wc_levels;
         for (int side = 0; side < 2; side++)
             c->namer[side] = c->l1[side] ? c->l1[side] : c->l2;
         c->port = port[core];

@@ -4,7 +4,7 @@
  *
  * L1I and L1D: 256 B, 2-way, 64 B lines -> 2 sets, LINE = set * 2 + way.
  * L2: 1 KiB, 4-way -> 4 sets, LINE = set * 4 + way.
- * L3 (a system cache): 2 KiB, 4-way -> 8 sets.
+ * L3 (a system cache unless a test says otherwise): 2 KiB, 4-way -> 8 sets.
  */
 #include <string.h>
 
@@ -28,7 +28,9 @@ static void sink(void *ctx, const ct_event *ev, size_t level)
     }
 }
 
-static ct_sim *make(int with_l3)
+/* The hierarchy above, with an L3 when with_l3, and one more setting
+ * (NULL: none). */
+static ct_sim *make_with(int with_l3, const char *extra)
 {
     ct_config *cfg = NULL;
     ct_sim *s = NULL;
@@ -45,13 +47,18 @@ static ct_sim *make(int with_l3)
         ct_config_set(cfg, "l3.assoc=4", &err);
         ct_config_set(cfg, "l3.size=2K", &err);
     }
+    if (extra && ct_config_set(cfg, extra, &err) != CT_OK)
+        fprintf(stderr, "%s\n", err.msg);
     if (ct_sim_create(&s, cfg, &err) != CT_OK)
         fprintf(stderr, "%s\n", err.msg);
     ct_config_free(cfg);
     memset(&R, 0, sizeof R);
-    ct_sim_set_event_sink(s, sink, &R);
+    if (s)
+        ct_sim_set_event_sink(s, sink, &R);
     return s;
 }
+
+static ct_sim *make(int with_l3) { return make_with(with_l3, NULL); }
 
 static void access_at(ct_sim *s, int kind, uint64_t addr, uint32_t size, uint16_t flags,
                       uint64_t time)
@@ -169,6 +176,38 @@ TEST(system_caches_fill_and_evict)
     ct_sim_free(s);
 }
 
+/* A level's `events` key chooses its vocabulary: an L2 made a system cache
+ * fills and evicts (FILL, EVICT; no ALLOC, no DIRTY), an L3 made a
+ * processor cache allocates (ALLOC). */
+TEST(the_events_key_makes_a_level_a_system_or_processor_cache)
+{
+    ct_sim *s = make_with(0, "l2.events=system");
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    access_at(s, CT_LOAD, 0x40, 4, 0, 1);   /* block 1: L1D set 1, L2 set 1 */
+    CHECK(has(1, CT_EVOP_ALLOC, 2, 0x40));
+    CHECK(has(2, CT_EVOP_FILL, 4, 0x40));
+    /* blocks 5, 9, 13, 17 share L2 set 1: block 1 leaves it */
+    for (uint64_t k = 1; k <= 4; k++)
+        access_at(s, CT_LOAD, 0x40 + k * 4 * 64, 4, 0, 1 + k);
+    CHECK(has(2, CT_EVOP_EVICT, 4, 0x40));
+    access_at(s, CT_STORE, 0x40 + 4 * 4 * 64, 4, 0, 9); /* dirties the L1D line only */
+    for (size_t i = 0; i < R.n; i++)
+        CHECK(!(R.level[i] == 2 && (R.ev[i].op == CT_EVOP_ALLOC || R.ev[i].op == CT_EVOP_INVAL ||
+                                    R.ev[i].op == CT_EVOP_DIRTY)));
+    ct_sim_free(s);
+
+    s = make_with(1, "l3.events=processor");
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    access_at(s, CT_LOAD, 0x1000, 4, 0, 1);
+    CHECK(has(3, CT_EVOP_ALLOC, 0, 0x1000));
+    CHECK(!has(3, CT_EVOP_FILL, 0, 0x1000));
+    ct_sim_free(s);
+}
+
 TEST(lines_keep_the_security_of_the_access_that_filled_them)
 {
     ct_sim *s = make(0);
@@ -230,6 +269,7 @@ int main(void)
     RUN(a_whole_line_write_fill_shows_as_dirty_alone);
     RUN(evictions_drop_with_inval_and_write_back_dirty_data);
     RUN(system_caches_fill_and_evict);
+    RUN(the_events_key_makes_a_level_a_system_or_processor_cache);
     RUN(lines_keep_the_security_of_the_access_that_filled_them);
     RUN(maintenance_cleans_and_invalidates);
     RUN(instruction_side_invalidate_all_drops_only_the_l1i);

@@ -329,8 +329,9 @@ TEST(walk_sides_and_address_space_registers)
     CHECK_EQ_U64(D.ev[0].level, 2);
     CHECK_EQ_U64(D.ev[0].result, CT_WR_TABLE);
     /* markers: timestamp 1, ASID 0x2a (cpu 0), timestamp 2, ASID 7 and VMID 3
-     * (cpu 1), timestamp 3; the value that does not parse and TTBR1 give none */
-    CHECK_EQ_U64(D.nmk, 6);
+     * (cpu 1), timestamp 3, cpu 1's first access; the value that does not
+     * parse and TTBR1 give none */
+    CHECK_EQ_U64(D.nmk, 7);
     CHECK_EQ_U64(D.mk[1].type, CT_MK_ASID);
     CHECK_EQ_U64(D.mk[1].value, 0x2a);
     CHECK_EQ_U64(D.mk[1].cpu, 0);
@@ -341,6 +342,8 @@ TEST(walk_sides_and_address_space_registers)
     CHECK_EQ_U64(D.mk[4].value, 3);
     CHECK_EQ_U64(D.mk[5].type, CT_MK_TIMESTAMP);
     CHECK_EQ_U64(D.mk[5].index, 0);
+    CHECK_EQ_U64(D.mk[6].type, CT_MK_CPU);
+    CHECK_EQ_U64(D.mk[6].cpu, 1);
 }
 
 TEST(cache_maintenance_becomes_cache_operations)
@@ -377,14 +380,103 @@ TEST(timestamps_cpus_and_markers)
     CHECK_EQ_U64(D.acc[2].time, 11);     /* no timestamp: the last one */
     CHECK_EQ_U64(D.acc[2].pc, 0x2000);   /* that cpu's last instruction */
     CHECK_EQ_U64(D.acc[3].time, 12500000);
-    CHECK_EQ_U64(D.nmk, 3);
+    /* each cpu is a thread: cpu + 1 */
+    CHECK_EQ_U64(D.acc[0].thread, 1);
+    CHECK_EQ_U64(D.acc[1].thread, 3);
+    CHECK_EQ_U64(D.acc[3].thread, 3);
+    /* timestamp 10, cpu 0's first access, timestamp 11, cpu 2's first
+     * access, timestamp 12.5 */
+    CHECK_EQ_U64(D.nmk, 5);
     CHECK_EQ_U64(D.mk[0].type, CT_MK_TIMESTAMP);
     CHECK_EQ_U64(D.mk[0].time, 10);
     CHECK_EQ_U64(D.mk[0].value2, 1);
-    CHECK_EQ_U64(D.mk[1].time, 11);
-    CHECK_EQ_U64(D.mk[1].value2, 3);
-    CHECK_EQ_U64(D.mk[1].index, 1);
-    CHECK_EQ_U64(D.mk[2].value2, 5);
+    CHECK_EQ_U64(D.mk[1].type, CT_MK_CPU);
+    CHECK_EQ_U64(D.mk[1].cpu, 0);
+    CHECK_EQ_U64(D.mk[1].thread, 1);
+    CHECK_EQ_U64(D.mk[1].index, 0);
+    CHECK_EQ_U64(D.mk[2].time, 11);
+    CHECK_EQ_U64(D.mk[2].value2, 3);
+    CHECK_EQ_U64(D.mk[2].index, 1);
+    CHECK_EQ_U64(D.mk[3].type, CT_MK_CPU);
+    CHECK_EQ_U64(D.mk[3].cpu, 2);
+    CHECK_EQ_U64(D.mk[3].thread, 3);
+    CHECK_EQ_U64(D.mk[3].index, 1);
+    CHECK_EQ_U64(D.mk[4].value2, 5);
+}
+
+/* Every traced cpu is a thread of its own, announced by a CPU marker, so
+ * that the cpus schedule gives each one a core: with 2 cores, cpu1's
+ * accesses run on core 1 (with 1 core, everything on core 0). */
+TEST(each_cpu_runs_on_a_core_of_its_own)
+{
+    static const char *const text =
+        "1 clk cpu0 IT (1) 00001000 d503201f O EL1h_n : NOP\n"
+        "2 clk cpu1 IT (1) 00001000 f9400000 O EL1h_n : LDR x0,[x1]\n"
+        "2 clk cpu1 MR8 00002000 00000000_00000000\n"
+        "3 clk cpu0 MW4 00003000 00000000\n"
+        "4 clk cpu1 IT (2) 00001004 d503201f O EL1h_n : NOP\n";
+    for (int cores = 1; cores <= 2; cores++) {
+        decode(text, "tarmac", cores == 2 ? "system.cores=2" : NULL, NULL);
+        CHECK(D.rc == 0);
+        CHECK_EQ_U64(D.n, 5);
+        for (size_t i = 0; i < D.n && i < 5; i++) {
+            CHECK_EQ_U64(D.acc[i].thread, D.acc[i].cpu + 1u);
+            CHECK_EQ_U64(D.acc[i].core, cores == 2 ? D.acc[i].cpu : 0);
+        }
+        CHECK_EQ_U64(D.acc[2].cpu, 1);
+        CHECK_EQ_U64(D.acc[3].cpu, 0);
+    }
+}
+
+/* The mode of an instruction line sets its cpu's security state: _n (or
+ * _ns) non-secure, _s secure, nothing: as before. Every access of a cpu in
+ * non-secure state carries CT_F_NS_REGIME, whatever its physical
+ * address's security (CT_F_NS). */
+TEST(the_mode_gives_the_security_of_the_regime)
+{
+    decode("1 clk cpu0 IT (1) 00001000:000020001000_NS f9400000 O EL1h_n : LDR x0,[x1]\n"
+           "1 clk cpu0 MR8 00002000:000020002000_NS 00000000_00000000\n"
+           "2 clk cpu0 IT (2) 00001004:000000001004 f9000000 O EL3h_s : STR x0,[x1]\n"
+           "2 clk cpu0 MW8 00003000:000020003000_NS 00000000_00000000\n"
+           "3 clk cpu1 IT (3) 00004000 d503201f A svc_ns : NOP\n"
+           "4 clk cpu1 IT 00004004 d503201f\n"
+           "4 clk cpu1 MR4 00005000 00000000\n"
+           "5 clk cpu2 MR4 00006000 00000000\n",
+           "tarmac", NULL, NULL);
+    CHECK(D.rc == 0);
+    CHECK_EQ_U64(D.n, 8);
+    CHECK(D.acc[0].flags & CT_F_NS_REGIME);
+    CHECK(D.acc[1].flags & CT_F_NS_REGIME);
+    CHECK(!(D.acc[2].flags & CT_F_NS_REGIME));
+    CHECK(!(D.acc[3].flags & CT_F_NS_REGIME)); /* secure EL3 ... */
+    CHECK(D.acc[3].flags & CT_F_NS);           /* ... storing to non-secure memory */
+    CHECK(D.acc[4].flags & CT_F_NS_REGIME);    /* AArch32 svc_ns */
+    CHECK(D.acc[5].flags & CT_F_NS_REGIME);    /* no mode: the state stays */
+    CHECK(D.acc[6].flags & CT_F_NS_REGIME);
+    CHECK(!(D.acc[7].flags & CT_F_NS_REGIME)); /* a cpu never seen: secure */
+}
+
+/* A TLB or WALKCACHE region size must be a power of two. */
+TEST(tlb_region_sizes_are_powers_of_two)
+{
+    decode("1 clk cpu0 TLB FILL cpu.cpu0.DTLB 65K 0x00010000, nG asid=0:0x0015220000\n",
+           "tarmac", NULL, NULL);
+    CHECK(D.rc == CT_E_FORMAT);
+    CHECK_STR_CONTAINS(D.err, ":1:35: the size of the mapped region is not a power of two");
+    decode("1 clk cpu0 WALKCACHE EVICT cpu.cpu0.WALK 0x3000 0x00010000\n", "tarmac", NULL,
+           NULL);
+    CHECK(D.rc == CT_E_FORMAT);
+    CHECK_STR_CONTAINS(D.err, "not a power of two");
+    decode("1 clk cpu0 TLB FILL cpu.cpu0.DTLB 0 0x00010000\n", "tarmac", NULL, NULL);
+    CHECK(D.rc == CT_E_FORMAT);
+    decode("1 clk cpu0 TLB FILL cpu.cpu0.DTLB 64K 0x00010000\n"
+           "2 clk cpu0 TLB EVICT cpu.cpu0.DTLB 0x1000 0x00010000\n"
+           "3 clk cpu0 TLB EVICT cpu.cpu0.DTLB 1G 0x40000000\n",
+           "tarmac", NULL, NULL);
+    CHECK(D.rc == 0);
+    CHECK_EQ_U64(D.nev, 3);
+    CHECK_EQ_U64(D.ev[1].size, 4096);
+    CHECK_EQ_U64(D.ev[2].size, 1ull << 30);
 }
 
 TEST(unknown_kinds_are_counted_and_malformed_lines_reported)
@@ -516,6 +608,9 @@ int main(void)
     RUN(walk_sides_and_address_space_registers);
     RUN(cache_maintenance_becomes_cache_operations);
     RUN(timestamps_cpus_and_markers);
+    RUN(each_cpu_runs_on_a_core_of_its_own);
+    RUN(the_mode_gives_the_security_of_the_regime);
+    RUN(tlb_region_sizes_are_powers_of_two);
     RUN(unknown_kinds_are_counted_and_malformed_lines_reported);
     RUN(next_pc_from_the_disassembly);
     RUN(the_end_of_trace_fetch_follows_the_last_branch);

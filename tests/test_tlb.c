@@ -51,6 +51,15 @@ static ct_sim *make(const char *const *keys, size_t n)
     return s;
 }
 
+/* A check that the rest of the test needs: counted as a failure, and the
+ * test stops. */
+#define REQUIRE(cond)       \
+    do {                    \
+        CHECK(cond);        \
+        if (!(cond))        \
+            return;         \
+    } while (0)
+
 #define MAKE(...)                                                        \
     make((const char *const[]){__VA_ARGS__},                             \
          sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
@@ -170,8 +179,7 @@ TEST(pages_of_every_size_hit_and_miss)
         snprintf(l, sizeof l, "walk.levels=%s", cases[i].levels);
         snprintf(f, sizeof f, "walk.leaf_level=%s", cases[i].leaf);
         s = MAKE("dtlb.entries=4", g, l, f);
-        if (!s)
-            continue;
+        REQUIRE(s != NULL);
         load(s, base + 0x10);
         load(s, base + 0x18);
         load(s, base + size - 8);
@@ -198,6 +206,27 @@ TEST(pages_of_every_size_hit_and_miss)
     }
 }
 
+/* With walk.granule = 64K and no walk.levels, a walk has 3 levels (1..3:
+ * 16 + 3 x 13 = 55 bits), not the 4 of the other granules: one walk reads
+ * levels 1, 2 and 3 and maps a 64K page. */
+TEST(a_64k_granule_alone_walks_three_levels)
+{
+    ct_sim *s = MAKE("dtlb.entries=4", "walk.granule=64K");
+    const ct_walk_stats *w;
+    size_t k = 0;
+    const ct_event *f;
+    REQUIRE(s != NULL);
+    load(s, 0x12345678);
+    w = ct_sim_walk_stats(s, 0);
+    CHECK_EQ_U64(w->reads, 3);
+    CHECK_EQ_U64(w->reads_by_level[0], 0);
+    CHECK_EQ_U64(w->reads_by_level[1], 1);
+    CHECK_EQ_U64(w->reads_by_level[3], 1);
+    f = next_event(CT_EV_TLB, CT_EVOP_FILL, &k);
+    CHECK(f && f->size == 65536 && f->addr == 0x12340000);
+    ct_sim_free(s);
+}
+
 /* A 2-entry fully associative LRU DTLB: A B A C evicts B (the least
  * recently used); then B misses again and evicts A. */
 TEST(a_full_tlb_evicts_by_its_policy)
@@ -205,8 +234,7 @@ TEST(a_full_tlb_evicts_by_its_policy)
     ct_sim *s = MAKE("dtlb.entries=2", "walk.levels=4");
     const ct_event *e;
     size_t k = 0;
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     load(s, 0xA000);
     load(s, 0xB000);
     load(s, 0xA008);
@@ -227,8 +255,7 @@ TEST(the_stlb_fills_the_l1_tlb)
 {
     ct_sim *s = MAKE("dtlb.entries=1", "stlb.entries=8", "stlb.assoc=2");
     const ct_tlb_stats *d, *l2;
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     load(s, 0x1000); /* walk 1: fills stlb and dtlb */
     load(s, 0x2000); /* walk 2: dtlb evicts 0x1000 */
     load(s, 0x1000); /* dtlb miss, stlb hit */
@@ -248,8 +275,7 @@ TEST(sides_use_their_own_tlb)
 {
     ct_sim *s = MAKE("itlb.entries=4", "dtlb.entries=4");
     one o;
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     one_init(&o, CT_IFETCH, 0x1000, 4);
     run_one(s, &o);
     load(s, 0x1000);
@@ -269,8 +295,7 @@ TEST(a_side_without_tlb_translates_for_free)
     ct_sim *s = MAKE("l1d.size=1K", "l1d.assoc=2", "l2.size=4K", "l2.assoc=4",
                      "dtlb.entries=4", "walk.cache=memory");
     one o;
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     one_init(&o, CT_IFETCH, 0x7040, 4);
     run_one(s, &o);
     CHECK_EQ_U64(ct_sim_walk_stats(s, 0)->walks, 0);
@@ -290,8 +315,7 @@ TEST(a_translated_access_ends_at_the_top_of_the_address_space)
 {
     ct_sim *s = MAKE("l1d.size=1K", "l1d.assoc=2", "dtlb.entries=4", "walk.cache=memory");
     one o;
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     one_init(&o, CT_LOAD, 0xffffffffffffeff8ull, 0x2000);
     run_one(s, &o);
     CHECK_EQ_U64(tlb_stats(s, "dtlb")->kind[CT_LOAD].accesses, 2);
@@ -307,8 +331,7 @@ TEST(a_page_crossing_access_translates_each_page)
 {
     ct_sim *s = MAKE("l1d.size=1K", "l1d.assoc=2", "dtlb.entries=4", "walk.cache=memory");
     const ct_sim_totals *t;
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     load(s, 0x1ffc);
     CHECK_EQ_U64(tlb_stats(s, "dtlb")->kind[CT_LOAD].accesses, 2);
     CHECK_EQ_U64(tlb_stats(s, "dtlb")->kind[CT_LOAD].misses, 2);
@@ -332,8 +355,7 @@ TEST(asids_keep_entries_and_tables_apart)
     const ct_tlb_stats *st;
     const ct_event *f1, *f2, *w1, *w2;
     size_t k = 0, j = 0;
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     for (int round = 0; round < 2; round++)
         for (uint16_t asid = 1; asid <= 2; asid++) {
             one_init(&o, CT_LOAD, 0x1000, 8);
@@ -365,8 +387,7 @@ TEST(global_entries_match_every_asid)
         ct_sim *s = MAKE("dtlb.entries=8", "walk.tables=trace");
         one o;
         const uint64_t va = 0x40003010; /* level-3 index 3: descriptor at +0x18 */
-        if (!s)
-            return;
+        REQUIRE(s != NULL);
         one_init(&o, CT_LOAD, va, 8);
         add_asid(&o, 5);
         add_ttw(&o, 0, 3, 0x80018, 0x9000000ull | 0x403 | (ng ? 0x800 : 0));
@@ -390,8 +411,7 @@ TEST(asid_markers_belong_to_their_cpu)
     ct_sim *s = MAKE("dtlb.entries=8");
     ct_marker m;
     ct_access a;
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     memset(&m, 0, sizeof m);
     memset(&a, 0, sizeof a);
     a.kind = CT_LOAD;
@@ -410,6 +430,128 @@ TEST(asid_markers_belong_to_their_cpu)
     ct_sim_free(s);
 }
 
+static void add_vmid(one *o, uint16_t vmid)
+{
+    ct_marker *m = &o->mk[o->b.nmk++];
+    memset(m, 0, sizeof *m);
+    m->type = CT_MK_VMID;
+    m->cpu = o->a.cpu;
+    m->value = vmid;
+}
+
+/* VMIDs (Tarmac: writes of VTTBR_EL2) keep entries apart as ASIDs do, even
+ * global ones: VMID 1 fills, VMID 2 misses and fills its own entry (with
+ * vmid=2 in the event), VMID 1 and 2 then both hit; a VMID 0 access misses
+ * (no VMID in its event). */
+TEST(vmids_keep_entries_apart)
+{
+    ct_sim *s = MAKE("dtlb.entries=8", "walk.tables=trace");
+    const uint16_t vmids[] = {1, 2, 1, 2, 0};
+    const ct_tlb_stats *st;
+    size_t k = 0;
+    const ct_event *f;
+    one o;
+    REQUIRE(s != NULL);
+    for (size_t i = 0; i < sizeof vmids / sizeof vmids[0]; i++) {
+        one_init(&o, CT_LOAD, 0x40003010, 8);
+        add_vmid(&o, vmids[i]);
+        /* a global page (no nG): only the VMID tells the entries apart */
+        add_ttw(&o, 0, 3, 0x80018, 0x9000000ull | 0x403);
+        run_one(s, &o);
+    }
+    st = tlb_stats(s, "dtlb");
+    CHECK_EQ_U64(st->kind[CT_LOAD].misses, 3);
+    CHECK_EQ_U64(st->kind[CT_LOAD].hits, 2);
+    f = next_event(CT_EV_TLB, CT_EVOP_FILL, &k);
+    CHECK(f && (f->flags & CT_EVF_VMID) && f->vmid == 1 && !(f->flags & CT_EVF_NG));
+    f = next_event(CT_EV_TLB, CT_EVOP_FILL, &k);
+    CHECK(f && (f->flags & CT_EVF_VMID) && f->vmid == 2);
+    f = next_event(CT_EV_TLB, CT_EVOP_FILL, &k);
+    CHECK(f && !(f->flags & CT_EVF_VMID));
+    ct_sim_free(s);
+}
+
+/* An access of a non-secure regime (CT_F_NS_REGIME) fills an entry whose
+ * events carry CT_EVF_VNS (Tarmac's _NS after the virtual base); a secure
+ * access to the same address does not find it and fills its own, without
+ * the flag; each regime then hits its own entry. */
+TEST(non_secure_regimes_have_their_own_entries)
+{
+    ct_sim *s = MAKE("dtlb.entries=8", "walkcache.entries=4");
+    static const uint16_t flags[] = {CT_F_NS_REGIME, 0, CT_F_NS_REGIME, 0};
+    const ct_event *f;
+    size_t k = 0;
+    one o;
+    REQUIRE(s != NULL);
+    for (size_t i = 0; i < 4; i++) {
+        one_init(&o, CT_LOAD, 0x7000, 8);
+        o.a.flags = flags[i];
+        run_one(s, &o);
+    }
+    CHECK_EQ_U64(tlb_stats(s, "dtlb")->kind[CT_LOAD].misses, 2);
+    CHECK_EQ_U64(tlb_stats(s, "dtlb")->kind[CT_LOAD].hits, 2);
+    f = next_event(CT_EV_TLB, CT_EVOP_FILL, &k);
+    CHECK(f && f->addr == 0x7000 && (f->flags & CT_EVF_VNS));
+    f = next_event(CT_EV_TLB, CT_EVOP_FILL, &k);
+    CHECK(f && f->addr == 0x7000 && !(f->flags & CT_EVF_VNS));
+    /* the walk cache's entries too: the first walk's three, non-secure */
+    k = 0;
+    f = next_event(CT_EV_WALKCACHE, CT_EVOP_FILL, &k);
+    CHECK(f && (f->flags & CT_EVF_VNS));
+    /* the second walk found none of them: a whole walk again */
+    CHECK_EQ_U64(ct_sim_walk_stats(s, 0)->reads, 8);
+    ct_sim_free(s);
+}
+
+/* ---- replacement ------------------------------------------------------------- */
+
+/* A 2-entry fully associative DTLB under A B A C A: LRU keeps A (C evicts
+ * B, the least recently used): 2 hits; FIFO evicts A (the first in) for C,
+ * so the last A misses: 1 hit. */
+TEST(tlb_replacement_follows_the_policy)
+{
+    static const char *const policies[] = {"dtlb.replacement=lru", "dtlb.replacement=fifo"};
+    static const uint64_t pages[] = {0xA000, 0xB000, 0xA000, 0xC000, 0xA000};
+    for (int p = 0; p < 2; p++) {
+        ct_sim *s = MAKE("dtlb.entries=2", "dtlb.assoc=full", policies[p]);
+        const ct_event *e;
+        size_t k = 0;
+        REQUIRE(s != NULL);
+        for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++)
+            load(s, pages[i]);
+        CHECK_EQ_U64(tlb_stats(s, "dtlb")->kind[CT_LOAD].hits, p == 0 ? 2 : 1);
+        CHECK_EQ_U64(tlb_stats(s, "dtlb")->evictions, p == 0 ? 1 : 2);
+        e = next_event(CT_EV_TLB, CT_EVOP_EVICT, &k);
+        CHECK(e && e->addr == (p == 0 ? 0xB000u : 0xA000u));
+        ct_sim_free(s);
+    }
+}
+
+/* Each traced cpu learns its own tables from its own walk lines, even under
+ * one ASID: cpu 0's level-3 table for va 0x40003010 is at 0x80000, cpu 1's
+ * at 0xA0000 (both ASID 0, each on its own core). cpu 0's next page in that
+ * table (index 4) is read from its own table, 0x80020, not cpu 1's. */
+TEST(walk_lines_teach_their_own_cpu)
+{
+    ct_sim *s = MAKE("system.cores=2", "dtlb.entries=8", "walk.tables=trace");
+    const ct_event *w, *last = NULL;
+    size_t k = 0;
+    one o;
+    REQUIRE(s != NULL);
+    for (uint16_t cpu = 0; cpu < 2; cpu++) {
+        one_init(&o, CT_LOAD, 0x40003010, 8);
+        o.a.cpu = o.a.core = cpu;
+        add_ttw(&o, 0, 3, cpu ? 0xA0018 : 0x80018, (cpu ? 0xB000000ull : 0x9000000ull) | 0x403);
+        run_one(s, &o);
+    }
+    one_init(&o, CT_LOAD, 0x40004010, 8);
+    run_one(s, &o);
+    while ((w = next_event(CT_EV_TTW, CT_EVOP_WALK, &k)) != NULL)
+        last = w;
+    CHECK(last && last->cpu == 0 && last->level == 3 && last->addr == 0x80020);
+    ct_sim_free(s);
+}
+
 /* ---- walks ------------------------------------------------------------------- */
 
 /* With a 1-entry DTLB every new page walks. 0x1000: reads levels 0-3 and
@@ -422,8 +564,7 @@ TEST(walk_cache_hits_shorten_walks)
         ct_sim *s = wc ? MAKE("dtlb.entries=1", "walkcache.entries=16")
                        : MAKE("dtlb.entries=1");
         const ct_walk_stats *w;
-        if (!s)
-            return;
+        REQUIRE(s != NULL);
         load(s, 0x1000);
         load(s, 0x2000);
         load(s, 0x40000000);
@@ -449,6 +590,47 @@ TEST(walk_cache_hits_shorten_walks)
     }
 }
 
+/* [walkcache] levels chooses the levels cached; the loads of
+ * walk_cache_hits_shorten_walks (0x1000, 0x2000 in the same 2M, 0x40000000
+ * in the same 512G), with a 1-entry DTLB:
+ *   levels 0 1: the first walk fills the level-0 and level-1 entries only;
+ *     0x2000 finds the level-1 entry and reads levels 2 and 3 (2 reads, not
+ *     the 1 of a level-2 entry); 0x40000000 finds the level-0 entry (3);
+ *   levels 2: one entry per walk; 0x2000 hits it (1 read); 0x40000000 has
+ *     no level-0 entry to find and walks all 4 levels. */
+TEST(walk_cache_levels_choose_what_is_cached)
+{
+    static const struct {
+        const char *levels;
+        uint64_t reads, fills, hits;
+    } cases[] = {
+        {"walkcache.levels=0 1 2", 4 + 1 + 3, 3 + 0 + 2, 2},
+        {"walkcache.levels=0,1", 4 + 2 + 3, 2 + 0 + 1, 2},
+        {"walkcache.levels=2", 4 + 1 + 4, 1 + 0 + 1, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ct_sim *s = MAKE("dtlb.entries=1", "walkcache.entries=16", cases[i].levels);
+        REQUIRE(s != NULL);
+        load(s, 0x1000);
+        load(s, 0x2000);
+        load(s, 0x40000000);
+        CHECK_EQ_U64(ct_sim_walk_stats(s, 0)->reads, cases[i].reads);
+        CHECK_EQ_U64(count_events(CT_EV_WALKCACHE, CT_EVOP_FILL), cases[i].fills);
+        CHECK_EQ_U64(tlb_stats(s, "walkcache")->kind[CT_LOAD].hits, cases[i].hits);
+        ct_sim_free(s);
+    }
+    {
+        ct_config *cfg = NULL;
+        ct_error err = {0};
+        ct_config_new_empty(&cfg, &err);
+        CHECK(ct_config_set(cfg, "walkcache.levels=1 3", &err) == CT_E_CONFIG);
+        CHECK_STR_CONTAINS(err.msg, "level 3 descriptors are pages or blocks, never tables");
+        CHECK(ct_config_set(cfg, "walkcache.levels=,", &err) == CT_E_CONFIG);
+        CHECK_STR_CONTAINS(err.msg, "no level listed");
+        ct_config_free(cfg);
+    }
+}
+
 /* Synthetic descriptors: tables at 2^47 + n x 4K in first-touch order, each
  * read the table's entry for the address, values as walk.c says. */
 TEST(synthetic_walks_read_first_touch_tables)
@@ -457,8 +639,7 @@ TEST(synthetic_walks_read_first_touch_tables)
     const uint64_t va = 0x8040201000ull; /* indexes 1 at every level */
     const uint64_t t0 = 1ull << 47;
     size_t k = 0;
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     load(s, va);
     for (unsigned level = 0; level < 4; level++) {
         const ct_event *e = next_event(CT_EV_TTW, CT_EVOP_WALK, &k);
@@ -489,8 +670,7 @@ TEST(synthetic_tables_are_identical_across_runs_with_one_seed)
         ct_sim *s = run == 2 ? MAKE("dtlb.entries=128", "system.seed=8")
                              : MAKE("dtlb.entries=128", "system.seed=7");
         size_t k = 0;
-        if (!s)
-            return;
+        REQUIRE(s != NULL);
         for (int i = 0; i < PAGES; i++) {
             const int p = run == 1 ? PAGES - 1 - i : i; /* run 1 in reverse */
             load(s, 0x10000000ull + (uint64_t)p * 0x3000);
@@ -507,6 +687,7 @@ TEST(synthetic_tables_are_identical_across_runs_with_one_seed)
         if (run == 0) {
             /* a second run, same order: every event the same */
             ct_sim *s2 = MAKE("dtlb.entries=128", "system.seed=7");
+            REQUIRE(s2 != NULL);
             for (int i = 0; i < PAGES; i++)
                 load(s2, 0x10000000ull + (uint64_t)i * 0x3000);
             CHECK_EQ_U64(R.n, first.n);
@@ -537,8 +718,7 @@ TEST(synthetic_physical_addresses_index_the_caches)
                          virt ? "system.indexing=virtual" : "system.indexing=physical");
         size_t k = 0;
         const ct_event *f, *c;
-        if (!s)
-            return;
+        REQUIRE(s != NULL);
         load(s, 0x1040);
         f = next_event(CT_EV_TLB, CT_EVOP_FILL, &k);
         k = 0;
@@ -556,8 +736,7 @@ TEST(the_traces_physical_address_wins)
     one o;
     size_t k = 0;
     const ct_event *f;
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     one_init(&o, CT_LOAD, 0x1640, 8);
     o.a.paddr = 0x12345640;
     o.a.flags = CT_F_PADDR;
@@ -588,8 +767,7 @@ TEST(traced_tables_teach_and_mix_page_sizes)
     const uint64_t va2 = 0x40405010; /* level-2 index 2, level-3 index 5 */
     size_t k = 0;
     const ct_event *f;
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     one_init(&o, CT_LOAD, va1, 4);
     add_ttw(&o, 0, 2, 0x10008, 0x80000000ull | 0x401); /* a 2M block */
     run_one(s, &o);
@@ -632,8 +810,7 @@ TEST(walk_lines_teach_only_their_own_side_and_index)
     ct_sim *s = MAKE("itlb.entries=4", "dtlb.entries=4", "walk.tables=trace");
     one o;
     const ct_walk_stats *w;
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     one_init(&o, CT_IFETCH, 0x5000, 4);
     add_ttw(&o, 0, 3, 0x30028, 0x7000403); /* data side, index 5 */
     run_one(s, &o);
@@ -663,8 +840,7 @@ TEST(translation_latencies_add_to_the_timing)
                      "stlb.entries=16", "stlb.latency=5", "walkcache.entries=8",
                      "walkcache.latency=2", "walk.latency=10");
     const ct_sim_totals *t;
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     load(s, 0x1000);
     t = ct_sim_get_totals(s);
     CHECK_EQ_U64(t->cycles, 518);
@@ -691,8 +867,7 @@ TEST(translation_latencies_add_to_the_timing)
 TEST(no_tlb_no_translation)
 {
     ct_sim *s = MAKE("l1d.size=1K", "l1d.assoc=2");
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     load(s, 0x1000);
     CHECK_EQ_U64(ct_sim_ntlbs(s), 0);
     CHECK(ct_sim_walk_stats(s, 0) == NULL);
@@ -709,8 +884,7 @@ TEST(structures_are_numbered_per_core)
     ct_sim *s = MAKE("system.cores=2", "l1d.size=1K", "l1d.assoc=2", "itlb.entries=4",
                      "stlb.entries=8", "stlb.assoc=2");
     one o;
-    if (!s)
-        return;
+    REQUIRE(s != NULL);
     CHECK_EQ_U64(ct_sim_ntlbs(s), 4);
     CHECK(strcmp(ct_sim_tlb_info(s, 1)->name, "stlb") == 0);
     CHECK_EQ_U64(ct_sim_tlb_info(s, 2)->core, 1);
@@ -730,6 +904,7 @@ int main(void)
 {
     RUN(pages_of_every_size_hit_and_miss);
     RUN(a_full_tlb_evicts_by_its_policy);
+    RUN(a_64k_granule_alone_walks_three_levels);
     RUN(the_stlb_fills_the_l1_tlb);
     RUN(sides_use_their_own_tlb);
     RUN(a_side_without_tlb_translates_for_free);
@@ -738,7 +913,12 @@ int main(void)
     RUN(asids_keep_entries_and_tables_apart);
     RUN(global_entries_match_every_asid);
     RUN(asid_markers_belong_to_their_cpu);
+    RUN(vmids_keep_entries_apart);
+    RUN(non_secure_regimes_have_their_own_entries);
+    RUN(tlb_replacement_follows_the_policy);
+    RUN(walk_lines_teach_their_own_cpu);
     RUN(walk_cache_hits_shorten_walks);
+    RUN(walk_cache_levels_choose_what_is_cached);
     RUN(synthetic_walks_read_first_touch_tables);
     RUN(synthetic_tables_are_identical_across_runs_with_one_seed);
     RUN(synthetic_physical_addresses_index_the_caches);

@@ -131,6 +131,59 @@ TEST(matched_missing_extra_cold_and_line_ids)
     unlink(trace_path);
 }
 
+/* Cold start is the model's first touch of a line in a set the reference
+ * has not shown yet, and what follows from it; a refill is not. The
+ * reference shows nothing of L1D set 0 (blocks 0x80, 0x82, 0x84: lines A,
+ * B, C), as if its events had been dropped; in the model (LRU):
+ *   1 load A:  ALLOC A, way 0           first touch: cold
+ *   2 load B:  ALLOC B, way 1           cold
+ *   3 load C:  INVAL A, ALLOC C, way 0  A and C were first touches: cold
+ *   4 load A:  INVAL B (cold), ALLOC A, way 1: a refill, so an extra (the
+ *              set is warm in the model by then)
+ *   5 store C: DIRTY C                  C's fill was a first touch: cold
+ *   6 store A: DIRTY A                  A's fill was a refill: an extra */
+TEST(a_refill_in_a_set_the_reference_never_showed_is_reported)
+{
+    ct_config *cfg = small_config();
+    ct_validation *v = NULL;
+    ct_error err = {0};
+    const char *paths[1];
+    const ct_vcount *c;
+
+    write_trace("1 clk cpu0 MR4 00002000:000000002000 00000000\n"
+                "2 clk cpu0 MR4 00002080:000000002080 00000000\n"
+                "3 clk cpu0 MR4 00002100:000000002100 00000000\n"
+                "4 clk cpu0 MR4 00002000:000000002000 00000000\n"
+                "5 clk cpu0 MW4 00002100:000000002100 00000000\n"
+                "6 clk cpu0 MW4 00002000:000000002000 00000000\n"
+                "7 clk cpu0 CACHE cpu.cpu0.l1d LINE 0003 ALLOC 0x000000009040\n");
+    paths[0] = trace_path;
+    CHECK(ct_validate(&v, paths, 1, cfg, NULL, &err) == CT_OK);
+    if (!v) {
+        fprintf(stderr, "%s\n", err.msg);
+        ct_config_free(cfg);
+        return;
+    }
+    c = count_of(v, "cpu.cpu0.l1d", CT_EVOP_ALLOC);
+    CHECK(c && c->model == 4 && c->cold_extra == 3 && c->extra == 1);
+    c = count_of(v, "cpu.cpu0.l1d", CT_EVOP_INVAL);
+    CHECK(c && c->model == 2 && c->cold_extra == 2 && c->extra == 0);
+    c = count_of(v, "cpu.cpu0.l1d", CT_EVOP_DIRTY);
+    CHECK(c && c->model == 2 && c->cold_extra == 1 && c->extra == 1);
+    CHECK_EQ_U64(ct_validation_ndivergences(v), 3); /* the 2 extras, the missing line */
+    if (ct_validation_ndivergences(v) == 3) {
+        const ct_divergence *d = ct_validation_divergence(v, 0);
+        CHECK(d->kind == CT_DIV_EXTRA && d->op == CT_EVOP_ALLOC && d->addr == 0x2000 &&
+              d->time == 4 && d->model_line == 1);
+        d = ct_validation_divergence(v, 1);
+        CHECK(d->kind == CT_DIV_EXTRA && d->op == CT_EVOP_DIRTY && d->addr == 0x2000 &&
+              d->time == 6);
+    }
+    ct_validation_free(v);
+    ct_config_free(cfg);
+    unlink(trace_path);
+}
+
 TEST(the_window_decides_what_is_close_enough)
 {
     ct_config *cfg = small_config();
@@ -355,6 +408,7 @@ TEST(inference_reads_line_size_ways_and_sets)
 int main(void)
 {
     RUN(matched_missing_extra_cold_and_line_ids);
+    RUN(a_refill_in_a_set_the_reference_never_showed_is_reported);
     RUN(the_window_decides_what_is_close_enough);
     RUN(two_levels_may_not_share_a_name);
     RUN(model_events_print_as_tarmac_lines_the_decoder_reads_back);

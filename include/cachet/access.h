@@ -80,7 +80,11 @@ enum ct_access_flag {
     CT_F_PRIV = 0x0008,    /* privileged */
     CT_F_UNPRIV = 0x0010,  /* unprivileged (Tarmac 'T' attribute) */
     CT_F_NOADDR = 0x0020,  /* address unknown (masked in the trace): never simulate */
-    CT_F_NOPC = 0x0040     /* pc unknown */
+    CT_F_NOPC = 0x0040,    /* pc unknown */
+    CT_F_NS_REGIME = 0x0080 /* made in a non-secure translation regime (Tarmac: the
+                               cpu's security state, the _n of EL1h_n); the TLB
+                               entries it fills are non-secure (CT_EVF_VNS).
+                               CT_F_NS is the physical address's security */
 };
 
 /* One access. 48 bytes, plain data, no pointers. */

@@ -174,8 +174,10 @@ typedef struct ct_walk_stats {
 const ct_walk_stats *ct_sim_walk_stats(const ct_sim *s, uint32_t core);
 
 /* Events the model emits in the Tarmac vocabulary: ct_event with type
- * CT_EV_CACHE; op ALLOC/DIRTY/CLEAN/INVAL for processor caches (L1I, L1D,
- * L2) and FILL/EVICT/CLEAN/INVAL for system caches (L3); line = set * assoc
+ * CT_EV_CACHE; op ALLOC/DIRTY/CLEAN/INVAL for processor caches and
+ * FILL/EVICT/CLEAN/INVAL for system caches (each level's `events` key says
+ * which it is: by default L1I, L1D and L2 are processor caches, L3 a
+ * system cache); line = set * assoc
  * + way; addr = the line address the level indexes with (physical when
  * [system] indexing = physical and the trace gives one); CT_EVF_NS when the
  * line is non-secure. `level` is the level index (ct_sim_level_info); time

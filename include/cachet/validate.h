@@ -71,7 +71,10 @@ typedef struct ct_vcount {
     uint64_t matched;        /* pairs found within the window */
     uint64_t missing;        /* reference events the model did not make */
     uint64_t extra;          /* model events the reference does not have */
-    uint64_t cold_extra;     /* extras counted apart: see sim/validate.c */
+    uint64_t cold_extra;     /* extras counted apart: the model's first touch
+                                of a line in a set the reference has not shown
+                                yet, and what follows from it (rule "Cold
+                                start" in sim/validate.c) */
     uint64_t line_id_agree;  /* matched pairs with the same detail: LINE id
                                 (CACHE), physical base (TLB, WALKCACHE),
                                 descriptor (TTW) */

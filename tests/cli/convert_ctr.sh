@@ -100,7 +100,10 @@ expect_eq "$(grep -c '^agreement' "$TMP/vb.sum")" "1" "validate ran on the ctr s
 "$CACHET" infer "$TMP/fm.ctr.zst" >"$TMP/ib.txt" 2>&1
 check "infer: same geometry from ctr" cmp -s "$TMP/ia.txt" "$TMP/ib.txt"
 "$CACHET" info --json "$TMP/fm.ctr.zst" >"$TMP/fm.json"
-expect_eq "$(json_get "$TMP/fm.json" "d['events'], d['markers']")" "15 16" "fm example: events and markers kept"
+"$CACHET" info --json "$fm" >"$TMP/fm-text.json"
+expect_eq "$(json_get "$TMP/fm.json" "d['events'], d['markers']")" \
+    "$(json_get "$TMP/fm-text.json" "d['events'], d['markers']")" "fm example: events and markers kept"
+expect_eq "$(json_get "$TMP/fm.json" "d['events']")" "15" "fm example: its 15 CACHE, TLB and TTW lines"
 
 # what the Tarmac writer writes, cachet's Tarmac reader reads back the same
 for input in "$SRC/tests/data/vixl/forms.log" "gen:matmul:dim=16" "gen:random:n=5K,writes=30"; do

@@ -45,10 +45,13 @@ for fmt in $formats; do
     esac
     bad_case "$fmt: a directory where a file is expected" "$want" "$TMP/adir" -f "$fmt"
     if [ $can_drop = 1 ]; then
-        as_nobody "$CACHET" run -q -f "$fmt" "$TMP/secret.trace" >/dev/null 2>"$TMP/err"
+        mkdir -p "$TMP/nb" && chmod 777 "$TMP/nb" && rm -f "$TMP/nb/"*
+        as_nobody "$CACHET" run -q -f "$fmt" --json "$TMP/nb/out.json" --csv "$TMP/nb/out.csv" \
+            "$TMP/secret.trace" >/dev/null 2>"$TMP/err"
         st=$?
-        if [ $st -eq 2 ] && grep -qF "secret.trace: cannot open: Permission denied" "$TMP/err"; then ok
-        else bad "$fmt: unreadable file: exit $st: $(cat "$TMP/err")"; fi
+        if [ $st -eq 2 ] && grep -qF "secret.trace: cannot open: Permission denied" "$TMP/err" &&
+            no_output_left "$TMP/nb" out.json out.csv; then ok
+        else bad "$fmt: unreadable file: exit $st: $(cat "$TMP/err") $(ls "$TMP/nb")"; fi
     fi
 done
 # detection: the same, and bytes that no format claims

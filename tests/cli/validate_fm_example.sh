@@ -75,6 +75,19 @@ expect_eq "$(grep -c 'cpu.cpu0.l1dcache LINE 0100 DIRTY 0x00001600e000_NS$' "$TM
 expect_status 0 "info reads the event log" "$CACHET" info --json "$TMP/ev.tarmac"
 expect_eq "$(json_get "$TMP/out" "d['events'], d['malformed']")" "$(wc -l < "$TMP/ev.tarmac") 0" "every event line read back"
 
+# walk.cache = l2: the descriptor read skips the L1D, so the walk allocates
+# 0x16393100 in the L2 only (LINE 0c40), and the reference's L1D line 0188
+# is missing
+expect_status 0 "run --events, walks through the L2" "$CACHET" run -q -c "$CFG" -s walk.cache=l2 \
+    --events "$TMP/ev2.tarmac" "$TR"
+expect_eq "$(grep -c ' CACHE .* 0x000016393100$' "$TMP/ev2.tarmac")" "1" "one line for the descriptor"
+expect_eq "$(grep -cxF '1953 clk cpu0 CACHE Validation_ARMAEMv8AMPCT.cpu.l2_cache LINE 0c40 ALLOC 0x000016393100' "$TMP/ev2.tarmac")" \
+    "1" "walk.cache=l2: the descriptor in L2 LINE 0c40"
+expect_eq "$(grep -c 'l1dcache .* 0x000016393100' "$TMP/ev2.tarmac")" "0" "walk.cache=l2: no L1D line"
+expect_status 3 "validate with walks through the L2" "$CACHET" validate -c "$CFG" -s walk.cache=l2 --json "$J" "$TR"
+expect_eq "$(json_get "$J" "[(x['kind'], x['structure'], x['address']) for x in d['divergences']]")" \
+    "[('missing', 'cpu.cpu0.l1dcache', '0x16393100')]" "walk.cache=l2: the L1D line 0188 is missing, nothing else"
+
 # the trace's own tables are what reproduces the walks: with synthetic ones
 # the descriptors (and the L1D and L2 lines they fill) are elsewhere
 expect_status 3 "synthetic tables" "$CACHET" validate -c "$CFG" -s walk.tables=synthetic --json "$J" "$TR"

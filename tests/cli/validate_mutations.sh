@@ -1,6 +1,7 @@
 # validate_mutations.sh - a trace whose CACHE lines are the model's own events
 # validates with agreement 1; copies with reference events dropped, altered
-# or moved beyond the window report exactly those differences.
+# or moved beyond the window report exactly those differences. The same for
+# translation events: TLB, WALKCACHE and TTW lines.
 source "$(dirname "$0")/lib.bash"
 
 cat > "$TMP/c.ini" <<'INI'
@@ -92,4 +93,75 @@ expect_eq "$(validate --window 5 "$TMP/m.tarmac")" 0 "a window of 5 covers it"
 sed "${K3}s/^$T3 /$((T3 + 1)) /" "$TMP/ref.tarmac" | sort -s -n -k1,1 > "$TMP/m.tarmac"
 expect_eq "$(validate "$TMP/m.tarmac")" 0 "moved within the window passes"
 expect_eq "$(totals)" "$NEV $NEV $NEV 0 0 0 $NEV" "moved within the window: all matched"
+
+# ---- translation events -------------------------------------------------------
+# 2-entry ITLB and DTLB, an 8-entry STLB, a 4-entry walk cache, synthetic
+# tables (the TTW lines of the reference are then events only); 1000
+# instructions on 2 code pages, loads and stores over 24 pages in 5 regions
+# of 2M: fills and evictions in every structure, a walk on every DTLB miss.
+cat > "$TMP/t.ini" <<'INI'
+[system]
+indexing = physical
+[itlb]
+entries = 2
+tarmac_name = cpu.cpu{cpu}.ITLB
+tarmac_walk_name = ITLB
+[dtlb]
+entries = 2
+tarmac_name = cpu.cpu{cpu}.DTLB
+tarmac_walk_name = DTLB
+[stlb]
+entries = 8
+assoc = 2
+tarmac_name = cpu.cpu{cpu}.S1TLB
+[walkcache]
+entries = 4
+tarmac_name = cpu.cpu{cpu}.WALKCACHE
+[walk]
+tables = synthetic
+INI
+awk -v n=1000 'BEGIN {
+    for (i = 1; i <= n; i++) {
+        pc = 4096 + 4 * (i % 1500)
+        printf "%d clk cpu0 IT (%d) %08x:%012x d503201f O EL1h_n : NOP\n", i, i, pc, pc + 268435456
+        a = 1048576 + ((i * 7) % 24) * 4096 + ((i * 13) % 5) * 2097152 + (i % 64) * 8
+        printf "%d clk cpu0 M%s8 %08x:%012x_NS 00000000_00000000\n", i, (i % 3 ? "R" : "W"), a, a + 268435456
+    }
+}' > "$TMP/tacc.tarmac"
+check "model translation events" "$CACHET" run -q -c "$TMP/t.ini" --events "$TMP/tev.tarmac" "$TMP/tacc.tarmac"
+sort -s -n -k1,1 "$TMP/tacc.tarmac" "$TMP/tev.tarmac" > "$TMP/tref.tarmac"
+TEV=$(wc -l < "$TMP/tev.tarmac")
+for kind in "TLB FILL" "TLB EVICT" "WALKCACHE FILL" "WALKCACHE EVICT" "TTW DTLB"; do
+    [ "$(grep -c " $kind " "$TMP/tev.tarmac")" -gt 50 ] && ok || bad "the trace exercises $kind"
+done
+tvalidate() { "$CACHET" validate -c "$TMP/t.ini" --max-diffs 100 --json "$TMP/v.json" "$@" >/dev/null 2>"$TMP/err"; echo $?; }
+expect_eq "$(tvalidate "$TMP/tref.tarmac")" 0 "the self-consistent translation trace validates"
+expect_eq "$(totals)" "$TEV $TEV $TEV 0 0 0 $TEV" "every translation event matched, same details"
+
+# the line of the k-th event of a kind, two thirds into the trace; its time
+# and the address the report gives (TLB: the virtual base; TTW: the descriptor)
+tnth() { grep -n " $1 " "$TMP/tref.tarmac" | sed -n "$(( $(grep -c " $1 " "$TMP/tref.tarmac") * 2 / 3 + ${2:-0} ))p" | cut -d: -f1; }
+tfield() { sed -n "$1p" "$TMP/tref.tarmac" | awk -v f="$2" '{ print $f }'; }
+vbase() { tfield "$1" 8 | sed -e 's/_NS//' -e 's/,$//' -e 's/:.*//'; }
+F=$(tnth "TLB FILL"); W=$(tnth "WALKCACHE FILL"); E=$(tnth "TLB EVICT")
+T=$(tnth "TTW DTLB"); P=$(tnth "TLB FILL" 5)
+# drop a TLB FILL, a WALKCACHE FILL and a TLB EVICT: exactly those three extras
+sed "${F}d;${W}d;${E}d" "$TMP/tref.tarmac" > "$TMP/m.tarmac"
+expect_eq "$(tvalidate "$TMP/m.tarmac")" 3 "dropped translation events fail"
+expect_eq "$(totals)" "$((TEV - 3)) $TEV $((TEV - 3)) 0 3 0 $((TEV - 3))" "dropped: 3 extra"
+check "dropped: the TLB FILL, WALKCACHE FILL and TLB EVICT" divs \
+    "extra FILL $(vbase $F) $(tfield $F 1)" "extra FILL $(vbase $W) $(tfield $W 1)" \
+    "extra EVICT $(vbase $E) $(tfield $E 1)"
+expect_eq "$(json_get "$TMP/v.json" "sorted(x['type'] for x in d['divergences'])")" "['TLB', 'TLB', 'WALKCACHE']" \
+    "dropped: in the TLB and walk-cache structures"
+# alter a TTW descriptor value and a TLB FILL's physical base: still matched,
+# their details (descriptor, physical base) disagree
+sed -e "${T}s/ \([0-9a-f]\{16\}\) : / 00000000dead0003 : /" \
+    -e "${P}s/:0x[0-9a-f]*/:0x0000beef0000/" "$TMP/tref.tarmac" > "$TMP/m.tarmac"
+expect_eq "$(tvalidate "$TMP/m.tarmac")" 0 "altered details still match"
+expect_eq "$(totals)" "$TEV $TEV $TEV 0 0 0 $((TEV - 2))" "altered: two detail disagreements"
+check "altered: the TTW read and the TLB FILL" divs "line_id WALK 0x$(tfield $T 8) $(tfield $T 1)" \
+    "line_id FILL $(vbase $P) $(tfield $P 1)"
+expect_eq "$(json_get "$TMP/v.json" "sorted((x['type'], x['line']) for x in d['divergences'])")" \
+    "[('TLB', '0xbeef0000_NS'), ('TTW', '00000000dead0003')]" "altered: the reference's descriptor and physical base are shown"
 finish
