@@ -125,7 +125,7 @@ static int autodetect(ct_bytes **io, ct_error *err)
     return CT_OK;
 }
 
-int ct_bytes_open(ct_bytes **out, const char *path, ct_error *err)
+int ct_bytes_open(ct_bytes **out, const char *path, int containers, ct_error *err)
 {
     ct_bytes *b = bytes_alloc(path, CT_BYTES_BUF);
     int rc;
@@ -141,7 +141,7 @@ int ct_bytes_open(ct_bytes **out, const char *path, ct_error *err)
         ct_bytes_close(b);
         return rc;
     }
-    rc = autodetect(&b, err);
+    rc = containers ? autodetect(&b, err) : CT_OK;
     if (rc) {
         ct_bytes_close(b);
         return rc;
@@ -151,7 +151,7 @@ int ct_bytes_open(ct_bytes **out, const char *path, ct_error *err)
 }
 
 int ct_bytes_open_mem(ct_bytes **out, const char *name, const void *data, size_t n,
-                      ct_error *err)
+                      int containers, ct_error *err)
 {
     /* memory needs no bigger buffer than its data (lines must still fit) */
     ct_bytes *b = bytes_alloc(name, n < 8192 ? 8192 : (n < CT_BYTES_BUF ? n : CT_BYTES_BUF));
@@ -168,7 +168,7 @@ int ct_bytes_open_mem(ct_bytes **out, const char *name, const void *data, size_t
         ct_bytes_close(b);
         return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", name);
     }
-    rc = autodetect(&b, err);
+    rc = containers ? autodetect(&b, err) : CT_OK;
     if (rc) {
         ct_bytes_close(b);
         return rc;

@@ -11,7 +11,13 @@
  * Records are decoded straight from the byte source's buffer. A record cut
  * by the end of the buffer is decoded again from its first byte after a
  * refill: the decoder's state changes only once a record is complete.
+ *
+ * Sizes change only in access records that carry one, so the decoder
+ * vouches for the trace layer's size bound (ct_stream.sizes_bounded) until
+ * a size over it appears for a kind other than cache operations; from then
+ * on the trace layer checks every access itself.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +31,11 @@ typedef struct ctr {
     ct_stream *s;
     /* decoder state (CTR.md, "Access") */
     uint64_t addr[CTR_ACCESS_KINDS], delta[CTR_ACCESS_KINDS];
-    uint32_t size[CTR_ACCESS_KINDS];
     uint64_t time, pc, poff;
-    ct_access proto[CTR_ACCESS_KINDS]; /* per kind: the kind, thread, cpu, flags and op
-                                          of the state; zeroes */
+    ct_access proto[CTR_ACCESS_KINDS]; /* per kind: the last size, and the kind, thread,
+                                          cpu, flags and op of the state; zeroes */
     uint64_t mk_prev[CTR_MARKER_FIELDS], mk_stride[CTR_MARKER_FIELDS];
+    ct_marker mk_head;         /* type, cpu, thread and aux of mk_prev, as stored */
     uint64_t ev_prev[CTR_EVENT_FIELDS];
     /* progress */
     uint64_t records;          /* records decoded */
@@ -98,6 +104,8 @@ static int ctr_open(void **st, ct_stream *s, ct_error *err)
     c->s = s;
     for (int k = 0; k < CTR_ACCESS_KINDS; k++)
         c->proto[k].kind = (uint8_t)k;
+    /* sizes are all 0 so far; one over the trace layer's bound clears this */
+    s->sizes_bounded = 1;
     *st = c;
     return CT_OK;
 }
@@ -194,6 +202,15 @@ static int fail(ctr *c, const uint8_t *start, const uint8_t *rec, const char *re
                         (unsigned long long)c->records, reason);
 }
 
+/* The first 16 bytes of every marker whose fields 0-3 are as predicted. */
+static void set_head(ctr *c)
+{
+    c->mk_head.type = (uint16_t)c->mk_prev[0];
+    c->mk_head.cpu = (uint16_t)c->mk_prev[1];
+    c->mk_head.thread = (uint32_t)c->mk_prev[2];
+    c->mk_head.aux = (uint32_t)c->mk_prev[3];
+}
+
 /*
  * A record that is not an access, at *pp. Returns 0 (done, *pp advanced),
  * DEC_FULL (no room for it), DEC_SHORT, DEC_END, or a negative code.
@@ -251,6 +268,7 @@ static int other(ctr *c, const uint8_t **pp, const uint8_t *lim, const uint8_t *
             return fail(c, start, rec, "marker record: field out of range", err);
         memcpy(c->mk_prev, val, sizeof val);
         memcpy(c->mk_stride, stride, sizeof stride);
+        set_head(c);
         m = &b->mk[b->nmk++];
         m->index = b->n;
         m->type = (uint16_t)val[0];
@@ -356,6 +374,21 @@ corrupt:
     return fail(c, start, rec, "corrupt varint", err);
 }
 
+/* The last 16 bytes of a ct_access (size to flags) come from the kind's
+ * prototype in one copy; the decoder fills in the first 32. */
+#define TAIL_AT offsetof(ct_access, size)
+_Static_assert(sizeof(ct_access) - offsetof(ct_access, size) == 16, "ct_access tail");
+
+FORCE_INLINE void put_access(ct_access *a, const ct_access *proto, uint64_t va, uint64_t pa,
+                             uint64_t pc, uint64_t time)
+{
+    a->vaddr = va;
+    a->paddr = pa;
+    a->pc = pc;
+    a->time = time;
+    memcpy((uint8_t *)a + TAIL_AT, (const uint8_t *)proto + TAIL_AT, 16);
+}
+
 /* What the access records of one decode() call carry from one to the next. */
 typedef struct dstate {
     uint64_t time, pc, poff;
@@ -373,7 +406,7 @@ FORCE_INLINE const uint8_t *access_record(ctr *c, unsigned h, const uint8_t *p,
                                           dstate *ds, const char **why)
 {
     const unsigned k = h & CTR_KIND_MASK;
-    uint64_t v = 0, size = 0, d, ntime, npc = ds->pc, npoff = ds->poff, va;
+    uint64_t v = 0, size = 0, d, ntime, npc = ds->pc, npoff = ds->poff, va, pa = 0;
 
 #define VARINT(x)                                                       \
     do {                                                                \
@@ -387,7 +420,7 @@ FORCE_INLINE const uint8_t *access_record(ctr *c, unsigned h, const uint8_t *p,
     } while (0)
 
     if (h & CTR_SAME_SIZE) {
-        size = c->size[k];
+        size = c->proto[k].size;
     } else {
         VARINT(size);
         if (UNLIKELY(size > UINT32_MAX)) {
@@ -422,19 +455,17 @@ FORCE_INLINE const uint8_t *access_record(ctr *c, unsigned h, const uint8_t *p,
     va = c->addr[k] + d;
     if ((h & CTR_PC_PREDICTED) && k == CT_IFETCH)
         npc = va;
-    c->size[k] = (uint32_t)size;
+    if (UNLIKELY(c->proto[k].flags & CT_F_PADDR))
+        pa = va + npoff;
+    c->proto[k].size = (uint32_t)size;
+    if (size > CT_MAX_ACCESS_BYTES && k != CT_CACHEOP)
+        c->s->sizes_bounded = 0;
     c->addr[k] = va;
     c->delta[k] = d;
     ds->time = ntime;
     ds->pc = npc;
     ds->poff = npoff;
-    *a = c->proto[k];
-    a->vaddr = va;
-    if (UNLIKELY(c->proto[k].flags & CT_F_PADDR))
-        a->paddr = va + npoff;
-    a->pc = npc;
-    a->time = ntime;
-    a->size = (uint32_t)size;
+    put_access(a, &c->proto[k], va, pa, npc, ntime);
     return p;
 }
 
@@ -449,51 +480,31 @@ FORCE_INLINE const uint8_t *quick_marker(ctr *c, const uint8_t *p, ct_marker *m,
     const unsigned mask = p[1];
     uint64_t val[CTR_MARKER_FIELDS], stride[CTR_MARKER_FIELDS];
 
-    if (mask == 0) {   /* every field as predicted: the usual timestamp marker */
-        uint64_t *pv = c->mk_prev;
-        const uint64_t *st = c->mk_stride;
-        pv[4] += st[4];
-        pv[5] += st[5];
-        pv[6] += st[6];
-        m->index = index;
-        m->type = (uint16_t)pv[0];
-        m->cpu = (uint16_t)pv[1];
-        m->thread = (uint32_t)pv[2];
-        m->aux = (uint32_t)pv[3];
-        m->time = pv[4];
-        m->value = pv[5];
-        m->value2 = pv[6];
-        c->nmarker++;
-        c->records++;
-        return p + 2;
-    }
-    if (mask >> CTR_MARKER_FIELDS)
-        return NULL;
-    p += 2;
     if (!(mask & ((1u << CTR_MARKER_STRIDED) - 1))) {
-        /* only time, value or value2 given: a timestamp after an instruction
-         * of another length */
-        uint64_t *pv = c->mk_prev, *st = c->mk_stride, d4 = 0, d5 = 0, d6 = 0;
-        if (mask & 0x10 && (p = varint10(p, &d4)) == CORRUPT)
-            return NULL;
-        if (mask & 0x20 && (p = varint10(p, &d5)) == CORRUPT)
-            return NULL;
-        if (mask & 0x40 && (p = varint10(p, &d6)) == CORRUPT)
-            return NULL;
-        if (mask & 0x10)
-            st[4] = ctr_unzigzag(d4);
-        if (mask & 0x20)
-            st[5] = ctr_unzigzag(d5);
-        if (mask & 0x40)
-            st[6] = ctr_unzigzag(d6);
+        /* type, cpu, thread and aux as before; time, value and value2 as
+         * predicted unless given: a run of timestamps */
+        uint64_t *pv = c->mk_prev, *st = c->mk_stride, d = 0;
+        p += 2;
+        if (mask == 0x40) {         /* only value2 (a text line) moved otherwise */
+            if ((p = varint10(p, &d)) == CORRUPT)
+                return NULL;
+            st[6] = ctr_unzigzag(d);
+        } else if (mask) {
+            uint64_t given[CTR_MARKER_FIELDS] = {0};
+            if (mask >> CTR_MARKER_FIELDS)
+                return NULL;
+            for (int k = CTR_MARKER_STRIDED; k < CTR_MARKER_FIELDS; k++)
+                if (mask >> k & 1 && (p = varint10(p, &given[k])) == CORRUPT)
+                    return NULL; /* nothing changed yet */
+            for (int k = CTR_MARKER_STRIDED; k < CTR_MARKER_FIELDS; k++)
+                if (mask >> k & 1)
+                    st[k] = ctr_unzigzag(given[k]);
+        }
         pv[4] += st[4];
         pv[5] += st[5];
         pv[6] += st[6];
+        memcpy(m, &c->mk_head, offsetof(ct_marker, time));
         m->index = index;
-        m->type = (uint16_t)pv[0];
-        m->cpu = (uint16_t)pv[1];
-        m->thread = (uint32_t)pv[2];
-        m->aux = (uint32_t)pv[3];
         m->time = pv[4];
         m->value = pv[5];
         m->value2 = pv[6];
@@ -501,6 +512,9 @@ FORCE_INLINE const uint8_t *quick_marker(ctr *c, const uint8_t *p, ct_marker *m,
         c->records++;
         return p;
     }
+    if (mask >> CTR_MARKER_FIELDS)
+        return NULL;
+    p += 2;
     for (int k = 0; k < CTR_MARKER_FIELDS; k++) {
         stride[k] = c->mk_stride[k];
         val[k] = c->mk_prev[k] + (k >= CTR_MARKER_STRIDED ? stride[k] : 0);
@@ -519,6 +533,7 @@ FORCE_INLINE const uint8_t *quick_marker(ctr *c, const uint8_t *p, ct_marker *m,
         return NULL;
     memcpy(c->mk_prev, val, sizeof val);
     memcpy(c->mk_stride, stride, sizeof stride);
+    set_head(c);
     m->index = index;
     m->type = (uint16_t)val[0];
     m->cpu = (uint16_t)val[1];
@@ -529,6 +544,98 @@ FORCE_INLINE const uint8_t *quick_marker(ctr *c, const uint8_t *p, ct_marker *m,
     m->value2 = val[6];
     c->nmarker++;
     c->records++;
+    return p;
+}
+
+/*
+ * The records that start before `safe` (at least CTR_RECORD_MAX bytes
+ * before the end of the buffer, so that no field needs a bounds check),
+ * from p into b at *ap, while b has room: accesses, and markers that
+ * quick_marker() takes. Returns the first byte not consumed, with *ap
+ * advanced; stops at any other record. A corrupt field sets *why and
+ * returns the start of its record (the state it changed is never used: the
+ * read ends there). The hot loop of decode(): time, pc and the physical
+ * offset live in locals here.
+ */
+static const uint8_t *fast_records(ctr *c, const uint8_t *p, const uint8_t *safe,
+                                            ct_batch *b, ct_access **ap, dstate *ds,
+                                            const char **why)
+{
+    ct_access *a = *ap, *const aend = b->acc + b->cap;
+    uint64_t time = ds->time, pc = ds->pc, poff = ds->poff;
+
+    while (LIKELY(a < aend && p < safe)) {
+        const unsigned h = *p, k = h & CTR_KIND_MASK, tc = (h >> CTR_TIME_SHIFT) & 3;
+        const uint8_t *np = p + 1;
+        uint64_t v = 0, d, va, pa = 0;
+
+        if (UNLIKELY(k == CTR_OTHER)) {
+            const uint8_t *q;
+            if (h == (CTR_OTHER | (CTR_MARKER << 3)) && b->nmk < b->mkcap &&
+                (q = quick_marker(c, p, &b->mk[b->nmk], (uint32_t)(a - b->acc)))) {
+                b->nmk++;
+                p = q;
+                continue;
+            }
+            break;
+        }
+#define FAST_VARINT(x)                                                  \
+    do {                                                                \
+        np = varint10(np, &(x));                                        \
+        if (UNLIKELY(np == CORRUPT)) {                                  \
+            *why = "corrupt varint";                                    \
+            goto out;                                                   \
+        }                                                               \
+    } while (0)
+        if (UNLIKELY(!(h & CTR_SAME_SIZE))) {
+            FAST_VARINT(v);
+            if (UNLIKELY(v > UINT32_MAX)) {
+                *why = "access size out of range";
+                goto out;
+            }
+            c->proto[k].size = (uint32_t)v;
+            if (v > CT_MAX_ACCESS_BYTES && k != CT_CACHEOP)
+                c->s->sizes_bounded = 0;
+        }
+        if (LIKELY(tc < CTR_TIME_DELTA)) {
+            time += tc;
+        } else {
+            if (UNLIKELY(tc != CTR_TIME_DELTA)) {
+                *why = "bad time code in access tag";
+                goto out;
+            }
+            FAST_VARINT(v);
+            time += ctr_unzigzag(v);
+        }
+        if (!(h & CTR_PC_PREDICTED)) {
+            FAST_VARINT(v);
+            pc += ctr_unzigzag(v);
+        }
+        d = c->delta[k];
+        if (!(h & CTR_STRIDE)) {
+            FAST_VARINT(v);
+            d = ctr_unzigzag(v);
+            c->delta[k] = d;
+        }
+        va = c->addr[k] + d;
+        c->addr[k] = va;
+        if (k == CT_IFETCH && (h & CTR_PC_PREDICTED))
+            pc = va;
+        if (UNLIKELY(c->proto[k].flags & CT_F_PADDR)) {
+            FAST_VARINT(v);
+            poff += ctr_unzigzag(v);
+            pa = va + poff;
+        }
+#undef FAST_VARINT
+        put_access(a, &c->proto[k], va, pa, pc, time);
+        p = np;
+        a++;
+    }
+out:
+    *ap = a;
+    ds->time = time;
+    ds->pc = pc;
+    ds->poff = poff;
     return p;
 }
 
@@ -552,59 +659,13 @@ static int decode(ctr *c, const uint8_t **pp, const uint8_t *lim, ct_batch *b, c
     for (;;) {
         unsigned h;
 
-        /* accesses far from the end of the buffer: no bounds checks */
+        /* records far from the end of the buffer: no bounds checks */
         {
-            ct_access *a = acc + n, *const aend = acc + cap;
-            while (LIKELY(a < aend && p < safe)) {
-                h = *p;
-                if (UNLIKELY((h & CTR_KIND_MASK) == CTR_OTHER)) {
-                    const uint8_t *q2;
-                    if (h == (CTR_OTHER | (CTR_MARKER << 3)) && b->nmk < b->mkcap &&
-                        (q2 = quick_marker(c, p, &b->mk[b->nmk], (uint32_t)(a - acc)))) {
-                        b->nmk++;
-                        p = q2;
-                        continue;
-                    }
-                    break;
-                }
-                if ((h & 0x68) == (CTR_SAME_SIZE | CTR_PC_PREDICTED) &&
-                    !(c->proto[h & CTR_KIND_MASK].flags & CT_F_PADDR)) {
-                    /* the common shape: size, time and pc predicted, at most an
-                     * address delta (the general path reports a corrupt one) */
-                    const unsigned k = h & CTR_KIND_MASK;
-                    const uint8_t *np = p + 1;
-                    uint64_t d = c->delta[k], va;
-                    if (!(h & CTR_STRIDE)) {
-                        uint64_t v = 0;
-                        np = varint10(np, &v);
-                        d = ctr_unzigzag(v);
-                    }
-                    if (LIKELY(np != CORRUPT)) {
-                        va = c->addr[k] + d;
-                        ds.time += (h >> CTR_TIME_SHIFT) & 1;
-                        if (k == CT_IFETCH)
-                            ds.pc = va;
-                        c->addr[k] = va;
-                        c->delta[k] = d;
-                        *a = c->proto[k];
-                        a->vaddr = va;
-                        a->pc = ds.pc;
-                        a->time = ds.time;
-                        a->size = c->size[k];
-                        p = np;
-                        a++;
-                        continue;
-                    }
-                }
-                q = access_record(c, h, p + 1, lim, 0, a, &ds, &why);
-                if (UNLIKELY(q == CORRUPT)) {
-                    n = (uint32_t)(a - acc);
-                    goto corrupt;
-                }
-                p = q;
-                a++;
-            }
+            ct_access *a = acc + n;
+            p = fast_records(c, p, safe, b, &a, &ds, &why);
             n = (uint32_t)(a - acc);
+            if (UNLIKELY(*why))
+                goto corrupt;
         }
         if (n >= cap)
             break;

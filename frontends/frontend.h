@@ -62,12 +62,13 @@ struct ct_bytes {
     char chain[64];           /* layers, outermost first: "gzip+file" */
 };
 
-/* Open a path ("-" for stdin) and stack decompressors found by magic bytes. */
-int ct_bytes_open(ct_bytes **out, const char *path, ct_error *err);
+/* Open a path ("-" for stdin) and, when containers is not 0, stack
+ * decompressors found by magic bytes ([trace] containers). */
+int ct_bytes_open(ct_bytes **out, const char *path, int containers, ct_error *err);
 
 /* Open raw memory as a stream (tests; the memory must outlive the stream). */
 int ct_bytes_open_mem(ct_bytes **out, const char *name, const void *data, size_t n,
-                      ct_error *err);
+                      int containers, ct_error *err);
 
 /* Stack one decoder on top of inner (taking ownership of inner). */
 int ct_bytes_push(ct_bytes **out, ct_bytes *inner, const ct_source_ops *ops, ct_error *err);
@@ -126,6 +127,10 @@ typedef struct ct_format_ops {
                     ct_error *err);
     /* 1 when the format reads no bytes (s->in is NULL). */
     int no_bytes;
+    /* 1 when the format has no magic number of its own, so that its first
+     * bytes can happen to look like a compressed container's: an error on
+     * such an input then says how to read it as it is. */
+    int no_magic;
     /* 1 when the decoder itself gives every access of stream i thread i + 1,
      * cpu 0 and core 0 (a stream is one thread and carries no ids): a trace
      * of one such stream then needs no pass to assign cores. */
@@ -159,7 +164,17 @@ struct ct_stream {
     uint32_t index;                /* stream number, 0-based */
     ct_trace_info *info;           /* shared counters: decoders add to records */
     struct ct_trace *trace;        /* private to trace.c */
+    int sizes_bounded;             /* set by a decoder while it vouches that none of
+                                      its accesses but cache operations covers more
+                                      than CT_MAX_ACCESS_BYTES: the trace layer then
+                                      skips its check (0 at open: checked) */
 };
+
+/* An access larger than this is not a real access but a damaged record
+ * (the model would split it into one piece per line): the trace layer
+ * stops a strict read there and drops it in lenient mode. Cache operations
+ * cover ranges and are not bounded. */
+#define CT_MAX_ACCESS_BYTES (1u << 20)
 
 /* A decoder found a malformed record and filled err. Strict mode: returns
  * err->code (the decoder returns it). Lenient mode: counts it under

@@ -14,6 +14,16 @@
  *   first 4 KiB of the (decompressed) stream and the most confident wins;
  *   ties go to the format registered first. Nobody above 0 is an error.
  *
+ * Compressed containers
+ *   Every input is first read through the decompressors its magic bytes
+ *   call for (bytes.c), unless [trace] containers = no. A format with no
+ *   magic of its own (no_magic: TT6, whose first word is an address) can
+ *   start with bytes that are a container's magic by chance; the bytes
+ *   cannot tell, so nothing falls back silently (a damaged compressed
+ *   trace would be decoded as garbage). Instead, an error on an input of
+ *   such a format whose raw bytes start with a container's magic adds how
+ *   to read it as it is (-s trace.containers=no).
+ *
  * Interleaving (which stream runs next, when there are several)
  *   timestamp: DynamoRIO's serial order (its scheduler with timestamp
  *     dependencies, as drcachesim -no_core_sharded and -cpu_scheduling
@@ -55,6 +65,14 @@
  *   one. Batches are handed over by exchanging array pointers, never
  *   copied; at most RA_SLOTS batches are decoded ahead. The records and
  *   their order are exactly those of reading without the thread.
+ *   The thread pays only when the caller has work of its own to overlap
+ *   with decoding. After the first RA_PROBE batches the two times are
+ *   compared: when the caller spent at least RA_IDLE_PCT % of the thread's
+ *   decoding time waiting for batches (it does next to nothing with them:
+ *   cachet info, bench --decode, a conversion to a fast format), the
+ *   thread is stopped, the batches it had decoded are handed out, and the
+ *   caller decodes directly from then on: each hand-over costs a wake-up
+ *   of each thread, which is all the thread added.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -63,6 +81,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "../sim/compiler.h"
 #include "../sim/config_internal.h"
@@ -72,6 +91,8 @@
 #define STREAM_BATCH 8192
 #define MAP_MIN_SLOTS 64
 #define RA_SLOTS 3
+#define RA_PROBE 32
+#define RA_IDLE_PCT 90
 
 /* One input stream. Allocated one by one: decoders keep a pointer to s. */
 typedef struct stream_rt {
@@ -130,9 +151,14 @@ struct ct_trace {
         int rc;            /* what ct_trace_next would have returned */
         ct_error err;
         int full;
+        uint64_t decode_ns; /* the thread's time decoding it */
     } ra[RA_SLOTS];
     uint32_t ra_head, ra_tail;
     int ra_stop;
+    int ra_drain;          /* the thread was stopped: hand out what it decoded,
+                              then read directly */
+    uint32_t ra_taken;     /* batches handed out by the thread so far */
+    uint64_t ra_wait_ns, ra_decode_ns; /* over the first RA_PROBE batches */
     ct_trace_info info_pub; /* snapshot the caller reads while the thread runs */
 };
 
@@ -255,6 +281,40 @@ static const ct_format_ops *detect(const char *path, ct_bytes *in, int *best_sco
 
 static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_error *err);
 
+/*
+ * An error rc (with err) on input `path` of format f: when f has no magic
+ * of its own, containers are on and the file's raw bytes start with a
+ * container's magic, add to the message how to read it as it is (the file
+ * is opened again for that, on this error path only). Returns rc.
+ */
+static int container_hint(const ct_trace *t, const ct_format_ops *f, const char *path, int rc,
+                          ct_error *err)
+{
+    const ct_source_ops *hit = NULL;
+    ct_bytes *raw = NULL;
+    ct_error e2 = {0};
+    ssize_t n;
+
+    if (!f || !f->no_magic || !t->cfg->containers || strcmp(path, "-") == 0 ||
+        ct_bytes_open(&raw, path, 0, &e2) != CT_OK)
+        return rc;
+    n = ct_bytes_fill(raw, 16, &e2);
+    for (size_t i = 0; n > 0 && ct_source_decoder_at(i); i++)
+        if (ct_source_decoder_at(i)->probe(ct_bytes_ptr(raw), (size_t)n)) {
+            hit = ct_source_decoder_at(i);
+            break;
+        }
+    ct_bytes_close(raw);
+    if (hit) {
+        size_t used = strlen(err->msg);
+        snprintf(err->msg + used, sizeof err->msg - used,
+                 " (the input starts like %s data; %s traces have no magic number, so if "
+                 "this one is not compressed, read it as it is with -s trace.containers=no)",
+                 hit->name, f->name);
+    }
+    return rc;
+}
+
 static int add_stream(ct_trace *t, const char *path, ct_error *err)
 {
     return add_stream_from(t, path, NULL, err);
@@ -282,13 +342,13 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
     }
     if (!synthetic && (!f || !f->no_bytes)) {
         if (!in) {
-            rc = ct_bytes_open(&in, path, err);
+            rc = ct_bytes_open(&in, path, t->cfg->containers, err);
             if (rc)
-                return rc;
+                return container_hint(t, f, path, rc, err);
         }
         if (ct_bytes_fill(in, PROBE_BYTES, err) < 0) {
             ct_bytes_close(in);
-            return err->code;
+            return container_hint(t, f, path, err->code, err);
         }
         if (ct_bytes_avail(in) == 0) {
             int compressed = in->inner != NULL;
@@ -332,7 +392,7 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
     if (rc) {
         ct_bytes_close(in);
         free(r);
-        return rc;
+        return container_hint(t, f, path, rc, err);
     }
     t->sv[t->nstreams++] = r;
     return CT_OK;
@@ -524,7 +584,7 @@ int ct_trace_open_mem(ct_trace **out, const char *name, const void *data, size_t
     *out = NULL;
     if ((rc = trace_new(&t, opts, err)) != CT_OK)
         return rc;
-    rc = ct_bytes_open_mem(&in, name, data, n, err);
+    rc = ct_bytes_open_mem(&in, name, data, n, t->cfg->containers, err);
     if (rc == CT_OK)
         rc = add_stream_from(t, name, in, err);
     if (rc == CT_OK)
@@ -713,53 +773,74 @@ static void count_thread(ct_trace *t, uint32_t thread)
         t->info.threads++;
 }
 
+/* Whether a side record can change the thread -> core map: a thread exit,
+ * or a cpu move under the cpus schedule. */
+static int moves_threads(const ct_trace *t, const ct_marker *m)
+{
+    return t->schedule != CT_SCHED_SINGLE &&
+           (m->type == CT_MK_THREAD_EXIT ||
+            (m->type == CT_MK_CPU && t->schedule == CT_SCHED_CPUS && m->cpu != 0xffff));
+}
+
+/* Apply a side record that moves_threads() to the thread -> core map. */
 static void schedule_marker(ct_trace *t, const ct_marker *m)
 {
-    if (t->schedule == CT_SCHED_SINGLE)
-        return;
     if (m->type == CT_MK_THREAD_EXIT)
         thread_exit(t, m->thread);
-    else if (m->type == CT_MK_CPU && t->schedule == CT_SCHED_CPUS && m->cpu != 0xffff)
+    else
         thread_on_cpu(t, m->thread, m->cpu);
 }
 
-/* Give every access of b its core, applying the side records in order. The
- * core is looked up when the thread changes or a side record was applied. */
-static void assign_cores(ct_trace *t, ct_batch *b)
+/* Give every access of b its core, applying the side records in order;
+ * an access with thread 0 becomes thread `dflt` first (when dflt is not
+ * 0). The core is looked up when the thread changes or a side record
+ * changed the map; the records that cannot (timestamps and most others)
+ * are passed over. */
+static void assign_cores(ct_trace *t, ct_batch *b, uint32_t dflt)
 {
     const int single = t->schedule == CT_SCHED_SINGLE;
-    uint32_t mi = 0, i = 0, thread = 0, core = 0;
+    uint32_t mi = 0, i = 0, raw = 0, thread = 0, core = 0;
     int known = 0;
 
-    while (i < b->n) {
+    for (;;) {
         uint32_t end = b->n;
-        while (mi < b->nmk && b->mk[mi].index <= i) {
+        while (mi < b->nmk && !moves_threads(t, &b->mk[mi]))
+            mi++;
+        if (mi < b->nmk && b->mk[mi].index <= i) {
             schedule_marker(t, &b->mk[mi++]);
             known = 0;
+            continue;
         }
+        if (i >= b->n)
+            break;
         if (mi < b->nmk && b->mk[mi].index < end)
             end = b->mk[mi].index;
-        for (ct_access *a = &b->acc[i], *stop = &b->acc[end]; a < stop; a++) {
-            if (UNLIKELY(!known || a->thread != thread)) {
-                thread = a->thread;
+        for (ct_access *a = &b->acc[i], *stop = &b->acc[end]; a < stop;) {
+            if (!known || a->thread != raw) {
+                raw = a->thread;
+                thread = raw ? raw : dflt;
                 known = 1;
                 count_thread(t, thread);
                 core = single ? 0 : core_for_thread(t, thread);
             }
-            a->core = (uint16_t)core;
+            /* the run of accesses of this thread */
+            if (raw) {
+                for (; a < stop && a->thread == raw; a++)
+                    a->core = (uint16_t)core;
+            } else {
+                for (; a < stop && a->thread == 0; a++) {
+                    a->thread = thread;
+                    a->core = (uint16_t)core;
+                }
+            }
         }
         i = end;
     }
-    while (mi < b->nmk)
-        schedule_marker(t, &b->mk[mi++]);
 }
 
 /* ---- reading ------------------------------------------------------------------- */
 
-/* An access larger than this is not a real access but a damaged record:
- * the model would split it into one piece per line. Cache operations cover
- * ranges and are not bounded. */
-#define MAX_ACCESS_BYTES (1u << 20)
+#define MAX_ACCESS_BYTES CT_MAX_ACCESS_BYTES
 
 /* Check the accesses a decoder just added (from index `from`): oversized
  * ones stop a strict read, and are dropped and counted in lenient mode. */
@@ -767,11 +848,22 @@ static int check_sizes(ct_trace *t, stream_rt *r, ct_batch *b, uint32_t from, ct
 {
     uint32_t i = from, w;
 
-    /* nothing moves until a record is dropped */
-    while (i < b->n && LIKELY(b->acc[i].size <= MAX_ACCESS_BYTES || b->acc[i].kind == CT_CACHEOP))
-        i++;
-    w = i;
+    /* the usual case: nothing is too large and nothing moves. Four sizes
+     * at a time: when their OR is below the bound, so is each of them. */
+    _Static_assert((MAX_ACCESS_BYTES & (MAX_ACCESS_BYTES - 1)) == 0, "a power of two");
+    for (; i + 4 <= b->n; i += 4) {
+        const ct_access *a = &b->acc[i];
+        if (UNLIKELY((a[0].size | a[1].size | a[2].size | a[3].size) >= MAX_ACCESS_BYTES))
+            break;
+    }
     for (; i < b->n; i++) {
+        const ct_access *a = &b->acc[i];
+        if (UNLIKELY(a->size > MAX_ACCESS_BYTES && a->kind != CT_CACHEOP))
+            break;
+    }
+    if (LIKELY(i == b->n))
+        return CT_OK;
+    for (w = i; i < b->n; i++) {
         const ct_access *a = &b->acc[i];
         if (LIKELY(a->size <= MAX_ACCESS_BYTES || a->kind == CT_CACHEOP)) {
             b->acc[w++] = *a;
@@ -804,10 +896,10 @@ static int fill_stream(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
         uint64_t bytes_before = t->info.bytes;
         rc = t->fmt->next(r->st, b, err);
         if (rc < 0)
-            return rc;
+            return container_hint(t, t->fmt, r->s.path, rc, err);
         if (rc == 0)
             r->done = 1;
-        if (check_sizes(t, r, b, from, err) != CT_OK)
+        if (!r->s.sizes_bounded && check_sizes(t, r, b, from, err) != CT_OK)
             return err->code;
         /* decoders that do not count their input themselves: the stream's
          * decoded offset */
@@ -1002,7 +1094,8 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
                 count_thread(t, 1);
             return rc;
         }
-        default_thread(b, 0, 0);
+        assign_cores(t, b, 1);    /* thread 0 is the stream's: 1 */
+        return rc;
     } else {
         if (!t->started) {
             t->started = 1;
@@ -1025,11 +1118,18 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
         if (rc < 0)
             return rc;
     }
-    assign_cores(t, b);
+    assign_cores(t, b, 0);
     return rc;
 }
 
 /* ---- read-ahead ---------------------------------------------------------------- */
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static void *ra_main(void *arg)
 {
@@ -1044,7 +1144,9 @@ static void *ra_main(void *arg)
             break;
         pthread_mutex_unlock(&t->ra_mu);
         memset(&slot->err, 0, sizeof slot->err);
+        slot->decode_ns = now_ns();
         slot->rc = next_direct(t, &slot->b, &slot->err);
+        slot->decode_ns = now_ns() - slot->decode_ns;
         pthread_mutex_lock(&t->ra_mu);
         t->info_pub = t->info;
         slot->full = 1;
@@ -1064,13 +1166,38 @@ static void ra_swap(ct_batch *a, ct_batch *b)
     *b = tmp;
 }
 
+/* Take the oldest decoded batch (the caller holds ra_mu while the thread
+ * runs). An end or an error stays in its slot, so that later calls give
+ * the same answer. */
+static int ra_take(ct_trace *t, struct ra_slot *slot, ct_batch *b, ct_error *err)
+{
+    int rc = slot->rc;
+    if (rc > 0) {
+        ra_swap(b, &slot->b);
+        slot->full = 0;
+        t->ra_head++;
+    } else {
+        ct_batch_clear(b);
+        if (rc < 0 && err)
+            *err = slot->err;
+    }
+    return rc;
+}
+
 int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
 {
     struct ra_slot *slot;
+    uint64_t t0 = 0;
     int rc;
 
     if (!t->ra_on)
         return next_direct(t, b, err);
+    if (t->ra_drain) {
+        if (t->ra_head != t->ra_tail)
+            return ra_take(t, &t->ra[t->ra_head % RA_SLOTS], b, err);
+        t->ra_on = 0;
+        return next_direct(t, b, err);
+    }
     if (!t->ra_running) {
         if (t->ra_tail > 0)          /* the thread ended: the last answer stands */
             return t->ra[(t->ra_tail - 1) % RA_SLOTS].rc > 0 ? 0 : t->ra[(t->ra_tail - 1) % RA_SLOTS].rc;
@@ -1084,23 +1211,25 @@ int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
         }
         t->ra_running = 1;
     }
+    if (t->ra_taken < RA_PROBE)
+        t0 = now_ns();
     pthread_mutex_lock(&t->ra_mu);
     slot = &t->ra[t->ra_head % RA_SLOTS];
     while (!slot->full)
         pthread_cond_wait(&t->ra_cv, &t->ra_mu);
-    rc = slot->rc;
-    if (rc > 0) {
-        ra_swap(b, &slot->b);
-        slot->full = 0;
-        t->ra_head++;
-    } else {
-        ct_batch_clear(b);
-        if (rc < 0 && err)
-            *err = slot->err;
-        /* leave the slot full: later calls give the same answer */
+    if (t->ra_taken < RA_PROBE) {
+        t->ra_wait_ns += now_ns() - t0;
+        t->ra_decode_ns += slot->decode_ns;
     }
+    rc = ra_take(t, slot, b, err);
     pthread_cond_broadcast(&t->ra_cv);
     pthread_mutex_unlock(&t->ra_mu);
+    if (rc > 0 && ++t->ra_taken == RA_PROBE &&
+        t->ra_wait_ns * 100 >= t->ra_decode_ns * RA_IDLE_PCT) {
+        /* the caller only waited: stop the thread, keep what it decoded */
+        ra_shutdown(t);
+        t->ra_drain = 1;
+    }
     return rc;
 }
 

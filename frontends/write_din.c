@@ -3,7 +3,9 @@
  * load, 1 store, 2 ifetch, 4 flush (a whole-cache clean+invalidate).
  * din has no sizes: every access becomes one 4-byte reference at its
  * address. An atomic becomes a read then a write. Prefetches, other cache
- * operations and instructions without a fetch are dropped (counted).
+ * operations and instructions without a fetch are dropped (counted). An
+ * access whose address the trace masks (CT_F_NOADDR) stops the writer
+ * (CT_E_UNSUPPORTED): din would need an address, and none is invented.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +53,15 @@ static void line(din_w *d, int label, uint64_t addr)
     d->buf[d->n++] = '\n';
 }
 
+/* The error for an access whose address the trace masks. */
+static int masked(const ct_access *a, const char *format, ct_error *err)
+{
+    return ct_error_set(err, CT_E_UNSUPPORTED,
+                        "the %s at trace time %llu has a masked address: %s output needs the "
+                        "address, and none is invented", ct_kind_name(a->kind),
+                        (unsigned long long)a->time, format);
+}
+
 static int dw_put(void *st, const ct_batch *b, uint64_t *dropped, ct_error *err)
 {
     din_w *d = st;
@@ -58,6 +69,8 @@ static int dw_put(void *st, const ct_batch *b, uint64_t *dropped, ct_error *err)
         const ct_access *a = &b->acc[i];
         if (d->n > sizeof d->buf - 64 && flush(d, err) != CT_OK)
             return err->code;
+        if (a->flags & CT_F_NOADDR)
+            return masked(a, "din", err);
         switch (a->kind) {
         case CT_LOAD: line(d, 0, a->vaddr); break;
         case CT_STORE: line(d, 1, a->vaddr); break;

@@ -31,6 +31,10 @@
  * that are not 4 aligned bytes, accesses above 4 GiB or too large, data
  * accesses with no fetch of their own.
  *
+ * Refused (CT_E_UNSUPPORTED, the writer stops): an access whose address
+ * the trace masks (CT_F_NOADDR): TT6 words are addresses, and none is
+ * invented.
+ *
  * Markers: CT_MK_SYNC markers whose aux is a synchronisation code
  * (0x20-0x3f) become sync escapes after the instruction they follow; up to
  * 256 may wait for that instruction, later ones are left out. Other markers
@@ -237,6 +241,11 @@ static int encode(tt6_w *t, const ct_access *a)
 
 static int put_access(tt6_w *t, const ct_access *a, uint64_t *dropped, ct_error *err)
 {
+    if (a->flags & CT_F_NOADDR)
+        return ct_error_set(err, CT_E_UNSUPPORTED,
+                            "the %s at trace time %llu has a masked address: %s output needs "
+                            "the address, and none is invented", ct_kind_name(a->kind),
+                            (unsigned long long)a->time, t->tt6e ? "tt6e" : "tt6");
     switch (a->kind) {
     case CT_IFETCH:
         if (a->size != 4 || (a->vaddr & 3) || a->vaddr > UINT32_MAX - 3) {

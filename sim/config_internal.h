@@ -95,6 +95,7 @@ struct ct_config {
     int interleave;           /* enum ct_interleave */
     uint64_t quantum;         /* accesses per turn in quantum interleaving */
     int readahead;            /* decode the next batches in a second thread */
+    int containers;           /* stack decompressors found by their magic bytes */
     int tarmac_next_fetch;    /* Tarmac: fetch the next instruction at the end */
     /* [tt6] */
     int tt6_dst;              /* enum ct_tt6_dst */

@@ -169,7 +169,12 @@ const ct_schema_row ct_schema_rows[] = {
     {S_TRACE, "quantum", CT_VT_UINT, F(quantum), 1, UINT64_MAX, "1000", NULL, NULL,
      "accesses per turn when streams are interleaved by quantum"},
     {S_TRACE, "readahead", CT_VT_BOOL, F(readahead), 0, 1, "yes", NULL, NULL,
-     "decode the next batches in a second thread while the current one is simulated"},
+     "decode the next batches in a second thread while the current one is simulated "
+     "(stopped after 32 batches when the caller spent that time waiting for it)"},
+    {S_TRACE, "containers", CT_VT_BOOL, F(containers), 0, 1, "yes", NULL, NULL,
+     "read compressed inputs (gzip, zstd, unix compress, zip, snappy, lz4), found by their "
+     "magic bytes; no: read every input as it is (an uncompressed tt6 trace whose first "
+     "word happens to look like a compressed header)"},
     {S_TRACE, "tarmac_next_fetch", CT_VT_BOOL, F(tarmac_next_fetch), 0, 1, "no", NULL, NULL,
      "Tarmac: when a trace ends, also fetch the instruction that runs next (the target "
      "of a direct branch, else the next in sequence), as Fast Models fetches it during "

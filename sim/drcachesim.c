@@ -23,7 +23,7 @@
  *   the core's L1I; loads, stores, atomics (as stores) and every other
  *   software prefetch, the levelled instruction prefetches included, go to
  *   its L1D. No-fetch instruction records are counted as such (accesses of
- *   kind nofetch), never simulated, and are not instructions.
+ *   kind nofetch, and instructions as hier.c counts them), never simulated.
  *
  * Requests and line crossing
  *   A request for [addr, addr + size) is split at line boundaries; each

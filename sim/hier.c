@@ -127,9 +127,12 @@
  *   first level it reaches. cycles = the sum over demand pieces;
  *   AMAT(kind) = cycles of that kind / accesses of that kind;
  *   CPI = cycles / instructions and MPKI = misses * 1000 / instructions,
- *   instructions being the fetched ones (ifetch accesses; instructions that
- *   retired without a fetch are reported as nofetch accesses, as drmemtrace's
- *   basic_counts separates them).
+ *   instructions being every instruction record: the fetched ones (ifetch
+ *   accesses) and those retired without a fetch (nofetch accesses: a
+ *   drmemtrace INSTR_NO_FETCH, TT6E's synthetic trap pair), one each, as
+ *   `cachet info` counts them. The two kinds stay apart in the access
+ *   counts, as drmemtrace's basic_counts separates "(fetched) instructions"
+ *   from "non-fetched instructions".
  *   A request's latency is charged to a demand access only when it lies on
  *   that access's fetch path (the `demand` flag): write-backs, write-throughs
  *   and prefetches sent down clear it.
@@ -1459,7 +1462,7 @@ static void refresh(const ct_sim *cs)
     s->tot.cycles = 0;
     for (int k = 0; k < CT_KIND_STREAM; k++)
         s->tot.cycles += s->tot.kind_cycles[k];
-    s->tot.instructions = s->tot.accesses[CT_IFETCH];
+    s->tot.instructions = s->tot.accesses[CT_IFETCH] + s->tot.accesses[CT_NOFETCH];
 }
 
 const ct_level_stats *ct_sim_level_stats(const ct_sim *s, size_t i)

@@ -796,7 +796,7 @@ static void read_context(ct_validation *v)
         first = d->pub.src > v->o.context ? d->pub.src - v->o.context : 1;
         last = d->pub.src + v->o.context;
         d->lines = calloc((size_t)(last - first + 1), sizeof *d->lines);
-        if (!d->lines || ct_bytes_open(&in, d->pub.path, &err) != CT_OK)
+        if (!d->lines || ct_bytes_open(&in, d->pub.path, 1, &err) != CT_OK)
             continue;
         lines.in = in;
         lines.lineno = 0;

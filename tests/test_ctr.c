@@ -538,6 +538,53 @@ TEST(any_single_damaged_byte_is_read_or_refused_cleanly)
     free(m.p);
 }
 
+/* ---- sizes ------------------------------------------------------------------------ */
+
+/* A ctr file of 5000 loads of 4 bytes in which access `big` (if below
+ * 5000) is a load of 2 MiB and access 10 a cache operation of 8 MiB. */
+static const char *sized_stream(const char *name, uint32_t big)
+{
+    membuf m = {0};
+    ct_writer w = {mem_write, &m, 0};
+    ct_trace_writer *tw = NULL;
+    ct_batch b = {0};
+    ct_error err = {0};
+    const char *path;
+
+    CHECK(ct_trace_writer_open(&tw, "ctr-raw", &w, &err) == CT_OK);
+    ct_batch_init(&b, 5000);
+    for (uint32_t i = 0; i < 5000; i++)
+        b.acc[b.n++] = (ct_access){.vaddr = 0x1000 + 64 * i, .time = i, .thread = 1,
+                                   .kind = i == 10 ? CT_CACHEOP : CT_LOAD,
+                                   .op = i == 10 ? CT_OP_CLEAN : 0,
+                                   .size = i == big ? 2u << 20 : i == 10 ? 8u << 20 : 4};
+    CHECK(ct_trace_writer_put(tw, &b, &err) == CT_OK);
+    CHECK(ct_trace_writer_finish(tw, &err) == CT_OK);
+    ct_batch_free(&b);
+    path = save(name, m.p, m.n);
+    free(m.p);
+    return path;
+}
+
+TEST(oversized_accesses_are_refused_wherever_they_appear)
+{
+    /* the decoder vouches for sizes until a large one appears: after 4000
+     * accesses (40 batches of the reader) the trace layer checks again */
+    uint64_t n = 0;
+    ct_error err = {0};
+    char ok[160], bad[160];   /* save() reuses its buffer */
+
+    snprintf(ok, sizeof ok, "%s", sized_stream("sized-ok.ctr", 5000));
+    snprintf(bad, sizeof bad, "%s", sized_stream("sized-bad.ctr", 4000));
+
+    CHECK_EQ_U64(read_all(ok, NULL, 0, &n, &err), 0);
+    CHECK_EQ_U64(n, 5000);                  /* the large cache operation stays */
+    CHECK(read_all(bad, NULL, 0, &n, &err) == CT_E_FORMAT);
+    CHECK_STR_CONTAINS(err.msg, "the load at trace time 4000 covers 2097152 bytes");
+    CHECK_EQ_U64(read_all(bad, NULL, 1, &n, &err), 0);
+    CHECK_EQ_U64(n, 4999);                  /* lenient: dropped */
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/cachet-test-ctr-XXXXXX");
@@ -553,6 +600,7 @@ int main(void)
     RUN(bad_magic_and_other_versions_are_refused);
     RUN(corrupt_records_are_refused_even_when_lenient);
     RUN(any_single_damaged_byte_is_read_or_refused_cleanly);
+    RUN(oversized_accesses_are_refused_wherever_they_appear);
     {
         char cmd[128];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);

@@ -572,6 +572,179 @@ TEST(din_writer_round_trips)
     CHECK(ct_trace_writer_open(&tw, "nosuch", &w, &err) == CT_E_USAGE);
 }
 
+/* A growing memory buffer as a ct_writer target. */
+typedef struct membuf_file {
+    char *p;
+    size_t n, cap;
+} membuf_file;
+
+static int membuf_write(void *ctx, const char *data, size_t len)
+{
+    membuf_file *m = ctx;
+    if (m->n + len > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 65536;
+        char *q;
+        while (cap < m->n + len)
+            cap *= 2;
+        if (!(q = realloc(m->p, cap)))
+            return -1;
+        m->p = q;
+        m->cap = cap;
+    }
+    memcpy(m->p + m->n, data, len);
+    m->n += len;
+    return 0;
+}
+
+/* ---- read-ahead ---------------------------------------------------------------- */
+
+/* What a whole read gives, batch boundaries aside: a hash of every access
+ * and every marker (with its place in the stream), the counts, the final
+ * code and message, and the code of one more call after the end. */
+typedef struct read_hash {
+    uint64_t h, n, nmk;
+    int rc, again;
+    char msg[CT_ERRMSG_MAX];
+} read_hash;
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ c[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Read path with [trace] readahead on or off; after each batch the caller
+ * works `busy` rounds over it (0: it only counts, as cachet info does). */
+static read_hash read_hashed(const char *path, int readahead, unsigned busy)
+{
+    read_hash r;
+    ct_config *cfg = NULL;
+    ct_trace *t = NULL;
+    ct_trace_opts o = {0};
+    ct_error err = {0};
+    ct_batch b = {0};
+    const char *paths[1] = {path};
+    volatile uint64_t sink = 0;
+
+    memset(&r, 0, sizeof r);
+    r.h = 0xcbf29ce484222325ull;
+    CHECK(ct_config_new_default(&cfg, &err) == CT_OK);
+    CHECK(ct_config_set(cfg, readahead ? "trace.readahead=yes" : "trace.readahead=no", &err) ==
+          CT_OK);
+    o.cfg = cfg;
+    r.rc = ct_trace_open(&t, paths, 1, &o, &err);
+    if (r.rc == CT_OK) {
+        ct_batch_init(&b, 1000);
+        while ((r.rc = ct_trace_next(t, &b, &err)) > 0) {
+            for (uint32_t i = 0; i < b.nmk; i++) {
+                ct_marker m = b.mk[i];
+                m.index += (uint32_t)r.n;
+                r.h = fnv(r.h, &m, sizeof m);
+            }
+            r.h = fnv(r.h, b.acc, b.n * sizeof *b.acc);
+            r.n += b.n;
+            r.nmk += b.nmk;
+            for (unsigned k = 0; k < busy; k++)
+                for (uint32_t i = 0; i < b.n; i++)
+                    sink += b.acc[i].vaddr * (k + 1);
+        }
+        if (r.rc < 0)
+            snprintf(r.msg, sizeof r.msg, "%s", err.msg);
+        r.again = ct_trace_next(t, &b, &err);
+    }
+    ct_batch_free(&b);
+    ct_trace_close(t);
+    ct_config_free(cfg);
+    return r;
+}
+
+/* A ctr file of n accesses in 3 threads, a timestamp marker every 7
+ * accesses and a thread exit now and then; cut_bytes bytes cut off its end. */
+static const char *ctr_with_markers(const char *name, uint32_t n, size_t cut_bytes)
+{
+    static char path[2][512];
+    static int slot;
+    char *p = path[slot++ % 2];
+    membuf_file mf = {NULL, 0, 0};
+    ct_writer w = {membuf_write, &mf, 0};
+    ct_trace_writer *tw = NULL;
+    ct_batch b = {0};
+    ct_error err = {0};
+    FILE *f;
+
+    CHECK(ct_trace_writer_open(&tw, "ctr-raw", &w, &err) == CT_OK);
+    ct_batch_init(&b, 4096);
+    for (uint32_t i = 0; i < n; i++) {
+        ct_access *a = &b.acc[b.n];
+        if (i % 7 == 0)
+            b.mk[b.nmk++] = (ct_marker){.index = b.n, .type = CT_MK_TIMESTAMP, .time = i,
+                                        .value2 = 3 * i};
+        if (i % 20011 == 20010)
+            b.mk[b.nmk++] = (ct_marker){.index = b.n, .type = CT_MK_THREAD_EXIT,
+                                        .thread = 1 + (i / 5000) % 3};
+        memset(a, 0, sizeof *a);
+        a->kind = i % 3 ? CT_LOAD : CT_IFETCH;
+        a->vaddr = i % 3 ? 0x10000000u + (i * 2654435761u) % 65536 : 0x400000u + 4u * i;
+        a->pc = 0x400000u + 4u * (i - i % 3);
+        a->time = i;
+        a->size = 4;
+        a->thread = 1 + (i / 5000) % 3;
+        if (++b.n == b.cap - 1 || b.nmk + 2 >= b.mkcap || i + 1 == n) {
+            CHECK(ct_trace_writer_put(tw, &b, &err) == CT_OK);
+            ct_batch_clear(&b);
+        }
+    }
+    CHECK(ct_trace_writer_finish(tw, &err) == CT_OK);
+    ct_batch_free(&b);
+    snprintf(p, 512, "%s/%s", tmpdir, name);
+    f = fopen(p, "wb");
+    CHECK(f && mf.n > cut_bytes && fwrite(mf.p, 1, mf.n - cut_bytes, f) == mf.n - cut_bytes);
+    if (f)
+        fclose(f);
+    free(mf.p);
+    return p;
+}
+
+static void same_read(const read_hash *a, const read_hash *b)
+{
+    CHECK_EQ_U64(a->n, b->n);
+    CHECK_EQ_U64(a->nmk, b->nmk);
+    CHECK(a->h == b->h);
+    CHECK_EQ_U64((uint64_t)(int64_t)a->rc, (uint64_t)(int64_t)b->rc);
+    CHECK_EQ_U64((uint64_t)(int64_t)a->again, (uint64_t)(int64_t)b->again);
+    CHECK(strcmp(a->msg, b->msg) == 0);
+}
+
+TEST(read_ahead_gives_what_a_direct_read_gives)
+{
+    /* hundreds of batches: the read-ahead thread is measured, and stopped
+     * when the caller only counts (its batches are handed out first), or
+     * kept when the caller works on each batch */
+    const char *gen = "gen:random:n=200000,footprint=64K,writes=25,seed=9";
+    const char *good = ctr_with_markers("ra.ctr", 300000, 0);
+    const char *cut = ctr_with_markers("ra-cut.ctr", 300000, 5);
+    const char *inputs[3] = {gen, good, cut};
+
+    for (int i = 0; i < 3; i++) {
+        read_hash direct = read_hashed(inputs[i], 0, 0);
+        read_hash idle = read_hashed(inputs[i], 1, 0);
+        read_hash busy = read_hashed(inputs[i], 1, 40);
+        CHECK(direct.n >= 300000);
+        CHECK_EQ_U64((uint64_t)(int64_t)direct.again, (uint64_t)(int64_t)direct.rc);
+        same_read(&idle, &direct);
+        same_read(&busy, &direct);
+    }
+    {
+        read_hash g = read_hashed(good, 0, 0), c = read_hashed(cut, 0, 0);
+        CHECK_EQ_U64(g.rc, 0);
+        CHECK_EQ_U64(g.nmk, 300000 / 7 + 1 + 300000 / 20011);
+        CHECK(c.rc == CT_E_FORMAT);
+        CHECK_STR_CONTAINS(c.msg, "truncated");
+    }
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -590,6 +763,7 @@ int main(void)
     RUN(generators_are_deterministic_and_bounded);
     RUN(oversized_accesses_are_damaged_records);
     RUN(din_writer_round_trips);
+    RUN(read_ahead_gives_what_a_direct_read_gives);
     {
         char cmd[600];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);

@@ -233,14 +233,14 @@ TEST(timing_charges_the_servicing_level)
     ct_sim_free(s);
 }
 
-TEST(instructions_are_the_fetched_ones)
+TEST(instructions_are_the_fetched_and_the_unfetched_ones)
 {
     const char *kv[] = {"l1i.size=256", "l1i.assoc=2", "l1i.latency=1", NULL};
     ct_sim *s = sim_of(kv);
     acc(s, CT_IFETCH, 0x1000, 4);
     acc(s, CT_IFETCH, 0x1004, 4);
     acc(s, CT_NOFETCH, 0x1004, 4);
-    CHECK_EQ_U64(ct_sim_get_totals(s)->instructions, 2);
+    CHECK_EQ_U64(ct_sim_get_totals(s)->instructions, 3);
     CHECK_EQ_U64(ct_sim_get_totals(s)->accesses[CT_NOFETCH], 1);
     CHECK_EQ_U64(ks(s, lvl(s, "l1i", 0), CT_IFETCH)->accesses, 2);
     CHECK_EQ_U64(ct_sim_get_totals(s)->cycles, 100 + 1);
@@ -683,7 +683,7 @@ int main(void)
     RUN(line_crossing_access_is_split);
     RUN(an_access_ends_at_the_top_of_the_address_space);
     RUN(timing_charges_the_servicing_level);
-    RUN(instructions_are_the_fetched_ones);
+    RUN(instructions_are_the_fetched_and_the_unfetched_ones);
     RUN(missing_l1i_sends_fetches_to_l2);
     RUN(inclusive_level_back_invalidates);
     RUN(exclusive_level_holds_victims_only);

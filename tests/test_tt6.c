@@ -900,11 +900,30 @@ TEST(malformed_input_is_reported_with_position)
     }
     tb_free(&tb);
 
-    /* an escape code no Amber trace has */
+    /* escape codes Amber does not define are skipped by their count (not
+     * errors), even when their payload would read as instructions, and a
+     * code above the sync range is no sync point; a count past the end is
+     * still an error */
     tb_word(&tb, INIT_PC);
-    tb_escape(&tb, 0x11, 0);
+    tb_escape(&tb, 0x11, 2); tb_word(&tb, asm_word("lwz", 3, 4, 5)); tb_word(&tb, 0x1000);
+    tb_escape(&tb, 0x3a5, 2); tb_word(&tb, 0x5000); tb_word(&tb, 7);
+    tb_word(&tb, asm_word("add", 3, 4, 5));
     {
-        static const char *const need[] = {"record 1, ESCAPE 0x11", "framing doubtful", NULL};
+        decoded d;
+        decode_buf(&tb, "tt6", NULL, &d);
+        CHECK_EQ_U64(d.rc, 0);
+        CHECK_EQ_U64(d.n, 1);
+        if (d.n == 1)
+            CHECK(same_access(&d.acc[0], CT_IFETCH, INIT_PC, 4));
+        CHECK_EQ_U64(d.nmk, 0);
+        CHECK_EQ_U64(d.records, 4);
+        CHECK_EQ_U64(d.warnings, 2);
+        dec_free(&d);
+    }
+    tb_escape(&tb, 0x11, 3); tb_word(&tb, 0);
+    {
+        static const char *const need[] = {"offset 32 (0x20), record 4, ESCAPE 0x11",
+                                           "escape count 3 runs past the end", NULL};
         expect_error(&tb, "tt6", CT_E_FORMAT, need);
     }
     tb_free(&tb);

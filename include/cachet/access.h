@@ -39,9 +39,9 @@ enum ct_kind {
     CT_CACHEOP,      /* cache maintenance; `op` holds CT_OP_* */
     CT_ATOMIC,       /* read-modify-write (one access that reads and writes) */
     CT_NOFETCH,      /* an instruction record without a fetch (drmemtrace
-                        INSTR_NO_FETCH, TT6E's synthetic trap pair): counted as
-                        an access of its own kind, neither simulated nor an
-                        instruction */
+                        INSTR_NO_FETCH, TT6E's synthetic trap pair): an
+                        instruction, counted as an access of its own kind,
+                        never simulated */
     CT_KIND_STREAM,  /* number of kinds a trace can contain */
     CT_WRITEBACK = CT_KIND_STREAM, /* dirty line written to the next level */
     CT_HWPREFETCH,   /* request made by a hardware prefetcher */

@@ -27,6 +27,11 @@ void cli_error(const char *fmt, ...)
 /* Report err (with its own message) and return the matching exit status. */
 int cli_fail(const ct_error *err);
 
+/* Report that the trace (paths[0], or "one of the traces" when npaths > 1)
+ * hides its addresses, so that it cannot be `what` ("simulated", "written
+ * as din"), and return EXIT_INPUT. */
+int cli_masked(int npaths, char *const *paths, const char *what);
+
 /* Options every simulating command takes: -c FILE, -s key=value, -f FORMAT,
  * --lenient. */
 typedef struct cli_common {

@@ -36,6 +36,14 @@ int cli_fail(const ct_error *err)
     return cli_exit_for(err->code);
 }
 
+int cli_masked(int npaths, char *const *paths, const char *what)
+{
+    cli_error("%s: the trace masks its memory addresses (as 0x~~~~~~~~~~~~~~~~), so it "
+              "cannot be %s; `cachet info` counts its accesses by kind",
+              npaths == 1 ? paths[0] : "one of the traces", what);
+    return EXIT_INPUT;
+}
+
 int cli_common_option(cli_common *o, int c, const char *arg)
 {
     switch (c) {

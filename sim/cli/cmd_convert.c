@@ -122,6 +122,12 @@ int cmd_convert(int argc, char **argv)
             goto out;
         }
     }
+    if (rc == CT_E_UNSUPPORTED && ct_trace_get_info(t)->masked_addresses) {
+        char what[48];
+        snprintf(what, sizeof what, "written as %s", to);
+        status = cli_masked(argc - optind, argv + optind, what);
+        goto out;
+    }
     if (rc < 0) {
         status = cli_fail(&err);
         goto out;

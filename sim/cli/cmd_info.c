@@ -13,10 +13,12 @@ static void help(FILE *f)
             "usage: cachet info [-f FORMAT] [-c FILE.ini] [-s K=V]... [--lenient] [--json]\n"
             "                   TRACE...\n\n"
             "Decodes the traces without simulating and reports the detected format and the\n"
-            "counts: records (native: lines, entries, words), instructions (fetched ones, as\n"
-            "drmemtrace's basic_counts counts them; instructions retired without a fetch are\n"
-            "accesses of kind nofetch), accesses by kind, load and store bytes,\n"
-            "threads, markers, reference events, malformed records by reason.\n\n"
+            "counts: records (native: lines, entries, words), instructions (one per\n"
+            "instruction record: the fetched ones, accesses of kind ifetch, and those\n"
+            "retired without a fetch, kind nofetch; drmemtrace's basic_counts calls them\n"
+            "\"(fetched) instructions\" and \"non-fetched instructions\"), accesses by kind,\n"
+            "load and store bytes, threads, markers, reference events, malformed records by\n"
+            "reason.\n\n"
             "  -f, --format NAME   force the trace format\n"
             "      --lenient       skip and count malformed records instead of stopping\n"
             "      --json          one JSON object on stdout\n"
@@ -32,6 +34,7 @@ static void help(FILE *f)
 
 typedef struct counts {
     uint64_t kind[CT_KIND_STREAM];
+    uint64_t bytes[CT_KIND_STREAM];   /* by kind */
     uint64_t load_bytes, store_bytes, atomic_bytes;
     uint64_t markers, events, noaddr;
 } counts;
@@ -101,17 +104,19 @@ int cmd_info(int argc, char **argv)
         goto out;
     }
     while ((rc = ct_trace_next(t, &b, &err)) > 0) {
+        /* no branch on the kind: traces mix kinds unpredictably */
         for (uint32_t i = 0; i < b.n; i++) {
             const ct_access *a = &b.acc[i];
             n.kind[a->kind]++;
-            if (a->kind == CT_LOAD) n.load_bytes += a->size;
-            else if (a->kind == CT_STORE) n.store_bytes += a->size;
-            else if (a->kind == CT_ATOMIC) n.atomic_bytes += a->size;
-            if (a->flags & CT_F_NOADDR) n.noaddr++;
+            n.bytes[a->kind] += a->size;
+            n.noaddr += (a->flags & CT_F_NOADDR) != 0;
         }
         n.markers += b.nmk;
         n.events += b.nev;
     }
+    n.load_bytes = n.bytes[CT_LOAD];
+    n.store_bytes = n.bytes[CT_STORE];
+    n.atomic_bytes = n.bytes[CT_ATOMIC];
     if (rc < 0) {
         status = cli_fail(&err);
         goto out;
@@ -128,7 +133,7 @@ int cmd_info(int argc, char **argv)
         ct_writef(&w, ",\n  \"streams\": %u,\n  \"records\": %llu,\n  \"bytes\": %llu,\n"
                       "  \"instructions\": %llu,\n  \"accesses\": {",
                   ti->streams, (unsigned long long)ti->records, (unsigned long long)ti->bytes,
-                  (unsigned long long)n.kind[CT_IFETCH]);
+                  (unsigned long long)(n.kind[CT_IFETCH] + n.kind[CT_NOFETCH]));
         for (int k = 0; k < CT_KIND_STREAM; k++)
             ct_writef(&w, "%s\"%s\": %llu", k ? ", " : "", ct_kind_name(k),
                       (unsigned long long)n.kind[k]);
@@ -149,7 +154,7 @@ int cmd_info(int argc, char **argv)
                   ti->streams == 1 ? "" : "s");
         ct_writef(&w, "records       %llu\n", (unsigned long long)ti->records);
         ct_writef(&w, "instructions  %llu\n",
-                  (unsigned long long)n.kind[CT_IFETCH]);
+                  (unsigned long long)(n.kind[CT_IFETCH] + n.kind[CT_NOFETCH]));
         for (int k = 0; k < CT_KIND_STREAM; k++)
             ct_writef(&w, "%-13s %llu\n", ct_kind_name(k), (unsigned long long)n.kind[k]);
         ct_writef(&w, "load bytes    %llu\nstore bytes   %llu\nthreads       %llu\n"

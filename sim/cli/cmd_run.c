@@ -193,10 +193,7 @@ int cmd_run(int argc, char **argv)
         }
     }
     if (rc == CT_E_UNSUPPORTED && ct_trace_get_info(t)->masked_addresses) {
-        cli_error("%s: the trace masks its memory addresses (as 0x~~~~~~~~~~~~~~~~), so it "
-                  "cannot be simulated; `cachet info` counts its accesses by kind",
-                  argc - optind == 1 ? argv[optind] : "one of the traces");
-        status = EXIT_INPUT;
+        status = cli_masked(argc - optind, argv + optind, "simulated");
         goto out;
     }
     if (rc < 0) {

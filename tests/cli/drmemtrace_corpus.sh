@@ -1,8 +1,9 @@
 #!/bin/bash
 # drmemtrace_corpus.sh - cachet info on every drmemtrace file and directory
-# of the corpus reports the instruction, load, store and no-fetch counts that
-# $CACHET_CORPUS/SOURCES.md lists for it (directories: the sum of their
-# files), with no malformed record; the threadsig sample directory also
+# of the corpus reports the fetched-instruction (ifetch), load, store and
+# no-fetch counts that $CACHET_CORPUS/SOURCES.md lists for it (directories:
+# the sum of their files), instructions being the fetched plus the no-fetch
+# ones, with no malformed record; the threadsig sample directory also
 # matches the basic_counts totals of its README.txt.
 source "$(dirname "$0")/lib.bash"
 need_corpus
@@ -36,9 +37,10 @@ for path, counts in sorted(want.items()):
     if r.returncode != 0:
         print('FAIL', path, r.stderr.strip()); bad += 1; continue
     d = json.loads(r.stdout)
-    got = [d['instructions'], d['accesses']['load'], d['accesses']['store'],
+    got = [d['accesses']['ifetch'], d['accesses']['load'], d['accesses']['store'],
            d['accesses']['nofetch']]
-    if got != counts or d['malformed'] != 0 or d['format'] != 'drmemtrace':
+    if (got != counts or d['instructions'] != got[0] + got[3] or d['malformed'] != 0
+            or d['format'] != 'drmemtrace'):
         print('FAIL', path, 'got', got, 'want', counts, 'malformed', d['malformed']); bad += 1
     else:
         print('ok', path, got)

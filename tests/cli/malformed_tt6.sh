@@ -7,8 +7,10 @@
 #                    16, lswx+EA+XER 24, sync escape+2 36, escape 0x04+1
 #                    48, b+target 56, add 64 (byte offsets, by hand)
 #   wrong magic      TT6 has none: a misaligned INITIAL_PC; FULL: tt6.sh
-#   impossible counts an escape count past the end (in the cuts above)
-#   unknown kinds    an escape code no Amber trace has
+#   impossible counts an escape count past the end (in the cuts above, and
+#                    one of an undefined code)
+#   unknown kinds    escape codes Amber does not define: skipped by their
+#                    count and counted per code, not errors
 #   version          FULL traces are refused (tt6.sh)
 #   compression      a TT6 trace in a truncated zstd stream
 #   empty, directory, unreadable: malformed.sh (every format); here a
@@ -40,11 +42,20 @@ cut_table "tt6e: cut after every byte" "$TMP/s.tt6" "$TMP/table" -f tt6e
 words "$TMP/pc.tt6" 00010002 7c632214
 bad_case "tt6: misaligned INITIAL_PC" \
     "pc.tt6: offset 0 (0x0), record 0, INITIAL_PC: 0x00010002 is not 4-byte aligned" "$TMP/pc.tt6" -f tt6
-words "$TMP/esc.tt6" 00010000 7c632214 00110000 7c632214
-bad_case "tt6: unknown escape code" "esc.tt6: offset 8 (0x8), record 2, ESCAPE 0x11: " "$TMP/esc.tt6" -f tt6
-expect_err_contains "framing doubtful" "unknown escape code: why"
-BAD_CASE_CONVERT=0 bad_case "tt6: unknown escape code, lenient too" "esc.tt6: offset 8 (0x8), record 2" \
-    "$TMP/esc.tt6" -f tt6 --lenient
+# undefined escape codes: 0x11 with two payload words that would read as
+# lwz and its EA, 0x3a5 with none, 0x11 again at the very end
+words "$TMP/esc.tt6" 00010000 7c632214 00110002 80640008 00005000 03a50000 7c632214 00110000
+expect_status 0 "tt6: undefined escape codes are skipped" "$CACHET" info -f tt6 "$TMP/esc.tt6"
+"$CACHET" info -f tt6 --json "$TMP/esc.tt6" > "$TMP/esc.json"
+expect_eq "$(json_get "$TMP/esc.json" "d['records'], d['instructions'], d['accesses']['load'], d['malformed']")" \
+    "6 2 0 0" "undefined escapes: 6 records, the two adds, no load from the payload"
+expect_eq "$(json_get "$TMP/esc.json" "' / '.join('%d x %s at %s' % (r['count'], r['what'], r['first']) for r in d['ignored'])")" \
+    "2 x TT6 escape 0x11 (undefined code): skipped at offset 8, record 2 / 1 x TT6 escape 0x3a5 (undefined code): skipped at offset 20, record 3" \
+    "undefined escapes: counted per code, with the first place"
+words "$TMP/esc-cut.tt6" 00010000 7c632214 00110003 00000001
+bad_case "tt6: an undefined escape whose count runs past the end" \
+    "esc-cut.tt6: offset 8 (0x8), record 2, ESCAPE 0x11: escape count 3 runs past the end" \
+    "$TMP/esc-cut.tt6" -f tt6 --lenient
 words "$TMP/dcbz.tt6e" 00010000 7c0327ec 00003010 7c0327ec
 bad_case "tt6e: dcbz without its address" \
     "dcbz.tt6e: offset 12 (0xc), record 2, MEMORY dcbz: record truncated: 4 of 8 bytes" "$TMP/dcbz.tt6e" -f tt6e

@@ -37,7 +37,14 @@ bad_case "vixl: bad encoding" "enc.log:1:28: instruction line: expected 8 hex di
 printf '0x0000000000400000  b9400002 ldr w2, [x0]\n' > "$TMP/tabs.log"
 bad_case "vixl: no tabs before the disassembly" "tabs.log:1:" "$TMP/tabs.log" -f vixl
 printf '0x~~~~~~~~~~~~~~~~  b9400002\t\tldr w2, [x0]\n#             w2:         0x00000007 <- 0x~~~~~~~~~~~~~~~~\n' > "$TMP/masked.log"
-BAD_CASE_CONVERT=0 bad_case "vixl: masked addresses cannot be simulated" "masks its memory addresses" "$TMP/masked.log"
+bad_case "vixl: masked addresses cannot be simulated or written as din" "masks its memory addresses" "$TMP/masked.log"
+for to in tt6 tt6e; do
+    expect_status 2 "vixl: masked addresses cannot be written as $to" \
+        "$CACHET" convert --to $to -o "$TMP/bc/masked.$to" "$TMP/masked.log"
+    expect_err_contains "masked.log: the trace masks its memory addresses (as 0x~~~~~~~~~~~~~~~~), so it cannot be written as $to" \
+        "vixl: masked addresses to $to: the message"
+    check "vixl: masked addresses to $to: no output left" test ! -e "$TMP/bc/masked.$to"
+done
 
 # not VIXL at all: counted, named, and nothing to simulate
 expect_status 0 "a din file read as VIXL" "$CACHET" run -q -f vixl tests/data/tiny.din

@@ -47,11 +47,15 @@ check "tt6 conversion is stable" cmp -s "$TMP/g2.tt6" "$TMP/g3.tt6"
 words "$TMP/e.tt6e" 00010000 7c0327ec 00003010 7c03222c 00004000 80640008 00005000 \
     7c0322ac 00006000 01020040 00200002 0000a000 00000001 0fe00000 48000702 00000700 \
     4c000064 00010014 60000000
+# 8 instruction records: dcbz dcbt lwz dst twi b rfi ori (the escape is none)
 "$CACHET" info -f tt6e --json "$TMP/e.tt6e" >"$TMP/e.json"
 expect_eq "$(jvals "$TMP/e.json" instructions accesses.ifetch accesses.nofetch accesses.cacheop \
     accesses.prefetch load_bytes markers)" \
-    "instructions=6 accesses.ifetch=6 accesses.nofetch=2 accesses.cacheop=1 accesses.prefetch=3 load_bytes=4 markers=1" \
-    "tt6e: trap pair not fetched, dcbz and dcbt addressed, 2 dst blocks, one sync marker"
+    "instructions=8 accesses.ifetch=6 accesses.nofetch=2 accesses.cacheop=1 accesses.prefetch=3 load_bytes=4 markers=1" \
+    "tt6e: trap pair not fetched but counted, dcbz and dcbt addressed, 2 dst blocks, one sync marker"
+"$CACHET" run -f tt6e --quiet --json "$TMP/e-run.json" "$TMP/e.tt6e"
+expect_eq "$(jvals "$TMP/e-run.json" instructions accesses.ifetch accesses.nofetch)" \
+    "instructions=8 accesses.ifetch=6 accesses.nofetch=2" "run counts the instructions info counts"
 "$CACHET" info -f tt6e -s tt6.dst=off -s tt6.keep_trap_pair=yes --json "$TMP/e.tt6e" >"$TMP/e2.json"
 expect_eq "$(jvals "$TMP/e2.json" accesses.prefetch accesses.ifetch)" \
     "accesses.prefetch=1 accesses.ifetch=8" "tt6e with dst off and the trap pair kept"
@@ -69,6 +73,28 @@ expect_eq "$(jvals "$TMP/t.json" streams threads instructions)" \
     "streams=2 threads=2 instructions=2248" "a directory of two threads"
 "$CACHET" info -f tt6 --json "$TMP/g.tt6" "$TMP/g2.tt6" >"$TMP/t2.json"
 expect_eq "$(jvals "$TMP/t2.json" threads)" "threads=2" "two files, two threads"
+
+# TT6 has no magic: an INITIAL_PC that happens to be a container's magic
+# (gzip, zip, lz4, unix compress) is taken for one and fails, with the way
+# out named; -s trace.containers=no reads the bytes as they are. A really
+# compressed trace is still read by default.
+for magic in 1f8b0800:gzip 504b0304:zip 04224d18:lz4 1f9d9000:compress; do
+    pc=${magic%%:*}
+    words "$TMP/m-$pc.tt6" "$pc" 7c632214 80640008 00005000 48000010 00010030 7c632214
+    expect_status 2 "INITIAL_PC 0x$pc read as a container" "$CACHET" info -f tt6 "$TMP/m-$pc.tt6"
+    expect_err_contains "m-$pc.tt6: " "INITIAL_PC 0x$pc: names the file"
+    expect_err_contains "(the input starts like ${magic#*:} data; tt6 traces have no magic number, so if this one is not compressed, read it as it is with -s trace.containers=no)" \
+        "INITIAL_PC 0x$pc: the way out"
+    "$CACHET" info -f tt6 -s trace.containers=no --json "$TMP/m-$pc.tt6" >"$TMP/m.json"
+    expect_eq "$(jvals "$TMP/m.json" records instructions accesses.load)" \
+        "records=5 instructions=4 accesses.load=1" "INITIAL_PC 0x$pc read as it is"
+done
+gzip -c "$TMP/g.tt6" >"$TMP/g.tt6.gz"
+"$CACHET" info -f tt6 --json "$TMP/g.tt6.gz" >"$TMP/gz.json"
+expect_eq "$(jvals "$TMP/gz.json" instructions records)" "instructions=1124 records=1125" \
+    "a gzip-compressed tt6 trace"
+expect_status 2 "a compressed trace read as it is" "$CACHET" info -f tt6 -s trace.containers=no "$TMP/g.tt6.gz"
+expect_err_contains "g.tt6.gz: offset " "a compressed trace read as it is: garbage, stopped"
 
 # malformed input: exit 2, file, offset, record, class and reason
 words "$TMP/odd.tt6" 00010000 7c632214
