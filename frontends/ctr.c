@@ -14,7 +14,7 @@
  *
  * Sizes change only in access records that carry one, so the decoder
  * vouches for the trace layer's size bound (ct_stream.sizes_bounded) until
- * a size over it appears for a kind other than cache operations; from then
+ * a size over it appears (cache operations included); from then
  * on the trace layer checks every access itself.
  */
 #include <stddef.h>
@@ -458,7 +458,7 @@ FORCE_INLINE const uint8_t *access_record(ctr *c, unsigned h, const uint8_t *p,
     if (UNLIKELY(c->proto[k].flags & CT_F_PADDR))
         pa = va + npoff;
     c->proto[k].size = (uint32_t)size;
-    if (size > CT_MAX_ACCESS_BYTES && k != CT_CACHEOP)
+    if (size > CT_MAX_ACCESS_BYTES)
         c->s->sizes_bounded = 0;
     c->addr[k] = va;
     c->delta[k] = d;
@@ -594,7 +594,7 @@ static const uint8_t *fast_records(ctr *c, const uint8_t *p, const uint8_t *safe
                 goto out;
             }
             c->proto[k].size = (uint32_t)v;
-            if (v > CT_MAX_ACCESS_BYTES && k != CT_CACHEOP)
+            if (v > CT_MAX_ACCESS_BYTES)
                 c->s->sizes_bounded = 0;
         }
         if (LIKELY(tc < CTR_TIME_DELTA)) {

@@ -165,9 +165,10 @@ struct ct_stream {
     ct_trace_info *info;           /* shared counters: decoders add to records */
     struct ct_trace *trace;        /* private to trace.c */
     int sizes_bounded;             /* set by a decoder while it vouches that none of
-                                      its accesses but cache operations covers more
-                                      than CT_MAX_ACCESS_BYTES: the trace layer then
-                                      skips its check (0 at open: checked) */
+                                      its accesses (cache operations included)
+                                      covers more than CT_MAX_ACCESS_BYTES: the trace
+                                      layer then skips its check (0 at open:
+                                      checked) */
 };
 
 /* An access larger than this is not a real access but a damaged record

@@ -24,6 +24,13 @@
  *   such a format whose raw bytes start with a container's magic adds how
  *   to read it as it is (-s trace.containers=no).
  *
+ * Access sizes
+ *   An access of more than 1 MiB (CT_MAX_ACCESS_BYTES) is a damaged record:
+ *   a strict read stops there, a lenient one drops and counts it ("access
+ *   larger than 1 MiB"). Cache operations that clean or invalidate a range
+ *   may be of any size (they cost at most the lines a level holds); those
+ *   that zero or allocate lines are bounded like accesses.
+ *
  * Interleaving (which stream runs next, when there are several)
  *   timestamp: DynamoRIO's serial order (its scheduler with timestamp
  *     dependencies, as drcachesim -no_core_sharded and -cpu_scheduling
@@ -842,6 +849,19 @@ static void assign_cores(ct_trace *t, ct_batch *b, uint32_t dflt)
 
 #define MAX_ACCESS_BYTES CT_MAX_ACCESS_BYTES
 
+/* An access of more than MAX_ACCESS_BYTES is a damaged record, except a
+ * cache operation that allocates nothing: cleaning or invalidating a range
+ * costs at most the lines a level holds (sim/hier.c), whatever its size,
+ * while zeroing or allocating one writes every line of it. */
+FORCE_INLINE int oversized(const ct_access *a)
+{
+    if (LIKELY(a->size <= MAX_ACCESS_BYTES))
+        return 0;
+    if (a->kind != CT_CACHEOP)
+        return 1;
+    return (a->op & CT_OP_MASK) == CT_OP_ZERO || (a->op & CT_OP_MASK) == CT_OP_ALLOC;
+}
+
 /* Check the accesses a decoder just added (from index `from`): oversized
  * ones stop a strict read, and are dropped and counted in lenient mode. */
 static int check_sizes(ct_trace *t, stream_rt *r, ct_batch *b, uint32_t from, ct_error *err)
@@ -858,14 +878,14 @@ static int check_sizes(ct_trace *t, stream_rt *r, ct_batch *b, uint32_t from, ct
     }
     for (; i < b->n; i++) {
         const ct_access *a = &b->acc[i];
-        if (UNLIKELY(a->size > MAX_ACCESS_BYTES && a->kind != CT_CACHEOP))
+        if (UNLIKELY(oversized(a)))
             break;
     }
     if (LIKELY(i == b->n))
         return CT_OK;
     for (w = i; i < b->n; i++) {
         const ct_access *a = &b->acc[i];
-        if (LIKELY(a->size <= MAX_ACCESS_BYTES || a->kind == CT_CACHEOP)) {
+        if (LIKELY(!oversized(a))) {
             b->acc[w++] = *a;
             continue;
         }

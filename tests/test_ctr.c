@@ -194,6 +194,10 @@ static void make_stream(void)
         }
         if (a->kind == CT_CACHEOP || a->kind == CT_PREFETCH)
             a->op = (uint8_t)((r >> 48) % 0x40);
+        /* zeroing and allocating write every line: bounded like accesses */
+        if (a->kind == CT_CACHEOP && ((a->op & CT_OP_MASK) == CT_OP_ZERO ||
+                                      (a->op & CT_OP_MASK) == CT_OP_ALLOC))
+            a->size %= 1u << 20;
         if ((r >> 50) % 200 == 0)
             a->flags |= CT_F_EXCL;
     }
@@ -585,6 +589,47 @@ TEST(oversized_accesses_are_refused_wherever_they_appear)
     CHECK_EQ_U64(n, 4999);                  /* lenient: dropped */
 }
 
+TEST(cache_operations_that_allocate_are_bounded_like_accesses)
+{
+    /* cleaning 8 MiB touches at most the lines a level holds; zeroing 8 MiB
+     * would write 131072 lines: a damaged record */
+    static const uint8_t ops[] = {CT_OP_CLEAN, CT_OP_INVAL, CT_OP_CLEAN_INVAL, CT_OP_ZERO,
+                                  CT_OP_ALLOC};
+    for (size_t k = 0; k < sizeof ops; k++) {
+        membuf m = {0};
+        ct_writer w = {mem_write, &m, 0};
+        ct_trace_writer *tw = NULL;
+        ct_batch b = {0};
+        ct_error err = {0};
+        uint64_t n = 0;
+        int allocates = ops[k] == CT_OP_ZERO || ops[k] == CT_OP_ALLOC;
+        char path[160];
+
+        CHECK(ct_trace_writer_open(&tw, "ctr-raw", &w, &err) == CT_OK);
+        ct_batch_init(&b, 4);
+        b.acc[b.n++] = (ct_access){.vaddr = 0x1000, .time = 1, .thread = 1, .kind = CT_LOAD,
+                                   .size = 4};
+        b.acc[b.n++] = (ct_access){.vaddr = 0x100000, .time = 2, .thread = 1,
+                                   .kind = CT_CACHEOP, .op = ops[k], .size = 8u << 20};
+        b.acc[b.n++] = (ct_access){.vaddr = 0x1000, .time = 3, .thread = 1, .kind = CT_STORE,
+                                   .size = 4};
+        CHECK(ct_trace_writer_put(tw, &b, &err) == CT_OK);
+        CHECK(ct_trace_writer_finish(tw, &err) == CT_OK);
+        ct_batch_free(&b);
+        snprintf(path, sizeof path, "%s", save("cacheop-size.ctr", m.p, m.n));
+        free(m.p);
+        if (allocates) {
+            CHECK(read_all(path, NULL, 0, &n, &err) == CT_E_FORMAT);
+            CHECK_STR_CONTAINS(err.msg, "the cacheop at trace time 2 covers 8388608 bytes");
+            CHECK_EQ_U64(read_all(path, NULL, 1, &n, &err), 0);
+            CHECK_EQ_U64(n, 2); /* lenient: dropped */
+        } else {
+            CHECK_EQ_U64(read_all(path, NULL, 0, &n, &err), 0);
+            CHECK_EQ_U64(n, 3);
+        }
+    }
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/cachet-test-ctr-XXXXXX");
@@ -601,6 +646,7 @@ int main(void)
     RUN(corrupt_records_are_refused_even_when_lenient);
     RUN(any_single_damaged_byte_is_read_or_refused_cleanly);
     RUN(oversized_accesses_are_refused_wherever_they_appear);
+    RUN(cache_operations_that_allocate_are_bounded_like_accesses);
     {
         char cmd[128];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
