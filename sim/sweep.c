@@ -1153,7 +1153,7 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
                     continue;
                 }
                 rc = ct_onepass_create(&j->op, sw->cfg[j->points[0]], level_sections[l], sub, ns,
-                                       sampled ? o->sample : 1.0, err);
+                                       sampled ? o->sample : 1.0, o->sample_seed, err);
                 free(sub);
                 if (rc) {
                     job_free(j);

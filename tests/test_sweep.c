@@ -10,6 +10,7 @@
 
 #include "cachet/cachet.h"
 #include "harness.h"
+#include "sim/sweep_internal.h"
 
 static char tmpdir[] = "/tmp/cachet-test-sweep-XXXXXX";
 
@@ -352,6 +353,87 @@ TEST(sampled_mode_estimates_miss_rates)
     ct_sweep_free(sw);
 }
 
+/* Run the one-pass analysis of every point of sw over a trace directly;
+ * clock_limit 0 keeps the default. Results go to g. */
+static int onepass_direct(const ct_sweep *sw, const char *trace, uint32_t clock_limit, got *g)
+{
+    const ct_config *cfg = ct_sweep_point_config(sw, 0);
+    ct_op_point pts[64];
+    ct_onepass *op = NULL;
+    ct_trace *t = NULL;
+    ct_trace_opts to;
+    ct_batch b;
+    ct_error err = {0};
+    const char *paths[1] = {trace};
+    size_t n = ct_sweep_npoints(sw);
+    int rc, got_n;
+
+    memset(g, 0, sizeof *g);
+    for (size_t i = 0; i < n && i < 64; i++) {
+        char b1[64], b2[64];
+        const ct_config *c = ct_sweep_point_config(sw, i);
+        uint64_t size = strtoull(ct_config_get(c, "l1d", "size", b1, sizeof b1), NULL, 10);
+        uint64_t ways = strtoull(ct_config_get(c, "l1d", "assoc", b2, sizeof b2), NULL, 10);
+        pts[i].sets = size / 64 / ways;
+        pts[i].ways = (uint32_t)ways;
+        pts[i].latency = 3;
+    }
+    memset(&to, 0, sizeof to);
+    to.cfg = cfg;
+    if (ct_batch_init(&b, 4096) != CT_OK)
+        return -1;
+    rc = ct_onepass_create(&op, cfg, "l1d", pts, n, 1.0, 0, &err);
+    if (rc == CT_OK)
+        rc = ct_trace_open(&t, paths, 1, &to, &err);
+    if (rc == CT_OK && clock_limit)
+        ct_onepass_set_clock_limit(op, clock_limit);
+    while (rc == CT_OK && (got_n = ct_trace_next(t, &b, &err)) > 0)
+        rc = ct_onepass_run(op, &b, &err);
+    if (rc == CT_OK)
+        rc = ct_onepass_finish(op, &err);
+    for (size_t i = 0; rc == CT_OK && i < n; i++) {
+        ct_interval_stats iv[4];
+        double re[4];
+        ct_onepass_result(op, i, g->info[i], g->stats[i], &g->tot[i], iv, re);
+        g->n++;
+    }
+    if (rc != CT_OK)
+        fprintf(stderr, "  one-pass: %s\n", err.msg);
+    ct_trace_close(t);
+    ct_onepass_free(op);
+    ct_batch_free(&b);
+    return rc;
+}
+
+/* Times are 32-bit; when they run out every time is replaced by its rank.
+ * With a limit of a few thousand requests the renumbering happens hundreds
+ * of times, and every figure must stay the same. */
+TEST(renumbering_times_changes_no_figure)
+{
+    static got a, b;
+    ct_sweep *sw = NULL;
+    ct_error err = {0};
+    const char *trace = "gen:random:n=60000,footprint=96K,writes=30,size=8";
+
+    if (ct_sweep_load(&sw, write_file("renum.ini",
+                          "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                          "l1d.size = 1K..64K x4\nl1d.assoc = 1 2 8 16 full\n"), &err) != CT_OK) {
+        fprintf(stderr, "  %s\n", err.msg);
+        CHECK(0);
+        return;
+    }
+    CHECK(onepass_direct(sw, trace, 0, &a) == CT_OK);
+    CHECK(onepass_direct(sw, trace, 4000, &b) == CT_OK);  /* 1536 lines in the footprint */
+    CHECK_EQ_U64(a.n, ct_sweep_npoints(sw));
+    CHECK_EQ_U64(b.n, a.n);
+    for (size_t p = 0; p < a.n; p++) {
+        CHECK(memcmp(&a.stats[p][0], &b.stats[p][0], sizeof a.stats[p][0]) == 0);
+        CHECK(memcmp(&a.tot[p], &b.tot[p], sizeof a.tot[p]) == 0);
+        CHECK(ct_level_total(&a.stats[p][0]).misses > 0);
+    }
+    ct_sweep_free(sw);
+}
+
 TEST(intervals_count_full_intervals_only)
 {
     static got g;
@@ -400,6 +482,7 @@ int main(void)
     RUN(cache_operations_fall_back_to_simulation);
     RUN(lru_misses_obey_the_inclusion_property);
     RUN(sampled_mode_estimates_miss_rates);
+    RUN(renumbering_times_changes_no_figure);
     RUN(intervals_count_full_intervals_only);
     RUN(power_law_fit_recovers_exponent);
     {

@@ -148,6 +148,7 @@ typedef struct ct_sweep_opts {
     int no_onepass;              /* 1: simulate every point */
     double sample;               /* 0 or 1: exact; in (0,1): sampled one-pass
                                     at this rate (SHARDS-style) */
+    uint64_t sample_seed;        /* picks the sample (any value; 0 is fine) */
     uint32_t shard_k, shard_n;   /* run points with index % n == k (n 0: all) */
     /* 1 for (trace, point) pairs already done (resume); NULL: none. */
     int (*done)(void *ctx, size_t trace, size_t point);

@@ -41,6 +41,7 @@ static void help(FILE *f)
             "                      shard files with cachet merge)\n"
             "      --interval N    accesses per interval of the miss-rate statistics (1M)\n"
             "      --sample RATE   sampled one-pass (0 < RATE < 1) with estimated error\n"
+            "      --sample-seed N which sample --sample takes (default 0)\n"
             "      --no-onepass    simulate every point on its own\n"
             "      --list          print the points and the skipped combinations\n"
             "      --emit-configs DIR  write each point's resolved configuration as\n"
@@ -135,9 +136,10 @@ static void on_plan(void *ctx, const ct_sweep_plan *p)
 
 /* The journal's first line: what it belongs to. */
 static void journal_signature(const sweep_cli *c, uint64_t interval, double sample,
-                              const char *shard, char *out, size_t n)
+                              uint64_t seed, const char *shard, char *out, size_t n)
 {
     uint64_t h = ct_sweep_hash(c->sw) ^ (interval * 0x9e3779b97f4a7c15ull);
+    h = (h ^ seed) * 0x100000001b3ull;
     for (size_t t = 0; t < c->ntraces; t++) {
         for (const char *q = c->traces[t]; *q; q++)
             h = (h ^ (unsigned char)*q) * 0x100000001b3ull;
@@ -333,6 +335,7 @@ int cmd_sweep(int argc, char **argv)
         {"resume", no_argument, NULL, 'R'},        {"shard", required_argument, NULL, 'S'},
         {"interval", required_argument, NULL, 'I'}, {"sample", required_argument, NULL, 'P'},
         {"no-onepass", no_argument, NULL, 'N'},    {"list", no_argument, NULL, 'l'},
+        {"sample-seed", required_argument, NULL, 'D'},
         {"emit-configs", required_argument, NULL, 'E'}, {"mpi", no_argument, NULL, 'M'},
         {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -381,6 +384,13 @@ int cmd_sweep(int argc, char **argv)
             so.sample = strtod(optarg, &end);
             if (*end || !(so.sample > 0 && so.sample < 1)) {
                 cli_error("sweep: --sample %s: expected a rate between 0 and 1", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'D':
+            so.sample_seed = strtoull(optarg, &end, 0);
+            if (*end || !*optarg) {
+                cli_error("sweep: --sample-seed %s: expected a number", optarg);
                 return EXIT_USAGE;
             }
             break;
@@ -469,8 +479,8 @@ int cmd_sweep(int argc, char **argv)
         for (size_t k = 0; k < ct_sweep_nskipped(sc.sw); k++)
             fprintf(stderr, "  %s\n", ct_sweep_skipped(sc.sw, k));
     }
-    journal_signature(&sc, so.interval ? so.interval : 1000000, so.sample, shard, sig,
-                      sizeof sig);
+    journal_signature(&sc, so.interval ? so.interval : 1000000, so.sample, so.sample_seed, shard,
+                      sig, sizeof sig);
     if (strcmp(out_path, "-") != 0 && !use_mpi) {
         int loaded = 0;
         snprintf(journal_path, sizeof journal_path, "%s.partial", out_path);
