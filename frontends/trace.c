@@ -84,6 +84,7 @@ typedef struct stream_rt {
     uint64_t next_ts;      /* its pending timestamp, 0 before the first one */
     int ts_taken;          /* the next timestamp marker was already weighed */
     uint64_t counted;      /* input bytes already added to info.bytes */
+    uint64_t input_counted;/* file bytes already added to info.input_done */
 } stream_rt;
 
 #define NO_CORE UINT32_MAX
@@ -329,6 +330,11 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
         ct_bytes_close(in);
         free(r);
         return rc;
+    }
+    if (in) {
+        uint64_t done, size;
+        ct_bytes_progress(in, &done, &size);
+        t->info.input_size += size;
     }
     t->sv[t->nstreams++] = r;
     return CT_OK;
@@ -808,6 +814,14 @@ static int fill_stream(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
             if (off > r->counted) {
                 t->info.bytes += off - r->counted;
                 r->counted = off;
+            }
+        }
+        if (r->s.in) {
+            uint64_t done, size;
+            ct_bytes_progress(r->s.in, &done, &size);
+            if (done > r->input_counted) {
+                t->info.input_done += done - r->input_counted;
+                r->input_counted = done;
             }
         }
     }
