@@ -121,15 +121,33 @@ const char *ct_sweep_method_name(int method);
  * ct_sweep_run, in point order within a pass. Non-zero return stops. */
 typedef int (*ct_sweep_result_fn)(void *ctx, const ct_sweep_result *r);
 
-/* Progress, called from the calling thread about twice a second. */
+/* Progress, called from the calling thread about twice a second while a
+ * trace is decoded, and once more when a pass's points are delivered. A
+ * pass is one decode of one trace for some of the points (usually all of
+ * them; see ct_sweep_run). */
 typedef struct ct_sweep_progress {
     size_t trace, ntraces;
     size_t points_done, points_total;   /* (trace, point) pairs */
+    size_t pass_points;                 /* points the current pass serves */
     uint64_t accesses;                  /* decoded in this pass */
-    uint64_t bytes, bytes_total;        /* input consumed / size (0: unknown) */
+    uint64_t bytes, bytes_total;        /* the trace's files: bytes consumed and their
+                                           size on disk (compressed bytes for a
+                                           compressed file); 0: unknown (gen:, stdin) */
     double seconds;                     /* since ct_sweep_run started */
+    double pass_seconds;                /* since this pass started decoding */
 } ct_sweep_progress;
 typedef void (*ct_sweep_progress_fn)(void *ctx, const ct_sweep_progress *p);
+
+/* The progress line a front end shows (no newline), for example
+ *   "trace 1/2  points 0/128 done  21.4 M accesses/s  37%  5 s left in this
+ *    trace, 22 s in all"
+ * Accesses per second count this pass only (accesses / pass_seconds). The
+ * pass's share done is bytes / bytes_total; its time left is pass_seconds
+ * times the share left over the share done. The sweep's share done is
+ * (points_done + pass_points x the pass's share) / points_total, its time
+ * left likewise from seconds. Parts that are not known are left out.
+ * Writes at most n bytes (NUL included); returns the length it needed. */
+size_t ct_sweep_progress_format(const ct_sweep_progress *p, char *buf, size_t n);
 
 /* How the work was shared, told once per pass (for "one-pass" notes). */
 typedef struct ct_sweep_plan {
@@ -139,6 +157,10 @@ typedef struct ct_sweep_plan {
     size_t groups;          /* one-pass groups */
     size_t threads;
     const char *note;       /* e.g. "one-pass LRU for [l1d]: 64 points" */
+    const char *why;        /* why points are simulated one by one, e.g. "one-pass
+                               applies to the last level before memory; 64 points
+                               simulated one by one because a level below depends
+                               on [l1d]"; "" when there is nothing to say */
 } ct_sweep_plan;
 typedef void (*ct_sweep_plan_fn)(void *ctx, const ct_sweep_plan *p);
 
@@ -162,7 +184,6 @@ typedef struct ct_sweep_opts {
     void *progress_ctx;
     ct_sweep_plan_fn plan;
     void *plan_ctx;
-    const uint64_t *trace_bytes; /* size per trace (progress); may be NULL */
 } ct_sweep_opts;
 
 /* Run every selected point on every trace. Returns CT_OK, the first error

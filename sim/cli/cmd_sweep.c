@@ -7,7 +7,9 @@
  * sweep killed with SIGKILL and rerun with --resume skips what the journal
  * holds and ends with the same OUT.csv. SIGINT or SIGTERM stops the sweep:
  * OUT.csv then holds the finished points, and the journal stays for
- * --resume. Power-law fits of miss rate against size go to OUT.fit.csv.
+ * --resume. Power-law fits of miss rate against size go to OUT.fit.csv,
+ * except for a shard (--shard K/N): its OUT.csv starts with a line naming
+ * the shard, and cachet merge writes the fits of the whole sweep.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -33,7 +35,8 @@ static void help(FILE *f)
             "Runs every point of the sweep on every trace, decoding each trace once; points\n"
             "that differ only in the size and associativity of one LRU level are computed in\n"
             "one pass (said on stderr). Writes one CSV row per trace x point x level\n"
-            "(results/README.md) and, with -o, power-law fits to OUT.fit.csv.\n\n"
+            "(results/README.md) and, with -o, power-law fits to OUT.fit.csv (a shard\n"
+            "writes none: cachet merge writes them for the whole sweep).\n\n"
             "  -j, --threads N     worker threads (default: the cores available)\n"
             "  -o, --output FILE   CSV file (default '-': stdout)\n"
             "      --resume        skip the points OUT.csv.partial already holds\n"
@@ -61,6 +64,7 @@ typedef struct sweep_cli {
     FILE *journal;
     int quiet, tty;
     int progress_shown;
+    unsigned shard_k, shard_n;   /* --shard K/N (n 0: none) */
 } sweep_cli;
 
 static int on_result(void *ctx, const ct_sweep_result *r)
@@ -103,17 +107,11 @@ static int should_stop(void *ctx)
 static void on_progress(void *ctx, const ct_sweep_progress *p)
 {
     sweep_cli *c = ctx;
-    double rate = p->seconds > 0 ? (double)p->accesses / p->seconds : 0;
+    char line[256];
     if (c->quiet || !c->tty)
         return;
-    fprintf(stderr, "\rsweep: trace %zu/%zu  points %zu/%zu done  %.1f M accesses/s",
-            p->trace + 1, p->ntraces, p->points_done, p->points_total, rate / 1e6);
-    if (p->bytes_total && p->bytes > 0 && p->bytes <= p->bytes_total) {
-        double frac = (double)p->bytes / (double)p->bytes_total;
-        fprintf(stderr, "  %3.0f%%  %.0f s left in this trace ", 100 * frac,
-                p->seconds * (1 - frac) / (frac > 0 ? frac : 1));
-    }
-    fprintf(stderr, "   ");
+    ct_sweep_progress_format(p, line, sizeof line);
+    fprintf(stderr, "\r%s   ", line);
     c->progress_shown = 1;
 }
 
@@ -129,7 +127,9 @@ static void on_plan(void *ctx, const ct_sweep_plan *p)
     if (p->onepass)
         cli_error("sweep: %s: %s (%zu simulated one by one, %zu threads)",
                   c->traces[p->trace], p->note, p->simulated, p->threads);
-    else
+    if (p->why && p->why[0])
+        cli_error("sweep: %s: %s (%zu threads)", c->traces[p->trace], p->why, p->threads);
+    else if (!p->onepass)
         cli_error("sweep: %s: %zu points simulated one by one on %zu threads",
                   c->traces[p->trace], p->simulated, p->threads);
 }
@@ -190,53 +190,33 @@ static int journal_load(sweep_cli *c, const char *path, const char *sig, ct_erro
     return loaded;
 }
 
+/* OUT.csv (a shard's starts with its shard line) and, unless fits is 0 or
+ * this is a shard, OUT.fit.csv. */
 static int write_outputs(sweep_cli *c, const char *out_path, int fits, ct_error *err)
 {
-    cli_out o;
     char *text = NULL;
     size_t len = 0;
     FILE *m;
     ct_writer mw = {0};
+    int rc;
 
     blocks_sort(&c->done);
     m = open_memstream(&text, &len);
     if (!m)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
     mw = cli_file_writer(m);
+    if (c->shard_n) {
+        shard_info si = {c->shard_k, c->shard_n, ct_sweep_npoints(c->sw),
+                         (unsigned long long)ct_sweep_hash(c->sw)};
+        shard_line_write(&mw, &si);
+    }
     ct_sweep_csv_header(&mw, c->sw);
     blocks_write(&c->done, &mw);
     fclose(m);
-    if (cli_out_open(&o, out_path, err) != CT_OK) {
-        free(text);
-        return err->code;
-    }
-    if (o.w.write(o.w.ctx, text, len) != 0)
-        o.w.failed = -1;
-    if (cli_out_commit(&o, err) != CT_OK) {
-        free(text);
-        return err->code;
-    }
-    if (fits && strcmp(out_path, "-") != 0) {
-        char fit_path[4200];
-        snprintf(fit_path, sizeof fit_path, "%.*s.fit.csv",
-                 (int)(strlen(out_path) > 4 && strcmp(out_path + strlen(out_path) - 4, ".csv") == 0
-                           ? strlen(out_path) - 4 : strlen(out_path)), out_path);
-        if (cli_out_open(&o, fit_path, err) != CT_OK) {
-            free(text);
-            return err->code;
-        }
-        if (write_fits(text, &o.w, c->quiet ? NULL : stdout, err) != CT_OK) {
-            cli_out_abort(&o);
-            free(text);
-            return err->code;
-        }
-        if (cli_out_commit(&o, err) != CT_OK) {
-            free(text);
-            return err->code;
-        }
-    }
+    rc = write_sweep_outputs(text, len, out_path, fits && !c->shard_n,
+                             c->quiet ? NULL : stdout, err);
     free(text);
-    return CT_OK;
+    return rc;
 }
 
 typedef struct ini_out {
@@ -462,6 +442,10 @@ int cmd_sweep(int argc, char **argv)
             sc.quiet = 1;
     }
 #endif
+    if (shard) {
+        sc.shard_k = so.shard_k;
+        sc.shard_n = so.shard_n;
+    }
     sc.traces = (const char *const *)argv + optind + 1;
     sc.ntraces = (size_t)(argc - optind - 1);
     sc.sizes = calloc(sc.ntraces, sizeof *sc.sizes);
@@ -520,7 +504,6 @@ int cmd_sweep(int argc, char **argv)
     so.progress_ctx = &sc;
     so.plan = on_plan;
     so.plan_ctx = &sc;
-    so.trace_bytes = sc.sizes;
     cli_catch_signals();
     rc = ct_sweep_run(sc.sw, sc.traces, sc.ntraces, &so, &err);
     if (sc.progress_shown)
