@@ -45,7 +45,12 @@
  *    fully-associative stack take them in order, then each set stack takes
  *    all of them in order (stacks are independent of each other, so the
  *    result is that of taking each request through every stack in turn,
- *    with less work per request).
+ *    with less work per request). With helper threads, batches of 2048
+ *    requests go round a ring of 4: the caller runs the levels above, the
+ *    table, the fully-associative stack and its share of the set stacks,
+ *    each helper its own share, every stack still taking every request in
+ *    order; the caller reuses a batch once every helper is done with it,
+ *    and waits for them all before anything reads the counts.
  *  - Times are 32-bit request numbers. When they would run out, every time
  *    is replaced by its rank among the times still in use (stacks packed
  *    first): order and equality, all the analysis looks at, are kept.
@@ -91,6 +96,7 @@
  *    divided by sqrt(8).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -517,6 +523,16 @@ static void fen_build(stack *s)
 /* ---- the analysis ----------------------------------------------------------- */
 
 #define BATCH 256                /* requests gathered before the stacks run over them */
+#define BATCH_HELPED 2048        /* the same with helper threads (fewer hand-overs) */
+#define RING 4                   /* batches in flight with helper threads */
+
+/* Requests gathered (struct of arrays). */
+typedef struct reqbuf {
+    uint32_t n;
+    uint64_t block[BATCH_HELPED], hash[BATCH_HELPED], want[BATCH_HELPED];
+    uint32_t tx[BATCH_HELPED], now[BATCH_HELPED], dfa[BATCH_HELPED];
+    uint8_t cls[BATCH_HELPED], write[BATCH_HELPED], rep[BATCH_HELPED];
+} reqbuf;
 
 typedef struct op_pt {
     ct_op_point p;
@@ -556,12 +572,28 @@ struct ct_onepass {
     uint64_t other_sampled; /* sampled set stacks with another set count */
     uint64_t s0_mask;       /* set index bits of the smallest sampled power of two */
     int oom;
-    /* the requests gathered (struct of arrays) */
-    uint32_t bn;
-    uint64_t bblock[BATCH], bhash[BATCH], bwant[BATCH];
-    uint32_t btx[BATCH], bnow[BATCH], bdfa[BATCH];
-    uint8_t bcls[BATCH], bwrite[BATCH], brep[BATCH];
+    /* the requests gathered: a ring of batches (one without helpers) */
+    reqbuf *rb;
+    uint32_t nrb, batch;    /* batches in the ring, requests per batch */
+    reqbuf *cur;            /* the batch being filled */
+    uint64_t filling;       /* its sequence number */
+    /* helper threads: each runs its own set stacks over every batch */
+    uint32_t nhelp;
+    pthread_t *th;
+    uint32_t *owner;        /* stack -> thread that runs it (0: the caller) */
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    uint64_t published;     /* batches handed to the helpers */
+    uint64_t *finished;     /* per helper: batches it has run */
+    int stop;
+    int sync;               /* mu, work and done exist */
+    struct helper_arg *arg;
 };
+
+typedef struct helper_arg {
+    ct_onepass *o;
+    uint32_t id;            /* 1.. */
+} helper_arg;
 
 static int cls_of(int kind, int demand, int full) { return kind * 4 + demand * 2 + full; }
 
@@ -713,23 +745,22 @@ static uint32_t rep_of(const stack *s, uint64_t block, uint32_t rep)
 
 static void renumber(ct_onepass *o);
 
-/* The table pass over the gathered requests: their last-use times, their
- * new times, and the fully-associative stack(s), which need the table
- * entry. */
+/* The table pass over a batch: the requests' last-use times, their new
+ * times, and the fully-associative stack(s), which need the table entry. */
 CT_CLONES_POPCNT
-static void table_pass(ct_onepass *o)
+static void table_pass(ct_onepass *o, reqbuf *q)
 {
     const uint64_t fam = o->fa >= 0 ? ((1ull << o->nfa) - 1) << o->fa : 0;
-    const uint32_t n = o->bn;
+    const uint32_t n = q->n;
 
     for (uint32_t i = 0; i < n; i++) {
-        const uint64_t block = o->bblock[i];
-        const int cls = o->bcls[i];
-        const int write = o->write_back && o->bwrite[i];
+        const uint64_t block = q->block[i];
+        const int cls = q->cls[i];
+        const int write = o->write_back && q->write[i];
         uint32_t tx, now, dfa = INF;
         seen_entry *e;
         if (i + 8 < n)
-            PREFETCH_R(&o->seen.e[o->bhash[i + 8] & o->seen.mask]);
+            PREFETCH_R(&o->seen.e[q->hash[i + 8] & o->seen.mask]);
         e = seen_get(&o->seen, block);
         if (UNLIKELY(!e)) {
             o->oom = 1;
@@ -739,7 +770,7 @@ static void table_pass(ct_onepass *o)
         now = ++o->clock;
         if (tx == 0)
             o->comp[cls]++;
-        for (uint64_t w = o->bwant[i] & fam; w; w &= w - 1) {
+        for (uint64_t w = q->want[i] & fam; w; w &= w - 1) {
             stack *s = &o->stk[__builtin_ctzll(w)];
             dfa = fa_access(o, s, e, block, tx, now, write);
             if (o->general)
@@ -748,57 +779,57 @@ static void table_pass(ct_onepass *o)
                 s->hist[s->ltc[dfa] + (uint32_t)cls]++;
         }
         e->time = now;
-        o->btx[i] = tx;
-        o->bnow[i] = now;
-        o->bdfa[i] = dfa;
+        q->tx[i] = tx;
+        q->now[i] = now;
+        q->dfa[i] = dfa;
     }
 }
 
-/* One set stack (number k) over the gathered requests. `kind`, `dirt` (the
- * level is write-back) and `general` (sampling or the 3C split) are
- * constants where inlined. */
-FORCE_INLINE void stack_pass(ct_onepass *o, uint32_t k, const int kind, const int dirt,
-                             const int general)
+/* One set stack (number k) over a batch. `kind`, `dirt` (the level is
+ * write-back) and `general` (sampling or the 3C split) are constants where
+ * inlined. */
+FORCE_INLINE void stack_pass(ct_onepass *o, const reqbuf *q, uint32_t k, const int kind,
+                             const int dirt, const int general)
 {
     stack *s = &o->stk[k];
     uint8_t *const rec = s->rec;
     const size_t stride = s->rec_bytes;
     const uint64_t smask = s->smask, sets = s->sets;
     const int pow2 = s->pow2;
-    const uint32_t n = o->bn;
+    const uint32_t n = q->n;
     uint64_t *const hist = s->hist;
     const uint32_t *const ltc = s->ltc;
-    uint8_t *rp[BATCH];
+    uint8_t *rp[BATCH_HELPED];
 
     for (uint32_t i = 0; i < n; i++) {
-        const uint64_t block = o->bblock[i];
+        const uint64_t block = q->block[i];
         rp[i] = rec + (LIKELY(pow2) ? block & smask : block % sets) * stride;
     }
     for (uint32_t i = 0; i < n; i++) {
-        const int write = dirt && o->bwrite[i] && (!general || o->write_back);
-        const uint32_t cls = o->bcls[i];
+        const int write = dirt && q->write[i] && (!general || o->write_back);
+        const uint32_t cls = q->cls[i];
         uint32_t d;
-        if (general && !(o->bwant[i] >> k & 1))
+        if (general && !(q->want[i] >> k & 1))
             continue;
         if (i + 8 < n)
             PREFETCH_R(rp[i + 8]);
         if (kind == ST_DM)
-            d = dm1_access(s, (uint64_t *)rp[i], o->btx[i], o->bnow[i], write);
+            d = dm1_access(s, (uint64_t *)rp[i], q->tx[i], q->now[i], write);
         else if (kind == ST_MRU)
-            d = mru_access(s, rp[i], o->btx[i], o->bnow[i], write, dirt);
+            d = mru_access(s, rp[i], q->tx[i], q->now[i], write, dirt);
         else
-            d = list_access(s, rp[i], o->btx[i], o->bnow[i], write, dirt);
+            d = list_access(s, rp[i], q->tx[i], q->now[i], write, dirt);
         if (general)
-            count(s, (int)cls, d, o->btx[i] == 0, o->bdfa[i], o->classes,
-                  rep_of(s, o->bblock[i], o->brep[i]));
+            count(s, (int)cls, d, q->tx[i] == 0, q->dfa[i], o->classes,
+                  rep_of(s, q->block[i], q->rep[i]));
         else
             hist[ltc[d] + cls]++;
     }
 }
 
 #define STACK_PASS(name, kind, dirt, general) \
-    CT_CLONES_POPCNT static void name(ct_onepass *o, uint32_t k) \
-    { stack_pass(o, k, kind, dirt, general); }
+    CT_CLONES_POPCNT static void name(ct_onepass *o, const reqbuf *q, uint32_t k) \
+    { stack_pass(o, q, k, kind, dirt, general); }
 STACK_PASS(pass_dm_wb, ST_DM, 1, 0)
 STACK_PASS(pass_dm_wt, ST_DM, 0, 0)
 STACK_PASS(pass_dm_any, ST_DM, 1, 1)
@@ -811,42 +842,112 @@ STACK_PASS(pass_list_wt, ST_LIST, 0, 0)
 STACK_PASS(pass_list_any_wb, ST_LIST, 1, 1)
 STACK_PASS(pass_list_any_wt, ST_LIST, 0, 1)
 
-/* Run the gathered requests through every stack, in order. */
-static void flush_batch(ct_onepass *o)
+/* The set stacks of thread `who` over a batch. */
+static void run_stacks(ct_onepass *o, const reqbuf *q, uint32_t who)
 {
-    if (o->bn == 0)
-        return;
-    if (UNLIKELY(o->clock >= o->clock_limit - o->bn))
-        renumber(o);
-    if (!o->oom)
-        table_pass(o);
-    for (uint32_t k = o->dm_lo; k < o->nstk && !o->oom; k++) {
-        const int wb = o->write_back, any = o->general;
+    const int wb = o->write_back, any = o->general;
+    for (uint32_t k = o->dm_lo; k < o->nstk; k++) {
+        if (o->owner[k] != who)
+            continue;
         switch (o->stk[k].kind) {
         case ST_DM:
             /* dirty-from values of direct-mapped entries need no array */
             if (any)
-                pass_dm_any(o, k);
+                pass_dm_any(o, q, k);
             else if (wb)
-                pass_dm_wb(o, k);
+                pass_dm_wb(o, q, k);
             else
-                pass_dm_wt(o, k);
+                pass_dm_wt(o, q, k);
             break;
         case ST_MRU:
             if (any)
-                wb ? pass_mru_any_wb(o, k) : pass_mru_any_wt(o, k);
+                wb ? pass_mru_any_wb(o, q, k) : pass_mru_any_wt(o, q, k);
             else
-                wb ? pass_mru_wb(o, k) : pass_mru_wt(o, k);
+                wb ? pass_mru_wb(o, q, k) : pass_mru_wt(o, q, k);
             break;
         default:
             if (any)
-                wb ? pass_list_any_wb(o, k) : pass_list_any_wt(o, k);
+                wb ? pass_list_any_wb(o, q, k) : pass_list_any_wt(o, q, k);
             else
-                wb ? pass_list_wb(o, k) : pass_list_wt(o, k);
+                wb ? pass_list_wb(o, q, k) : pass_list_wt(o, q, k);
             break;
         }
     }
-    o->bn = 0;
+}
+
+static void *helper_main(void *arg)
+{
+    const helper_arg *h = arg;
+    ct_onepass *o = h->o;
+    uint64_t seq = 0;
+
+    for (;;) {
+        pthread_mutex_lock(&o->mu);
+        while (o->published <= seq && !o->stop)
+            pthread_cond_wait(&o->work, &o->mu);
+        if (o->published <= seq) {
+            pthread_mutex_unlock(&o->mu);
+            break;
+        }
+        pthread_mutex_unlock(&o->mu);
+        run_stacks(o, &o->rb[seq % o->nrb], h->id);
+        pthread_mutex_lock(&o->mu);
+        o->finished[h->id - 1] = ++seq;
+        pthread_cond_broadcast(&o->done);
+        pthread_mutex_unlock(&o->mu);
+    }
+    return NULL;
+}
+
+/* Wait until every helper has run the batches up to number `upto`. */
+static void wait_helpers(ct_onepass *o, uint64_t upto)
+{
+    if (!o->nhelp)
+        return;
+    pthread_mutex_lock(&o->mu);
+    for (uint32_t h = 0; h < o->nhelp; h++)
+        while (o->finished[h] < upto)
+            pthread_cond_wait(&o->done, &o->mu);
+    pthread_mutex_unlock(&o->mu);
+}
+
+/* Run the batch being filled through every stack: the table pass here,
+ * then this thread's set stacks while the helpers run theirs. The next
+ * batch is one the helpers are done with. */
+static void flush_batch(ct_onepass *o)
+{
+    reqbuf *q = o->cur;
+    if (q->n == 0)
+        return;
+    if (UNLIKELY(o->clock >= o->clock_limit - q->n)) {
+        wait_helpers(o, o->published);
+        renumber(o);
+    }
+    if (!o->oom)
+        table_pass(o, q);
+    if (o->oom) {
+        q->n = 0;
+        return;
+    }
+    if (o->nhelp) {
+        pthread_mutex_lock(&o->mu);
+        o->published = o->filling + 1;
+        pthread_cond_broadcast(&o->work);
+        pthread_mutex_unlock(&o->mu);
+    }
+    run_stacks(o, q, 0);
+    o->filling++;
+    o->cur = &o->rb[o->filling % o->nrb];
+    if (o->filling >= o->nrb)
+        wait_helpers(o, o->filling - o->nrb + 1);
+    o->cur->n = 0;
+}
+
+/* Everything gathered has gone through every stack. */
+static void settle(ct_onepass *o)
+{
+    flush_batch(o);
+    wait_helpers(o, o->published);
 }
 
 static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, int demand)
@@ -856,6 +957,7 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
     const int cls = cls_of(kind, demand, write && bytes == o->line);
     uint64_t want = o->exact;
     uint32_t rep = 0, i;
+    reqbuf *q = o->cur;
 
     o->acc[cls]++;
     if (write)
@@ -865,16 +967,16 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
         if (!want)
             return;
     }
-    i = o->bn;
-    o->bblock[i] = block;
-    o->bhash[i] = mix64(block);
-    o->bwant[i] = want;
-    o->bcls[i] = (uint8_t)cls;
-    o->bwrite[i] = (uint8_t)write;
-    o->brep[i] = (uint8_t)rep;
+    i = q->n;
+    q->block[i] = block;
+    q->hash[i] = mix64(block);
+    q->want[i] = want;
+    q->cls[i] = (uint8_t)cls;
+    q->write[i] = (uint8_t)write;
+    q->rep[i] = (uint8_t)rep;
     if (i < 8)
-        PREFETCH_R(&o->seen.e[o->bhash[i] & o->seen.mask]);
-    if (++o->bn == BATCH)
+        PREFETCH_R(&o->seen.e[q->hash[i] & o->seen.mask]);
+    if (++q->n == o->batch)
         flush_batch(o);
 }
 
@@ -1122,9 +1224,96 @@ static size_t find_level(const ct_sim *sim, const char *section)
     return SIZE_MAX;
 }
 
+/* Deal the set stacks to the caller (0) and `helpers` threads, heaviest
+ * first onto the least loaded. Weights follow the instruction counts per
+ * request of each kind of stack; the caller starts with the levels above,
+ * the table and the fully-associative stack, weighed from the threads' CPU
+ * times on a random and a real trace (l1d-size-assoc.ini). */
+static void deal_stacks(ct_onepass *o, uint32_t helpers)
+{
+    double load[65] = {0};
+    uint8_t *placed = calloc(o->nstk + 1, 1);
+
+    load[0] = o->fa >= 0 ? 17.0 : 10.0;
+    for (uint32_t k = 0; k < o->nstk; k++)
+        o->owner[k] = 0;
+    if (!placed)
+        return;
+    for (;;) {
+        uint32_t big = UINT32_MAX, least = 0;
+        double wbig = -1;
+        for (uint32_t k = o->dm_lo; k < o->nstk; k++) {
+            const stack *s = &o->stk[k];
+            double w = s->kind == ST_DM ? 1.5 : 1.0 + log2((double)s->depth + 1) / 2;
+            if (!placed[k] && w > wbig) {
+                wbig = w;
+                big = k;
+            }
+        }
+        if (big == UINT32_MAX)
+            break;
+        for (uint32_t t = 1; t <= helpers; t++)
+            if (load[t] < load[least])
+                least = t;
+        placed[big] = 1;
+        o->owner[big] = least;
+        load[least] += wbig;
+    }
+    free(placed);
+}
+
+/* Start the helper threads (none when it fails: the caller runs every stack). */
+static void start_helpers(ct_onepass *o, uint32_t helpers)
+{
+    helper_arg *args;
+    uint32_t started = 0;
+
+    if (helpers == 0 || o->nstk <= o->dm_lo)
+        return;
+    if (helpers > 64)
+        helpers = 64;
+    o->th = calloc(helpers, sizeof *o->th);
+    o->finished = calloc(helpers, sizeof *o->finished);
+    args = calloc(helpers, sizeof *args);
+    o->arg = args;
+    if (!o->th || !o->finished || !args)
+        return;
+    if (pthread_mutex_init(&o->mu, NULL) != 0)
+        return;
+    if (pthread_cond_init(&o->work, NULL) != 0) {
+        pthread_mutex_destroy(&o->mu);
+        return;
+    }
+    if (pthread_cond_init(&o->done, NULL) != 0) {
+        pthread_cond_destroy(&o->work);
+        pthread_mutex_destroy(&o->mu);
+        return;
+    }
+    o->sync = 1;
+    o->nhelp = helpers;          /* the helpers read it */
+    deal_stacks(o, helpers);
+    for (; started < helpers; started++) {
+        args[started].o = o;
+        args[started].id = started + 1;
+        if (pthread_create(&o->th[started], NULL, helper_main, &args[started]) != 0)
+            break;
+    }
+    if (started < helpers) {     /* run alone: stop those started */
+        pthread_mutex_lock(&o->mu);
+        o->stop = 1;
+        pthread_cond_broadcast(&o->work);
+        pthread_mutex_unlock(&o->mu);
+        for (uint32_t t = 0; t < started; t++)
+            pthread_join(o->th[t], NULL);
+        o->stop = 0;
+        o->nhelp = 0;
+        deal_stacks(o, 0);
+    }
+}
+
 int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *section,
                       const ct_op_point *points, size_t n, double sample, uint64_t seed,
-                      ct_error *err)
+                      unsigned helpers, ct_error *err)
 {
     ct_onepass *o = calloc(1, sizeof *o);
     uint64_t max_lines = 0, *setc = NULL;
@@ -1281,6 +1470,14 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
             if (ct_ivstat_init(&p->iv[l]) != 0)
                 goto oom;
     }
+    o->nrb = helpers ? RING : 1;
+    o->batch = helpers ? BATCH_HELPED : BATCH;
+    o->rb = calloc(o->nrb, sizeof *o->rb);
+    o->owner = calloc(o->nstk + 1, sizeof *o->owner);
+    if (!o->rb || !o->owner)
+        goto oom;
+    o->cur = &o->rb[0];
+    start_helpers(o, helpers);
     free(caps);
     free(setc);
     *out = o;
@@ -1298,6 +1495,24 @@ void ct_onepass_free(ct_onepass *o)
 {
     if (!o)
         return;
+    if (o->nhelp) {
+        pthread_mutex_lock(&o->mu);
+        o->stop = 1;
+        pthread_cond_broadcast(&o->work);
+        pthread_mutex_unlock(&o->mu);
+        for (uint32_t t = 0; t < o->nhelp; t++)
+            pthread_join(o->th[t], NULL);
+    }
+    if (o->sync) {
+        pthread_cond_destroy(&o->work);
+        pthread_cond_destroy(&o->done);
+        pthread_mutex_destroy(&o->mu);
+    }
+    free(o->th);
+    free(o->finished);
+    free(o->arg);
+    free(o->rb);
+    free(o->owner);
     for (uint32_t i = 0; o->stk && i < o->nstk; i++)
         stack_free(&o->stk[i]);
     free(o->stk);
@@ -1356,7 +1571,7 @@ static double est_misses(const ct_onepass *o, const op_pt *p, int cls)
 
 void ct_onepass_interval(ct_onepass *o)
 {
-    flush_batch(o);
+    settle(o);
     for (size_t i = 0; i < o->npt; i++) {
         op_pt *p = &o->pt[i];
         for (size_t l = 0; l < ct_sim_nlevels(o->sim); l++) {
@@ -1375,7 +1590,7 @@ void ct_onepass_interval(ct_onepass *o)
 int ct_onepass_finish(ct_onepass *o, ct_error *err)
 {
     ct_sim_finish(o->sim);  /* the levels above flush into L first */
-    flush_batch(o);
+    settle(o);
     for (uint32_t k = 0; k < o->nstk; k++) {
         stack *s = &o->stk[k];
         if (s->kind == ST_FA) {

@@ -1145,7 +1145,7 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
         size_t m = 0, *members;
         ct_op_point *opp;
         int l = choice[i];
-        uint32_t nparts;
+        uint32_t nparts, helpers;
         uint64_t setc[64];
         uint32_t maxw[64];
         size_t nsetc = 0;
@@ -1193,6 +1193,14 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
         nparts = (uint32_t)(nsetc < threads ? nsetc : threads);
         if (sw->cfg[members[0]]->miss_classes || nparts == 0)
             nparts = 1;
+        /* a group that is the whole pass runs as one analysis whose own
+         * threads share its stacks: the levels above and the table of
+         * lines are then kept once, not once per part */
+        helpers = 0;
+        if (m == n && threads > 1 && nsetc > 1) {
+            nparts = 1;
+            helpers = threads - 1;
+        }
         {
             double load[64] = {0};
             int *part_of = calloc(nsetc, sizeof *part_of);
@@ -1256,7 +1264,8 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
                     continue;
                 }
                 rc = ct_onepass_create(&j->op, sw->cfg[j->points[0]], level_sections[l], sub, ns,
-                                       sampled ? o->sample : 1.0, o->sample_seed, err);
+                                       sampled ? o->sample : 1.0, o->sample_seed, helpers,
+                                       err);
                 free(sub);
                 if (rc) {
                     job_free(j);

@@ -410,7 +410,8 @@ TEST(sampled_errors_cover_the_true_deviation)
 
 /* Run the one-pass analysis of every point of sw over a trace directly;
  * clock_limit 0 keeps the default. Results go to g. */
-static int onepass_direct(const ct_sweep *sw, const char *trace, uint32_t clock_limit, got *g)
+static int onepass_direct(const ct_sweep *sw, const char *trace, uint32_t clock_limit,
+                          unsigned helpers, got *g)
 {
     const ct_config *cfg = ct_sweep_point_config(sw, 0);
     ct_op_point pts[64];
@@ -437,7 +438,7 @@ static int onepass_direct(const ct_sweep *sw, const char *trace, uint32_t clock_
     to.cfg = cfg;
     if (ct_batch_init(&b, 4096) != CT_OK)
         return -1;
-    rc = ct_onepass_create(&op, cfg, "l1d", pts, n, 1.0, 0, &err);
+    rc = ct_onepass_create(&op, cfg, "l1d", pts, n, 1.0, 0, helpers, &err);
     if (rc == CT_OK)
         rc = ct_trace_open(&t, paths, 1, &to, &err);
     if (rc == CT_OK && clock_limit)
@@ -477,8 +478,8 @@ TEST(renumbering_times_changes_no_figure)
         CHECK(0);
         return;
     }
-    CHECK(onepass_direct(sw, trace, 0, &a) == CT_OK);
-    CHECK(onepass_direct(sw, trace, 4000, &b) == CT_OK);  /* 1536 lines in the footprint */
+    CHECK(onepass_direct(sw, trace, 0, 0, &a) == CT_OK);
+    CHECK(onepass_direct(sw, trace, 4000, 1, &b) == CT_OK);  /* 1536 lines in the footprint */
     CHECK_EQ_U64(a.n, ct_sweep_npoints(sw));
     CHECK_EQ_U64(b.n, a.n);
     for (size_t p = 0; p < a.n; p++) {

@@ -34,7 +34,11 @@
  * distances for each set count (all-associativity simulation, Hill and
  * Smith 1989) and a Mattson stack-distance tree for the fully-associative
  * sizes: the figures are identical to simulating each point. The rules of
- * that analysis are at the top of sim/onepass.c.
+ * that analysis are at the top of sim/onepass.c. Only the last level
+ * before memory qualifies (the levels below a swept level depend on its
+ * miss stream); the plan callback says why points are simulated instead.
+ * With a sample rate, the one-pass figures are estimates from hashed
+ * samples, each with a standard error from independent replicas.
  */
 #ifndef CACHET_SWEEP_H
 #define CACHET_SWEEP_H
@@ -169,7 +173,11 @@ typedef struct ct_sweep_opts {
     uint64_t interval;           /* accesses per statistics interval; 0: 1M */
     int no_onepass;              /* 1: simulate every point */
     double sample;               /* 0 or 1: exact; in (0,1): sampled one-pass
-                                    at this rate (SHARDS-style) */
+                                    at this rate (SHARDS-style): estimates with
+                                    a standard error (miss_rate_error); set
+                                    counts under 64 / rate sets and fully-
+                                    associative caches under 256 / rate lines
+                                    stay exact */
     uint64_t sample_seed;        /* picks the sample (any value; 0 is fine) */
     uint32_t shard_k, shard_n;   /* run points with index % n == k (n 0: all) */
     /* 1 for (trace, point) pairs already done (resume); NULL: none. */
