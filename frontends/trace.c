@@ -574,6 +574,20 @@ void ct_trace_close(ct_trace *t)
     free((trace_block *)(void *)t);
 }
 
+void ct_trace_get_progress(const ct_trace *t, uint64_t *done, uint64_t *size)
+{
+    ct_trace *mt = (ct_trace *)t;
+    if (!t->ra_running) {
+        *done = t->info.input_done;
+        *size = t->info.input_size;
+        return;
+    }
+    pthread_mutex_lock(&mt->ra_mu);
+    *done = mt->info_pub.input_done;
+    *size = mt->info_pub.input_size;
+    pthread_mutex_unlock(&mt->ra_mu);
+}
+
 const ct_trace_info *ct_trace_get_info(const ct_trace *t)
 {
     ct_trace *mt = (ct_trace *)t;

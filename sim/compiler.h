@@ -20,8 +20,9 @@
 
 /* A function compiled twice, with and without the POPCNT instruction (not
  * in the x86-64 baseline), the right one picked when the program loads.
- * Elsewhere a plain function. */
-#if defined(__x86_64__) && defined(__has_attribute)
+ * Elsewhere a plain function; also under ThreadSanitizer, whose runtime is
+ * not ready when the loader picks. */
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_THREAD__)
 #if __has_attribute(target_clones)
 #define CT_CLONES_POPCNT __attribute__((target_clones("popcnt", "default")))
 #endif

@@ -1540,8 +1540,7 @@ static int run_pass(pass_ctx *pc, const size_t *pts, size_t n, int allow_onepass
                 p.points_total = pc->points_total;
                 p.pass_points = n;
                 p.accesses = accesses;
-                p.bytes = ct_trace_get_info(t)->input_done;
-                p.bytes_total = ct_trace_get_info(t)->input_size;
+                ct_trace_get_progress(t, &p.bytes, &p.bytes_total);
                 p.seconds = now - pc->t0;
                 p.pass_seconds = now - t_pass;
                 o->progress(o->progress_ctx, &p);
@@ -1579,11 +1578,12 @@ out:
         if (rc == CT_OK)
             rc = deliver(pc, jobs, nj, ct_trace_get_info(t)->format, redo, nredo, err);
         if (rc == CT_OK && o->progress) {  /* the pass's points are done */
-            const ct_trace_info *ti = ct_trace_get_info(t);
             double now = now_seconds();
             ct_sweep_progress p = {pc->trace_index, pc->ntraces, pc->points_done,
-                                   pc->points_total, 0, accesses, ti->input_size,
-                                   ti->input_size, now - pc->t0, now - t_pass};
+                                   pc->points_total, 0, accesses, 0, 0, now - pc->t0,
+                                   now - t_pass};
+            ct_trace_get_progress(t, &p.bytes, &p.bytes_total);
+            p.bytes = p.bytes_total;
             o->progress(o->progress_ctx, &p);
         }
     }

@@ -97,6 +97,11 @@ typedef struct ct_trace_info {
 
 const ct_trace_info *ct_trace_get_info(const ct_trace *t);
 
+/* The input files' bytes consumed so far and their size (input_done and
+ * input_size above), read safely while a read-ahead thread is decoding
+ * (for progress reports from another thread's point of view). */
+void ct_trace_get_progress(const ct_trace *t, uint64_t *done, uint64_t *size);
+
 /* The registered formats, for help texts: returns the name of format i, or
  * NULL past the end; *desc receives a one-line description. */
 const char *ct_format_name(size_t i, const char **desc);
