@@ -217,6 +217,17 @@ TEST(onepass_equals_simulation_for_an_l1d_alone)
                     "gen:random:n=40000,footprint=64K,writes=30,size=8", 1);
 }
 
+/* Deep sets: logs of several words of live bits (up to 1024 slots). */
+TEST(onepass_equals_simulation_for_highly_associative_sets)
+{
+    compare_methods("[l1d]\nline = 64\n[sweep]\nl1d.size = 64K 256K\n"
+                    "l1d.assoc = 24 128 256 512\n",
+                    "gen:random:n=60000,footprint=512K,writes=30", 1);
+    compare_methods("[l1d]\nline = 32\nwrite_back = no\n[sweep]\nl1d.size = 16K 64K\n"
+                    "l1d.assoc = 64 128 full\n",
+                    "gen:matmul:dim=40,tile=8", 1);
+}
+
 TEST(onepass_equals_simulation_with_flush_3c_and_unaligned_accesses)
 {
     compare_methods("[system]\nmiss_classes = yes\nflush_at_end = yes\n"
@@ -666,6 +677,7 @@ int main(void)
     RUN(expands_ranges_lists_and_zips_in_product_order);
     RUN(skips_and_lists_impossible_points);
     RUN(onepass_equals_simulation_for_an_l1d_alone);
+    RUN(onepass_equals_simulation_for_highly_associative_sets);
     RUN(onepass_equals_simulation_with_flush_3c_and_unaligned_accesses);
     RUN(onepass_equals_simulation_for_an_l2_under_fixed_l1s);
     RUN(cache_operations_fall_back_to_simulation);
