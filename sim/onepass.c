@@ -39,17 +39,17 @@
  *    stacks of depth 8 or less keep each set's times in recency order and
  *    move them down (cheaper than a log at that depth). The
  *    fully-associative stack is one log over the whole level, with a
- *    Fenwick tree over the live counts of 64-slot words, and each block's
- *    slot kept in its table entry (no search).
+ *    Fenwick tree over the live counts of 64-slot words (the words near
+ *    the end are counted directly).
  *  - Requests are gathered 256 at a time; the table of lines and the
  *    fully-associative stack take them in order, then each set stack takes
  *    all of them in order (stacks are independent of each other, so the
  *    result is that of taking each request through every stack in turn,
  *    with less work per request). With helper threads, batches of 2048
  *    requests go round a ring of 4: the caller runs the levels above, the
- *    table, the fully-associative stack and its share of the set stacks,
- *    each helper its own share, every stack still taking every request in
- *    order; the caller reuses a batch once every helper is done with it,
+ *    table and its share of the stacks, each helper its own share, every
+ *    stack still taking every request in order (with the 3C split, which
+ *    needs the fully-associative depth first, there are no helpers); the caller reuses a batch once every helper is done with it,
  *    and waits for them all before anything reads the counts.
  *  - Times are 32-bit request numbers. When they would run out, every time
  *    is replaced by its rank among the times still in use (stacks packed
@@ -120,12 +120,11 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-/* ---- the table of lines seen: block -> last use, fully-associative slot -- */
+/* ---- the table of lines seen: block -> last use ------------------------------ */
 
 typedef struct seen_entry {
     uint64_t block;
     uint32_t time;          /* last use (0: never) */
-    uint32_t fa;            /* slot in the fully-associative stack of its replica */
 } seen_entry;
 
 typedef struct seen_map {
@@ -143,16 +142,6 @@ static int seen_init(seen_map *m)
     for (uint64_t i = 0; i <= m->mask; i++)
         m->e[i].block = EMPTY_KEY;
     return 0;
-}
-
-static seen_entry *seen_find(seen_map *m, uint64_t block)
-{
-    for (uint64_t h = mix64(block) & m->mask;; h = (h + 1) & m->mask) {
-        if (m->e[h].block == block)
-            return &m->e[h];
-        if (m->e[h].block == EMPTY_KEY)
-            return NULL;
-    }
 }
 
 static int seen_grow(seen_map *m)
@@ -192,7 +181,6 @@ static seen_entry *seen_get(seen_map *m, uint64_t block)
     m->used++;
     m->e[h].block = block;
     m->e[h].time = 0;
-    m->e[h].fa = 0;
     return &m->e[h];
 }
 
@@ -244,10 +232,8 @@ typedef struct stack {
     /* ST_FA */
     uint32_t W, nw, next, live;
     int same_word;          /* a request killed a slot in the word it appends to */
-    int search;             /* finds slots by their time (a second fa stack) */
     uint32_t *st;           /* slot -> last-use time */
     uint32_t *sdm;          /* slot -> dirty-from line count */
-    uint64_t *sblk;         /* slot -> block */
     uint64_t *fbits;        /* live bits of the slots */
     int32_t *fen;           /* Fenwick tree over the live counts of the words, 1-based */
 } stack;
@@ -270,7 +256,6 @@ static void stack_free(stack *s)
     free(s->rec);
     free(s->st);
     free(s->sdm);
-    free(s->sblk);
     free(s->fbits);
     free(s->fen);
 }
@@ -525,6 +510,8 @@ static void fen_build(stack *s)
 #define BATCH 256                /* requests gathered before the stacks run over them */
 #define BATCH_HELPED 2048        /* the same with helper threads (fewer hand-overs) */
 #define RING 4                   /* batches in flight with helper threads */
+#define FRONT_WEIGHT 8.0         /* the caller's own work per request: levels above, table */
+#define FA_WEIGHT 9.0            /* a fully-associative stack (64-deep set stack: 4) */
 
 /* Requests gathered (struct of arrays). */
 typedef struct reqbuf {
@@ -598,8 +585,8 @@ typedef struct helper_arg {
 static int cls_of(int kind, int demand, int full) { return kind * 4 + demand * 2 + full; }
 
 /* Pack the live slots of the fully-associative stack to the front, dropping
- * all but the newest D; each kept block's table entry follows its slot. */
-static void fa_pack(ct_onepass *o, stack *s)
+ * all but the newest D. */
+static void fa_pack(stack *s)
 {
     uint32_t p = 0, drop = s->live > s->depth ? s->live - s->depth : 0;
     for (uint32_t k = 0; k < s->nw; k++) {
@@ -614,9 +601,6 @@ static void fa_pack(ct_onepass *o, stack *s)
             }
             s->st[p] = s->st[i];
             s->sdm[p] = s->sdm[i];
-            s->sblk[p] = s->sblk[i];
-            if (!s->search)
-                seen_find(&o->seen, s->sblk[p])->fa = p;
             p++;
         }
     }
@@ -626,24 +610,29 @@ static void fa_pack(ct_onepass *o, stack *s)
     s->next = p;
 }
 
-FORCE_INLINE uint32_t fa_access(ct_onepass *o, stack *s, seen_entry *e, uint64_t block,
-                                uint32_t tx, uint32_t now, int write)
+/* The fully-associative stack: the list of one set of every line, with a
+ * Fenwick tree over its words for the count of live slots after a slot. */
+FORCE_INLINE uint32_t fa_access(stack *s, uint32_t tx, uint32_t now, int write)
 {
-    const uint32_t D = s->depth;
+    const uint32_t D = s->depth, next = s->next;
     uint32_t d = D + 1, ndm = write ? 1 : INF, slot;
 
-    if (tx != 0 && s->next != 0 && s->st[s->next - 1] == tx) {
+    if (tx != 0 && next != 0 && s->st[next - 1] == tx) {
         /* the newest block again: depth 1, its slot keeps its place */
-        s->st[s->next - 1] = now;
+        s->st[next - 1] = now;
         if (!write)
-            ndm = s->sdm[s->next - 1];          /* max(old, 1) */
-        s->sdm[s->next - 1] = ndm;
+            ndm = s->sdm[next - 1];             /* max(old, 1) */
+        s->sdm[next - 1] = ndm;
         return 1;
     }
-    if (tx != 0 && s->next != 0 && tx >= s->st[0]) {    /* in the log */
+    if (tx != 0 && next != 0 && tx >= s->st[0]) {      /* in the log */
         uint32_t w, above, dmk;
-        const uint32_t last = (s->next - 1) >> 6;   /* the word being filled */
-        slot = s->search ? slot_of(s->st, s->next, tx) : e->fa;
+        const uint32_t last = (next - 1) >> 6;       /* the word being filled */
+        if (next >= 4 && s->st[next - 4] <= tx)     /* recent: look from the end */
+            for (slot = next - 2; s->st[slot] != tx; slot--)
+                ;
+        else
+            slot = slot_of(s->st, next, tx);
         w = slot >> 6;
         above = (uint32_t)__builtin_popcountll(s->fbits[w] & ~((2ull << (slot & 63)) - 1));
         if (last - w <= 4)                           /* recent: count the words */
@@ -653,7 +642,7 @@ FORCE_INLINE uint32_t fa_access(ct_onepass *o, stack *s, seen_entry *e, uint64_t
             above += s->live - fen_prefix(s, w);
         dmk = s->sdm[slot];
         s->fbits[w] &= ~(1ull << (slot & 63));
-        if (w != (s->next == s->W ? UINT32_MAX : s->next >> 6))
+        if (w != (next == s->W ? UINT32_MAX : next >> 6))
             fen_add(s, w, -1);                       /* else the append puts it back */
         else
             s->same_word = 1;
@@ -668,18 +657,15 @@ FORCE_INLINE uint32_t fa_access(ct_onepass *o, stack *s, seen_entry *e, uint64_t
         }
     }
     if (UNLIKELY(s->next == s->W))
-        fa_pack(o, s);
+        fa_pack(s);
     slot = s->next++;
     s->st[slot] = now;
     s->sdm[slot] = ndm;
-    s->sblk[slot] = block;
     s->fbits[slot >> 6] |= 1ull << (slot & 63);
     if (!s->same_word)
         fen_add(s, slot >> 6, 1);
     s->same_word = 0;
     s->live++;
-    if (!s->search)
-        e->fa = slot;
     return d;
 }
 
@@ -745,50 +731,34 @@ static uint32_t rep_of(const stack *s, uint64_t block, uint32_t rep)
 
 static void renumber(ct_onepass *o);
 
-/* The table pass over a batch: the requests' last-use times, their new
- * times, and the fully-associative stack(s), which need the table entry. */
-CT_CLONES_POPCNT
+/* The table pass over a batch: the requests' last-use times and their new
+ * times. */
 static void table_pass(ct_onepass *o, reqbuf *q)
 {
-    const uint64_t fam = o->fa >= 0 ? ((1ull << o->nfa) - 1) << o->fa : 0;
     const uint32_t n = q->n;
 
     for (uint32_t i = 0; i < n; i++) {
-        const uint64_t block = q->block[i];
-        const int cls = q->cls[i];
-        const int write = o->write_back && q->write[i];
-        uint32_t tx, now, dfa = INF;
         seen_entry *e;
         if (i + 8 < n)
             PREFETCH_R(&o->seen.e[q->hash[i + 8] & o->seen.mask]);
-        e = seen_get(&o->seen, block);
+        e = seen_get(&o->seen, q->block[i]);
         if (UNLIKELY(!e)) {
             o->oom = 1;
             return;
         }
-        tx = e->time;
-        now = ++o->clock;
-        if (tx == 0)
-            o->comp[cls]++;
-        for (uint64_t w = q->want[i] & fam; w; w &= w - 1) {
-            stack *s = &o->stk[__builtin_ctzll(w)];
-            dfa = fa_access(o, s, e, block, tx, now, write);
-            if (o->general)
-                count(s, cls, dfa, tx == 0, dfa, o->classes, 0);
-            else
-                s->hist[s->ltc[dfa] + (uint32_t)cls]++;
-        }
-        e->time = now;
-        q->tx[i] = tx;
-        q->now[i] = now;
-        q->dfa[i] = dfa;
+        q->tx[i] = e->time;
+        if (e->time == 0)
+            o->comp[q->cls[i]]++;
+        e->time = q->now[i] = ++o->clock;
+        q->dfa[i] = INF;
     }
 }
 
-/* One set stack (number k) over a batch. `kind`, `dirt` (the level is
+/* One stack (number k) over a batch. `kind`, `dirt` (the level is
  * write-back) and `general` (sampling or the 3C split) are constants where
- * inlined. */
-FORCE_INLINE void stack_pass(ct_onepass *o, const reqbuf *q, uint32_t k, const int kind,
+ * inlined. A fully-associative stack leaves its depths in q->dfa for the 3C
+ * split (it runs first then). */
+FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const int kind,
                              const int dirt, const int general)
 {
     stack *s = &o->stk[k];
@@ -801,7 +771,7 @@ FORCE_INLINE void stack_pass(ct_onepass *o, const reqbuf *q, uint32_t k, const i
     const uint32_t *const ltc = s->ltc;
     uint8_t *rp[BATCH_HELPED];
 
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; kind != ST_FA && i < n; i++) {
         const uint64_t block = q->block[i];
         rp[i] = rec + (LIKELY(pow2) ? block & smask : block % sets) * stride;
     }
@@ -811,9 +781,11 @@ FORCE_INLINE void stack_pass(ct_onepass *o, const reqbuf *q, uint32_t k, const i
         uint32_t d;
         if (general && !(q->want[i] >> k & 1))
             continue;
-        if (i + 8 < n)
+        if (kind != ST_FA && i + 8 < n)
             PREFETCH_R(rp[i + 8]);
-        if (kind == ST_DM)
+        if (kind == ST_FA)
+            d = q->dfa[i] = fa_access(s, q->tx[i], q->now[i], write);
+        else if (kind == ST_DM)
             d = dm1_access(s, (uint64_t *)rp[i], q->tx[i], q->now[i], write);
         else if (kind == ST_MRU)
             d = mru_access(s, rp[i], q->tx[i], q->now[i], write, dirt);
@@ -828,8 +800,12 @@ FORCE_INLINE void stack_pass(ct_onepass *o, const reqbuf *q, uint32_t k, const i
 }
 
 #define STACK_PASS(name, kind, dirt, general) \
-    CT_CLONES_POPCNT static void name(ct_onepass *o, const reqbuf *q, uint32_t k) \
+    CT_CLONES_POPCNT static void name(ct_onepass *o, reqbuf *q, uint32_t k) \
     { stack_pass(o, q, k, kind, dirt, general); }
+STACK_PASS(pass_fa_wb, ST_FA, 1, 0)
+STACK_PASS(pass_fa_wt, ST_FA, 0, 0)
+STACK_PASS(pass_fa_any_wb, ST_FA, 1, 1)
+STACK_PASS(pass_fa_any_wt, ST_FA, 0, 1)
 STACK_PASS(pass_dm_wb, ST_DM, 1, 0)
 STACK_PASS(pass_dm_wt, ST_DM, 0, 0)
 STACK_PASS(pass_dm_any, ST_DM, 1, 1)
@@ -842,14 +818,20 @@ STACK_PASS(pass_list_wt, ST_LIST, 0, 0)
 STACK_PASS(pass_list_any_wb, ST_LIST, 1, 1)
 STACK_PASS(pass_list_any_wt, ST_LIST, 0, 1)
 
-/* The set stacks of thread `who` over a batch. */
-static void run_stacks(ct_onepass *o, const reqbuf *q, uint32_t who)
+/* The stacks of thread `who` over a batch (fully-associative ones first). */
+static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who)
 {
     const int wb = o->write_back, any = o->general;
-    for (uint32_t k = o->dm_lo; k < o->nstk; k++) {
+    for (uint32_t k = 0; k < o->nstk; k++) {
         if (o->owner[k] != who)
             continue;
         switch (o->stk[k].kind) {
+        case ST_FA:
+            if (any)
+                wb ? pass_fa_any_wb(o, q, k) : pass_fa_any_wt(o, q, k);
+            else
+                wb ? pass_fa_wb(o, q, k) : pass_fa_wt(o, q, k);
+            break;
         case ST_DM:
             /* dirty-from values of direct-mapped entries need no array */
             if (any)
@@ -1048,7 +1030,7 @@ static void renumber(ct_onepass *o)
                     tm[i] = rank_of(v, n, tm[i]);
             }
         } else {
-            fa_pack(o, s);
+            fa_pack(s);
             for (uint32_t i = 0; i < s->next; i++)
                 s->st[i] = rank_of(v, n, s->st[i]);
         }
@@ -1177,10 +1159,9 @@ static int stack_setup(stack *s, uint64_t sets, int fa, const uint32_t *caps, si
         s->nw = (s->W + 63) / 64;
         s->st = calloc(s->W, sizeof *s->st);
         s->sdm = calloc(s->W, sizeof *s->sdm);
-        s->sblk = calloc(s->W, sizeof *s->sblk);
         s->fbits = calloc(s->nw, sizeof *s->fbits);
         s->fen = calloc((size_t)s->nw + 1, sizeof *s->fen);
-        if (!s->st || !s->sdm || !s->sblk || !s->fbits || !s->fen)
+        if (!s->st || !s->sdm || !s->fbits || !s->fen)
             return -1;
     } else if (s->kind == ST_DM) {
         s->rec_bytes = sizeof *s->dm1;
@@ -1224,17 +1205,18 @@ static size_t find_level(const ct_sim *sim, const char *section)
     return SIZE_MAX;
 }
 
-/* Deal the set stacks to the caller (0) and `helpers` threads, heaviest
- * first onto the least loaded. Weights follow the instruction counts per
- * request of each kind of stack; the caller starts with the levels above,
- * the table and the fully-associative stack, weighed from the threads' CPU
- * times on a random and a real trace (l1d-size-assoc.ini). */
+/* Deal the stacks to the caller (0) and `helpers` threads, heaviest first
+ * onto the least loaded. Weights follow the instruction counts per request
+ * of each kind of stack; the caller starts with the levels above and the
+ * table; the two weights of the caller and the fully-associative stack
+ * balance the threads' CPU times within about 15 % on a random and a real
+ * trace (l1d-size-assoc.ini). */
 static void deal_stacks(ct_onepass *o, uint32_t helpers)
 {
     double load[65] = {0};
     uint8_t *placed = calloc(o->nstk + 1, 1);
 
-    load[0] = o->fa >= 0 ? 17.0 : 10.0;
+    load[0] = FRONT_WEIGHT;
     for (uint32_t k = 0; k < o->nstk; k++)
         o->owner[k] = 0;
     if (!placed)
@@ -1242,9 +1224,10 @@ static void deal_stacks(ct_onepass *o, uint32_t helpers)
     for (;;) {
         uint32_t big = UINT32_MAX, least = 0;
         double wbig = -1;
-        for (uint32_t k = o->dm_lo; k < o->nstk; k++) {
+        for (uint32_t k = 0; k < o->nstk; k++) {
             const stack *s = &o->stk[k];
-            double w = s->kind == ST_DM ? 1.5 : 1.0 + log2((double)s->depth + 1) / 2;
+            double w = s->kind == ST_FA ? FA_WEIGHT : s->kind == ST_DM ? 1.5
+                                                    : 1.0 + log2((double)s->depth + 1) / 2;
             if (!placed[k] && w > wbig) {
                 wbig = w;
                 big = k;
@@ -1268,8 +1251,8 @@ static void start_helpers(ct_onepass *o, uint32_t helpers)
     helper_arg *args;
     uint32_t started = 0;
 
-    if (helpers == 0 || o->nstk <= o->dm_lo)
-        return;
+    if (helpers == 0 || o->nstk < 2 || o->classes)
+        return;                  /* 3C: the set stacks need the fa depths first */
     if (helpers > 64)
         helpers = 64;
     o->th = calloc(helpers, sizeof *o->th);
@@ -1399,7 +1382,6 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
             stack *s = &o->stk[o->nstk++];
             if (stack_setup(s, 1, 1, caps, small, 1.0, 0, o->write_back) != 0)
                 goto oom;
-            s->search = o->sampled;
             o->nfa++;
         }
         for (uint32_t k = 0; m > small && k < NREP; k++) {
