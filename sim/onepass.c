@@ -1228,6 +1228,7 @@ static void deal_stacks(ct_onepass *o, uint32_t helpers)
             const stack *s = &o->stk[k];
             double w = s->kind == ST_FA ? FA_WEIGHT : s->kind == ST_DM ? 1.5
                                                     : 1.0 + log2((double)s->depth + 1) / 2;
+            w *= s->rate;        /* the share of the requests it follows */
             if (!placed[k] && w > wbig) {
                 wbig = w;
                 big = k;
