@@ -322,7 +322,7 @@ FORCE_INLINE uint32_t slot_of(const uint32_t *tm, uint32_t n, uint32_t t)
 
 /* Pack the live slots of one set to the front, in order, dropping all but
  * the newest D (deeper than D: evicted). Returns the first free slot. */
-NOINLINE static uint32_t list_pack(stack *s, uint8_t *R)
+CT_CLONES_POPCNT NOINLINE static uint32_t list_pack(stack *s, uint8_t *R)
 {
     list_head *h = (list_head *)R;
     uint64_t *bits = (uint64_t *)(R + sizeof *h);
@@ -586,7 +586,7 @@ static int cls_of(int kind, int demand, int full) { return kind * 4 + demand * 2
 
 /* Pack the live slots of the fully-associative stack to the front, dropping
  * all but the newest D. */
-static void fa_pack(stack *s)
+CT_CLONES_POPCNT static void fa_pack(stack *s)
 {
     uint32_t p = 0, drop = s->live > s->depth ? s->live - s->depth : 0;
     for (uint32_t k = 0; k < s->nw; k++) {
