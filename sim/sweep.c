@@ -1186,10 +1186,10 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
                 opp[m].latency = (uint32_t)lat;
                 m++;
             }
-        /* parts: set counts dealt round the threads, heaviest first (a
-         * stack costs more the deeper it is; the fully-associative one,
-         * which also keeps the table of lines, about twice a 64-deep one:
-         * instruction counts of onepass.c on random and real traces) */
+        /* parts (when the pass has other jobs too): set counts dealt round
+         * the threads, heaviest first (a stack costs more the deeper it is;
+         * the fully-associative one about twice a 64-deep one: instruction
+         * counts of onepass.c on random and real traces) */
         nparts = (uint32_t)(nsetc < threads ? nsetc : threads);
         if (sw->cfg[members[0]]->miss_classes || nparts == 0)
             nparts = 1;
