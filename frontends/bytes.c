@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "frontend.h"
 
 static ct_bytes *bytes_alloc(const char *name, size_t cap)
@@ -22,6 +24,34 @@ static ct_bytes *bytes_alloc(const char *name, size_t cap)
     }
     snprintf(b->name, sizeof b->name, "%s", name);
     return b;
+}
+
+void ct_bytes_progress(ct_bytes *b, uint64_t *done, uint64_t *size)
+{
+    ct_bytes *above = NULL, *f = b;
+
+    *done = *size = 0;
+    while (f && f->inner) {
+        above = f;
+        f = f->inner;
+    }
+    if (!f || !f->file_size)
+        return;
+    *size = f->file_size;
+    if (above && above->ops == &ct_source_zip) {  /* read by libzip, not through f */
+        if (!above->zip_total)
+            for (uint64_t i = 0, n = ct_zip_members(above), m; i < n; i++)
+                if (ct_zip_member(above, i, NULL, &m) == 0)
+                    above->zip_total += m;
+        if (above->zip_total) {
+            double share = (double)ct_bytes_offset(above) / (double)above->zip_total;
+            *done = (uint64_t)((double)f->file_size * (share < 1 ? share : 1));
+        }
+        return;
+    }
+    *done = ct_bytes_offset(f);
+    if (*done > *size)
+        *done = *size;
 }
 
 void ct_bytes_close(ct_bytes *b)
@@ -140,6 +170,11 @@ int ct_bytes_open(ct_bytes **out, const char *path, int containers, ct_error *er
         b->ops = NULL;
         ct_bytes_close(b);
         return rc;
+    }
+    {
+        struct stat sb;
+        if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+            b->file_size = (uint64_t)sb.st_size;
     }
     rc = containers ? autodetect(&b, err) : CT_OK;
     if (rc) {

@@ -60,6 +60,8 @@ struct ct_bytes {
     int eof;
     char name[PATH_MAX];      /* the input as the user named it */
     char chain[64];           /* layers, outermost first: "gzip+file" */
+    uint64_t file_size;       /* file layer: the file's size (0: stdin, memory) */
+    uint64_t zip_total;       /* zip layer: its members' total size (0: not known yet) */
 };
 
 /* Open a path ("-" for stdin) and, when containers is not 0, stack
@@ -88,6 +90,12 @@ static inline const uint8_t *ct_bytes_ptr(const ct_bytes *b) { return b->buf + b
 static inline void ct_bytes_skip(ct_bytes *b, size_t n) { b->pos += n; }
 
 void ct_bytes_close(ct_bytes *b);
+
+/* How far through its file the stream b (any layer) is: *size is the
+ * file's size on disk and *done the part of it consumed so far (for a zip
+ * archive, the size scaled by the share of the members' bytes read), both
+ * 0 when unknown (stdin, memory). */
+void ct_bytes_progress(ct_bytes *b, uint64_t *done, uint64_t *size);
 
 extern const ct_source_ops ct_source_file, ct_source_mem, ct_source_gzip, ct_source_zstd,
     ct_source_compress, ct_source_zip, ct_source_snappy, ct_source_lz4;

@@ -112,6 +112,7 @@ typedef struct stream_rt {
     uint64_t next_ts;      /* its pending timestamp, 0 before the first one */
     int ts_taken;          /* the next timestamp marker was already weighed */
     uint64_t counted;      /* input bytes already added to info.bytes */
+    uint64_t input_counted;/* file bytes already added to info.input_done */
 } stream_rt;
 
 #define NO_CORE UINT32_MAX
@@ -401,6 +402,11 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
         free(r);
         return container_hint(t, f, path, rc, err);
     }
+    if (in) {
+        uint64_t done, size;
+        ct_bytes_progress(in, &done, &size);
+        t->info.input_size += size;
+    }
     t->sv[t->nstreams++] = r;
     return CT_OK;
 }
@@ -637,6 +643,20 @@ void ct_trace_close(ct_trace *t)
         free(ps->v[i]);
     free(ps->v);
     free((trace_block *)(void *)t);
+}
+
+void ct_trace_get_progress(const ct_trace *t, uint64_t *done, uint64_t *size)
+{
+    ct_trace *mt = (ct_trace *)t;
+    if (!t->ra_running) {
+        *done = t->info.input_done;
+        *size = t->info.input_size;
+        return;
+    }
+    pthread_mutex_lock(&mt->ra_mu);
+    *done = mt->info_pub.input_done;
+    *size = mt->info_pub.input_size;
+    pthread_mutex_unlock(&mt->ra_mu);
 }
 
 const ct_trace_info *ct_trace_get_info(const ct_trace *t)
@@ -928,6 +948,14 @@ static int fill_stream(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
             if (off > r->counted) {
                 t->info.bytes += off - r->counted;
                 r->counted = off;
+            }
+        }
+        if (r->s.in) {
+            uint64_t done, size;
+            ct_bytes_progress(r->s.in, &done, &size);
+            if (done > r->input_counted) {
+                t->info.input_done += done - r->input_counted;
+                r->input_counted = done;
             }
         }
     }

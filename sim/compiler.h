@@ -18,6 +18,19 @@
 #define PREFETCH_R(p) ((void)(p))
 #endif
 
+/* A function compiled twice, with and without the POPCNT instruction (not
+ * in the x86-64 baseline), the right one picked when the program loads.
+ * Elsewhere a plain function; also under ThreadSanitizer, whose runtime is
+ * not ready when the loader picks. */
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_THREAD__)
+#if __has_attribute(target_clones)
+#define CT_CLONES_POPCNT __attribute__((target_clones("popcnt", "default")))
+#endif
+#endif
+#ifndef CT_CLONES_POPCNT
+#define CT_CLONES_POPCNT
+#endif
+
 #define CT_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

@@ -7,28 +7,62 @@
  *    through it, in a one-core hierarchy whose line sizes do not shrink on
  *    the way down to L. The levels above L are simulated once (a normal
  *    hierarchy whose L is tapped: hier.c hands L's requests here); every
- *    point of the group shares them.
+ *    point of the group shares them. A level with levels below it cannot
+ *    be analysed this way: their figures depend on its miss stream, which
+ *    differs from point to point.
  *  - LRU has the stack inclusion property: for a fixed set count S, a
  *    request to block X hits in every A-way cache whose A is at least X's
  *    depth in its set's recency stack (the number of distinct blocks of the
  *    set used since X, plus one). One stack per set count serves every
  *    associativity (all-associativity simulation, Hill and Smith 1989); a
  *    fully-associative cache (S = 1) of any number of lines is served by a
- *    Mattson stack-distance tree (a Fenwick tree over last-use slots).
- *  - Stacks hold the last-use times of the deepest A_max blocks per set
- *    only (A_max: the largest associativity asked for that set count), so
- *    their memory is that of the largest cache. A block whose last use is
- *    older than its set's oldest entry is deeper than A_max: a miss
- *    everywhere. Last-use times come from one table of every line the level
- *    has seen (its size follows the footprint, as the 3C classifier's).
+ *    Mattson stack of the whole level.
+ *  - A stack only tells depths up to D, the largest associativity asked for
+ *    its set count (the largest line count for the fully-associative one):
+ *    anything deeper is a miss everywhere, so a set keeps at most 2D
+ *    blocks and the stacks' memory is about that of the largest caches.
+ *    Last-use times come from one table of every line the level has seen
+ *    (its size follows the footprint, as the 3C classifier's).
+ *  - How a set is kept: no entry moves on a request. A set owns 2D slots
+ *    filled in time order (a log); a slot holds the last-use time of one
+ *    block and a bit says whether it is live. A request to a block in the
+ *    log finds its slot by binary search on the times (they ascend with the
+ *    slot); its depth is one plus the live slots after it (popcount); the
+ *    slot dies and a new one is appended. When the slots run out (at most
+ *    once per D requests to the set) the live slots are packed to the front
+ *    and all but the newest D dropped: those are deeper than D, evicted
+ *    from every cache of the stack. A block older than the set's first slot
+ *    was dropped (or never seen): a miss. Between packs a set may hold more
+ *    than D live blocks; a block found deeper than D is a miss as well.
+ *    A request to the newest block of its set updates that slot's time in
+ *    place (order is kept). Direct-mapped stacks are one entry per set;
+ *    stacks of depth 8 or less keep each set's times in recency order and
+ *    move them down (cheaper than a log at that depth). The
+ *    fully-associative stack is one log over the whole level, with a
+ *    Fenwick tree over the live counts of 64-slot words (the words near
+ *    the end are counted directly).
+ *  - Requests are gathered 256 at a time; the table of lines and the
+ *    fully-associative stack take them in order, then each set stack takes
+ *    all of them in order (stacks are independent of each other, so the
+ *    result is that of taking each request through every stack in turn,
+ *    with less work per request). With helper threads, batches of 2048
+ *    requests go round a ring of 4: the caller runs the levels above, the
+ *    table and its share of the stacks, each helper its own share, every
+ *    stack still taking every request in order (with the 3C split, which
+ *    needs the fully-associative depth first, there are no helpers); the caller reuses a batch once every helper is done with it,
+ *    and waits for them all before anything reads the counts.
+ *  - Times are 32-bit request numbers. When they would run out, every time
+ *    is replaced by its rank among the times still in use (stacks packed
+ *    first): order and equality, all the analysis looks at, are kept.
  *  - Write-backs (Thompson and Smith 1989): each stack entry keeps the
  *    smallest associativity in which the block is dirty. A write makes it
  *    dirty everywhere (1); a read at depth d leaves it dirty only where it
  *    stayed (max(old, d)). When a block comes back at depth d, every cache
- *    with old <= A < d evicted it dirty; when it falls off the stack, every
- *    cache with old <= A <= A_max did. At the end the blocks still in a
- *    stack count the evictions that already happened, and with
- *    flush_at_end every cache that still holds them dirty writes them back.
+ *    with old <= A < d evicted it dirty; once it is deeper than D (found so
+ *    on its next request, dropped by a pack, or at the end), every cache
+ *    with old <= A <= D did. At the end the blocks still within depth D
+ *    count the evictions that already happened, and with flush_at_end
+ *    every cache that still holds them dirty writes them back.
  *  - Evictions = fills (every miss allocates) - lines valid at the end.
  *  - Cost: a demand request (hier.c's `demand` flag) costs L's latency on a
  *    hit and memory's on a miss, except a miss by a write that covers the
@@ -39,15 +73,30 @@
  *    also misses in the fully-associative stack at the point's line count.
  *  - Cache maintenance operations break the stack model; the sweep engine
  *    simulates the points instead when a trace has any.
- *  - Sampled mode (rate R < 1): set-associative stacks follow a spatially
- *    hashed R of the sets (exact for those sets; a stack with fewer than
- *    64 / R sets is not sampled); the fully-associative
- *    stack follows a hashed R of the lines and compares distances with
- *    lines x R (SHARDS, Waldspurger et al. 2015). Counts are scaled to the
- *    level's exact number of accesses; the error is the spread of the miss
- *    rate over 8 hash-disjoint replicas divided by sqrt(8).
+ *  - Sampled mode (rate R < 1), with a seed; 8 replicas give the error:
+ *     - a stack of S sets with S x R >= 64 follows a hashed R of its sets
+ *       (whole sets, so exact for them). With power-of-two set counts the
+ *       hash is of the set index at the smallest sampled S, so that every
+ *       sampled stack follows the same blocks. The sampled sets are split
+ *       by the hash into 8 disjoint replicas; sets are independent caches,
+ *       so each replica's miss rate is an independent estimate. Stacks with
+ *       fewer sets stay exact.
+ *     - the fully-associative caches of lines x R / 8 >= 32 get 8 stacks,
+ *       one per replica, each following its own hashed R / 8 of the lines
+ *       (disjoint) and comparing depths in its sample with
+ *       round(lines x R / 8) (SHARDS, Waldspurger et al. 2015). Each
+ *       replica's depths come from its own sample only, so the replicas'
+ *       spread includes the error of the depth scaling, not only counting
+ *       noise. Smaller ones, which so few sampled lines would bias, share
+ *       one exact stack (its slots found by search).
+ *    Counts are the sampled ones scaled by the level's exact number of
+ *    requests of each class over the sampled number (a ratio estimator:
+ *    it absorbs the sample-size fluctuation that SHARDS-adj corrects for);
+ *    the error is the standard deviation of the 8 replicas' miss rates
+ *    divided by sqrt(8).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,7 +106,10 @@
 #define NCLASS (CT_KIND_COUNT * 4)   /* kind x demand x whole-line write */
 #define INF UINT32_MAX
 #define NREP 8                       /* sampled replicas */
+#define MAX_STACKS 64
 #define EMPTY_KEY UINT64_MAX
+#define DM_INF 0xffffu               /* dirty-from "clean everywhere" in 16 bits */
+#define CLOCK_LIMIT (UINT32_MAX - 1)
 
 static uint64_t mix64(uint64_t x)
 {
@@ -68,12 +120,11 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-/* ---- the table of lines seen: block -> last use, fully-associative slot -- */
+/* ---- the table of lines seen: block -> last use ------------------------------ */
 
 typedef struct seen_entry {
     uint64_t block;
-    uint64_t time;
-    uint32_t fa;
+    uint32_t time;          /* last use (0: never) */
 } seen_entry;
 
 typedef struct seen_map {
@@ -91,16 +142,6 @@ static int seen_init(seen_map *m)
     for (uint64_t i = 0; i <= m->mask; i++)
         m->e[i].block = EMPTY_KEY;
     return 0;
-}
-
-static seen_entry *seen_find(seen_map *m, uint64_t block)
-{
-    for (uint64_t h = mix64(block) & m->mask;; h = (h + 1) & m->mask) {
-        if (m->e[h].block == block)
-            return &m->e[h];
-        if (m->e[h].block == EMPTY_KEY)
-            return NULL;
-    }
 }
 
 static int seen_grow(seen_map *m)
@@ -140,45 +181,71 @@ static seen_entry *seen_get(seen_map *m, uint64_t block)
     m->used++;
     m->e[h].block = block;
     m->e[h].time = 0;
-    m->e[h].fa = 0;
     return &m->e[h];
 }
 
 /* ---- one stack structure: one set count ---------------------------------- */
 
+enum { ST_DM, ST_MRU, ST_LIST, ST_FA };
+
+#define MRU_MAX 8               /* stacks this shallow keep each set in recency order */
+#define FA_MIN_SAMPLED 32       /* sampled lines a sampled fully-associative cache needs */
+
+/* The head of a set's record (ST_LIST). The record: this head, the live
+ * bits of the 2D slots, their times, then (write-back levels) their
+ * dirty-from values. */
+typedef struct list_head {
+    uint32_t next;          /* first unused slot */
+    uint32_t pad;
+} list_head;
+
 typedef struct stack {
+    int kind;               /* ST_DM, ST_MRU, ST_LIST or ST_FA */
     uint64_t sets;
-    int fa;                 /* 1: Mattson tree (sets == 1) */
+    uint64_t smask;         /* sets - 1 (power-of-two set counts) */
     int pow2;
-    uint32_t depth;         /* A_max (lists) or the largest line count (fa) */
+    uint32_t depth;         /* D: A_max (sets) or the largest line count (fa, scaled) */
     uint32_t ncap;
     uint32_t *cap;          /* sorted capacities in ways (fa: lines, scaled when sampled) */
     uint64_t *cap_lines;    /* lines of each capacity (unscaled), for 3C */
     uint32_t *lt;           /* lt[d] = number of capacities below d, d = 0..depth+1 */
-    uint64_t *hist;         /* [NCLASS][ncap+1]: requests by number of capacities missed */
-    uint64_t *caphist;      /* [NCLASS][ncap+1]: 3C capacity misses, same indexing */
+    uint32_t *ltc;          /* lt[d] * NCLASS: the row of hist */
+    uint64_t *hist;         /* [ncap+1][NCLASS]: requests by number of capacities missed */
+    uint64_t *caphist;      /* [ncap+1][NCLASS]: 3C capacity misses, same indexing */
     int64_t *wb;            /* [ncap+1] difference array of write-backs */
     int64_t *flush;         /* [ncap+1] difference array of end-of-run write-backs */
     uint64_t *resident;     /* [ncap] valid lines at the end */
-    double rate;            /* sampling rate (1 exact) */
-    uint64_t threshold;     /* sampled when hash & 0xffffff < threshold */
-    uint64_t *rep_acc;      /* [NREP] sampled requests per replica */
+    int dirt;               /* keeps dirty-from values (write-back level) */
+    /* sampling */
+    int sampled;            /* follows a sample of the requests */
+    double rate;            /* the fraction it follows (1: all) */
+    uint64_t salt;          /* set stacks whose set count is not a power of two */
+    uint64_t *rep_acc;      /* [NREP] requests per replica (sampled set stacks) */
     uint64_t *rep_hist;     /* [NREP][ncap+1] */
-    /* per-set lists (fa == 0) */
-    uint64_t *t;            /* sets x (2 + depth): header, oldest, packed entries */
-    /* Mattson tree (fa == 1) */
-    uint32_t W, next, live, oldest;
-    uint64_t *st;           /* slot -> last-use time (0: dead) */
+    /* ST_DM: one entry per set, time << 16 | dirty-from (0: empty) (= rec) */
+    uint64_t *dm1;
+    /* ST_MRU: per set D times, newest first (0: empty), then D dirty-from
+     * values (write-back levels); ST_LIST: see list_head */
+    uint8_t *rec;           /* sets x rec_bytes */
+    size_t rec_bytes, off_time, off_dm;
+    uint32_t nslot, mw;     /* 2D slots, mw 64-bit words of live bits */
+    /* ST_FA */
+    uint32_t W, nw, next, live;
+    int same_word;          /* a request killed a slot in the word it appends to */
+    uint32_t *st;           /* slot -> last-use time */
     uint32_t *sdm;          /* slot -> dirty-from line count */
-    uint64_t *sblk;         /* slot -> block */
-    int32_t *bit;           /* Fenwick tree of live slots, 1-based */
+    uint64_t *fbits;        /* live bits of the slots */
+    int32_t *fen;           /* Fenwick tree over the live counts of the words, 1-based */
 } stack;
+
+#define HIST(h, b, cls) ((h)[(size_t)(b) * NCLASS + (size_t)(cls)])
 
 static void stack_free(stack *s)
 {
     free(s->cap);
     free(s->cap_lines);
     free(s->lt);
+    free(s->ltc);
     free(s->hist);
     free(s->caphist);
     free(s->wb);
@@ -186,52 +253,279 @@ static void stack_free(stack *s)
     free(s->resident);
     free(s->rep_acc);
     free(s->rep_hist);
-    free(s->t);
+    free(s->rec);
     free(s->st);
     free(s->sdm);
-    free(s->sblk);
-    free(s->bit);
+    free(s->fbits);
+    free(s->fen);
 }
 
-FORCE_INLINE void wb_range(stack *s, int64_t *diff, uint32_t lo, uint32_t hi)
+/* Write-backs of the caches (capacities) with lo <= A <= min(hi, D) ways
+ * (none when lo is INF). Without branches: lo depends on the trace's
+ * writes, which no predictor guesses. */
+FORCE_INLINE void wb_add(int64_t *diff, const uint32_t *lt, uint32_t D, uint32_t lo,
+                         uint32_t hi)
 {
-    if (lo == INF || lo > hi)
-        return;
-    if (hi > s->depth)
-        hi = s->depth;
-    if (lo > hi)
-        return;
-    diff[s->lt[lo]]++;
-    diff[s->lt[hi + 1]]--;
+    const uint32_t h = hi > D ? D : hi;
+    const uint32_t v = lo <= h;
+    const int64_t one = (int64_t)v;
+    diff[lt[v ? lo : 0]] += one;
+    diff[lt[v ? h + 1 : 0]] -= one;
 }
 
-static void bit_add(stack *s, uint32_t slot, int32_t v)
+static inline uint32_t dm_of16(uint32_t v) { return v == DM_INF ? INF : v; }
+static inline uint16_t dm_pack16(uint32_t dm) { return dm == INF ? DM_INF : (uint16_t)dm; }
+
+/* Set bits above bit `pos` of a bit set of nw words. */
+FORCE_INLINE uint32_t bits_above(const uint64_t *w, uint32_t nw, uint32_t pos)
 {
-    for (uint32_t i = slot + 1; i <= s->W; i += i & (0u - i))
-        s->bit[i] += v;
+    uint32_t k = pos >> 6;
+    uint32_t c = (uint32_t)__builtin_popcountll(w[k] & ~((2ull << (pos & 63)) - 1));
+    for (k++; k < nw; k++)
+        c += (uint32_t)__builtin_popcountll(w[k]);
+    return c;
 }
 
-static uint32_t bit_prefix(const stack *s, uint32_t slot)
+/* Set the low n bits of a bit set (the others are clear). */
+static void bits_low(uint64_t *w, uint32_t n)
+{
+    for (uint32_t k = 0; k * 64 < n; k++)
+        w[k] = n - k * 64 >= 64 ? UINT64_MAX : (1ull << (n - k * 64)) - 1;
+}
+
+/* The end-of-run accounting of one block still in a stack at depth d
+ * (newest first), dirty from dm. */
+static void end_entry(stack *s, int flush, uint32_t dm, uint32_t d)
+{
+    if (d > s->depth) {            /* evicted already */
+        wb_add(s->wb, s->lt, s->depth, dm, s->depth);
+        return;
+    }
+    wb_add(s->wb, s->lt, s->depth, dm, d - 1);
+    if (flush)
+        wb_add(s->flush, s->lt, s->depth, dm > d ? dm : d, s->depth);
+}
+
+/* ---- per-set lists ------------------------------------------------------------ */
+
+/* The slot stamped t among slots [0, n) (times ascend with the slot). */
+FORCE_INLINE uint32_t slot_of(const uint32_t *tm, uint32_t n, uint32_t t)
+{
+    const uint32_t *b = tm;
+    while (n > 1) {
+        uint32_t half = n >> 1;
+        b = b[half] <= t ? b + half : b;
+        n -= half;
+    }
+    return (uint32_t)(b - tm);
+}
+
+/* Pack the live slots of one set to the front, in order, dropping all but
+ * the newest D (deeper than D: evicted). Returns the first free slot. */
+CT_CLONES_POPCNT NOINLINE static uint32_t list_pack(stack *s, uint8_t *R)
+{
+    list_head *h = (list_head *)R;
+    uint64_t *bits = (uint64_t *)(R + sizeof *h);
+    uint32_t *tm = (uint32_t *)(R + s->off_time);
+    uint16_t *dm = s->dirt ? (uint16_t *)(R + s->off_dm) : NULL;
+    const uint32_t *lt = s->lt;
+    int64_t *wb = s->wb;
+    uint32_t live = 0, drop, j = 0, dirty = 0;
+
+    for (uint32_t k = 0; k < s->mw; k++)
+        live += (uint32_t)__builtin_popcountll(bits[k]);
+    drop = live > s->depth ? live - s->depth : 0;
+    for (uint32_t k = 0; k < s->mw; k++) {
+        uint64_t w = bits[k];
+        const uint32_t base = k * 64;
+        bits[k] = 0;
+        /* the oldest live slots go: evicted from every cache of the stack */
+        for (; drop && w; drop--, w &= w - 1)
+            if (dm) {
+                uint32_t v = dm[base + (uint32_t)__builtin_ctzll(w)];
+                if (v != DM_INF) {
+                    wb[lt[v]]++;
+                    dirty++;
+                }
+            }
+        if (!w)
+            continue;
+        if ((w & (w + (w & (0 - w)))) == 0) {   /* one run of live slots */
+            const uint32_t from = base + (uint32_t)__builtin_ctzll(w);
+            const uint32_t len = (uint32_t)__builtin_popcountll(w);
+            memmove(tm + j, tm + from, len * sizeof *tm);
+            if (dm)
+                memmove(dm + j, dm + from, len * sizeof *dm);
+            j += len;
+            continue;
+        }
+        for (; w; w &= w - 1) {
+            const uint32_t p = base + (uint32_t)__builtin_ctzll(w);
+            tm[j] = tm[p];
+            if (dm)
+                dm[j] = dm[p];
+            j++;
+        }
+    }
+    wb[lt[s->depth + 1]] -= dirty;
+    bits_low(bits, j);
+    h->next = j;
+    return j;
+}
+
+/* Depth (1-based; D + 1 = deeper than the stack) of the block last used at
+ * tx (0: never) in one set's list, which it then heads at time now. `dirt`
+ * (a constant where inlined) says whether dirty-from values are kept. */
+FORCE_INLINE uint32_t list_access(stack *s, uint8_t *R, uint32_t tx, uint32_t now, int write,
+                                  const int dirt)
+{
+    const uint32_t D = s->depth;
+    list_head *h = (list_head *)R;
+    uint64_t *bits = (uint64_t *)(R + sizeof *h);
+    uint32_t *tm = (uint32_t *)(R + s->off_time);
+    uint16_t *dm = (uint16_t *)(R + s->off_dm);
+    uint32_t next = h->next, d = D + 1, ndm = INF;
+
+    if (dirt && write)
+        ndm = 1;
+    if (next != 0 && tm[next - 1] == tx && tx != 0) {
+        /* the set's newest block again: depth 1, its slot keeps its place */
+        tm[next - 1] = now;
+        if (dirt && !write)
+            ndm = dm_of16(dm[next - 1]);        /* max(old, 1) */
+        if (dirt)
+            dm[next - 1] = dm_pack16(ndm);
+        return 1;
+    }
+    if (tx != 0 && next != 0 && tx >= tm[0]) {  /* in the log */
+        uint32_t p;
+        if (next >= 4 && tm[next - 4] <= tx)    /* recent: look from the end */
+            for (p = next - 2; tm[p] != tx; p--)
+                ;
+        else
+            p = slot_of(tm, next, tx);
+        uint32_t above = bits_above(bits, s->mw, p);
+        bits[p >> 6] &= ~(1ull << (p & 63));
+        d = above < D ? above + 1 : D + 1;     /* D + 1: fell off the stack since */
+        if (dirt) {
+            const uint32_t dmk = dm_of16(dm[p]);
+            const uint32_t keep = d > D ? INF : dmk > d ? dmk : d;
+            wb_add(s->wb, s->lt, D, dmk, d - 1);
+            ndm = write ? 1 : keep;
+        }
+    }
+    if (UNLIKELY(next == s->nslot))
+        next = list_pack(s, R);
+    tm[next] = now;
+    if (dirt)
+        dm[next] = dm_pack16(ndm);
+    bits[next >> 6] |= 1ull << (next & 63);
+    h->next = next + 1;
+    return d;
+}
+
+/* The same for a direct-mapped stack: its one entry per set. */
+FORCE_INLINE uint32_t dm1_access(stack *s, uint64_t *E, uint32_t tx, uint32_t now, int write)
+{
+    if (tx != 0 && *E != 0 && (uint32_t)(*E >> 16) == tx) {
+        uint32_t dmk = dm_of16((uint32_t)(*E & 0xffff));
+        *E = (uint64_t)now << 16 | (write ? 1 : dm_pack16(dmk > 1 ? dmk : 1));
+        return 1;
+    }
+    if (*E != 0)
+        wb_add(s->wb, s->lt, 1, dm_of16((uint32_t)(*E & 0xffff)), 1);
+    *E = (uint64_t)now << 16 | (write ? 1 : DM_INF);
+    return 2;
+}
+
+/* The same for a shallow stack (D <= MRU_MAX): the set's times in recency
+ * order (empty entries 0), moved down on each request. */
+FORCE_INLINE uint32_t mru_access(stack *s, uint8_t *R, uint32_t tx, uint32_t now, int write,
+                                 const int dirt)
+{
+    const uint32_t D = s->depth;
+    uint32_t *E = (uint32_t *)R;
+    uint16_t *dm = (uint16_t *)(R + 4 * (size_t)D);
+    uint32_t k, d, ndm = INF;
+
+    if (dirt && write)
+        ndm = 1;
+    if (tx != 0 && tx >= E[D - 1]) {            /* in the set (E[D - 1] = 0: not full) */
+        for (k = 0; E[k] != tx; k++)
+            ;
+        d = k + 1;
+        if (dirt) {
+            uint32_t dmk = dm_of16(dm[k]);
+            wb_add(s->wb, s->lt, D, dmk, d - 1);
+            if (!write)
+                ndm = dmk > d ? dmk : d;
+        }
+    } else {
+        d = D + 1;
+        k = D - 1;
+        if (dirt && E[k] != 0)
+            wb_add(s->wb, s->lt, D, dm_of16(dm[k]), D);
+    }
+    for (uint32_t j = k; j > 0; j--) {
+        E[j] = E[j - 1];
+        if (dirt)
+            dm[j] = dm[j - 1];
+    }
+    E[0] = now;
+    if (dirt)
+        dm[0] = dm_pack16(ndm);
+    return d;
+}
+
+/* ---- the fully-associative stack -------------------------------------------- */
+
+static void fen_add(stack *s, uint32_t word, int32_t v)
+{
+    for (uint32_t i = word + 1; i <= s->nw; i += i & (0u - i))
+        s->fen[i] += v;
+}
+
+/* Live slots in words 0..word. */
+FORCE_INLINE uint32_t fen_prefix(const stack *s, uint32_t word)
 {
     int32_t sum = 0;
-    for (uint32_t i = slot + 1; i > 0; i -= i & (0u - i))
-        sum += s->bit[i];
+    for (uint32_t i = word + 1; i > 0; i -= i & (0u - i))
+        sum += s->fen[i];
     return (uint32_t)sum;
+}
+
+static void fen_build(stack *s)
+{
+    memset(s->fen, 0, ((size_t)s->nw + 1) * sizeof *s->fen);
+    for (uint32_t i = 1; i <= s->nw; i++) {
+        uint32_t j = i + (i & (0u - i));
+        s->fen[i] += __builtin_popcountll(s->fbits[i - 1]);
+        if (j <= s->nw)
+            s->fen[j] += s->fen[i];
+    }
 }
 
 /* ---- the analysis ----------------------------------------------------------- */
 
-#define OP_QUEUE 8
+#define BATCH 256                /* requests gathered before the stacks run over them */
+#define BATCH_HELPED 2048        /* the same with helper threads (fewer hand-overs) */
+#define RING 4                   /* batches in flight with helper threads */
+#define FRONT_WEIGHT 8.0         /* the caller's own work per request: levels above, table */
+#define FA_WEIGHT 9.0            /* a fully-associative stack (64-deep set stack: 4) */
 
-typedef struct op_req {
-    uint64_t block;
-    int cls, write;
-} op_req;
+/* Requests gathered (struct of arrays). */
+typedef struct reqbuf {
+    uint32_t n;
+    uint64_t block[BATCH_HELPED], hash[BATCH_HELPED], want[BATCH_HELPED];
+    uint32_t tx[BATCH_HELPED], now[BATCH_HELPED], dfa[BATCH_HELPED];
+    uint8_t cls[BATCH_HELPED], write[BATCH_HELPED], rep[BATCH_HELPED];
+} reqbuf;
 
 typedef struct op_pt {
     ct_op_point p;
-    uint32_t stack;         /* index into stacks */
-    uint32_t cap;           /* capacity index in that stack */
+    uint32_t stack;         /* first stack of its group */
+    uint32_t nstack;        /* stacks in the group: NREP sampled fa replicas, else 1 */
+    uint32_t cap;           /* capacity index in those stacks */
     ct_ivstat *iv;          /* per level */
 } op_pt;
 
@@ -242,195 +536,146 @@ struct ct_onepass {
     int write_back, classes, flush;
     uint32_t mem_latency;
     seen_map seen;
-    uint64_t clock;
+    uint32_t clock, clock_limit;
     stack *stk;
     uint32_t nstk;
-    int fa;                 /* index of the fully-associative stack, -1 none */
+    int fa;                 /* index of the first fully-associative stack, -1 none */
+    uint32_t nfa;           /* fully-associative stacks: 1, or when sampled an exact one
+                               (small caches) and/or NREP replicas */
+    uint32_t dm_lo;         /* stacks come fa first, then the set stacks */
+    int general;            /* sampling or the 3C split: the general request path */
     uint64_t acc[NCLASS];   /* every request at L by class */
-    uint64_t sacc[NCLASS];  /* requests the stacks saw (sampled mode: fewer) */
     uint64_t comp[NCLASS];  /* first uses */
     uint64_t writes;        /* write requests at L */
     op_pt *pt;
     size_t npt;
+    /* sampling */
+    int sampled;
     double rate;
+    uint64_t thr24;         /* a hash h samples when (h & 0xffffff) < thr24 */
+    uint64_t seed_set, seed_fa;
+    uint64_t exact;         /* stacks that follow every request */
+    uint64_t pow2_sampled;  /* sampled set stacks with a power-of-two set count */
+    uint64_t other_sampled; /* sampled set stacks with another set count */
+    uint64_t s0_mask;       /* set index bits of the smallest sampled power of two */
     int oom;
-    op_req q[OP_QUEUE];     /* requests not processed yet */
-    uint32_t qh, qn;
+    /* the requests gathered: a ring of batches (one without helpers) */
+    reqbuf *rb;
+    uint32_t nrb, batch;    /* batches in the ring, requests per batch */
+    reqbuf *cur;            /* the batch being filled */
+    uint64_t filling;       /* its sequence number */
+    /* helper threads: each runs its own set stacks over every batch */
+    uint32_t nhelp;
+    pthread_t *th;
+    uint32_t *owner;        /* stack -> thread that runs it (0: the caller) */
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    uint64_t published;     /* batches handed to the helpers */
+    uint64_t *finished;     /* per helper: batches it has run */
+    int stop;
+    int sync;               /* mu, work and done exist */
+    struct helper_arg *arg;
 };
+
+typedef struct helper_arg {
+    ct_onepass *o;
+    uint32_t id;            /* 1.. */
+} helper_arg;
 
 static int cls_of(int kind, int demand, int full) { return kind * 4 + demand * 2 + full; }
 
-/* Per-set lists are packed for locality: set s owns rec[s * (depth + 2)]:
- * a header (head | count << 32), a copy of the oldest entry (so that a
- * request deeper than the list is seen from the first cache line), then
- * `depth` entries, each last-use time << 16 | dirty-from (0xffff: clean
- * everywhere), newest first from head, as a ring. A direct-mapped list is
- * its one entry (0: empty). */
-#define DM_INF 0xffffu
-#define ENT(t, dm) ((t) << 16 | (dm))
-#define REC_WORDS(s) ((s)->depth == 1 ? 1 : (size_t)(s)->depth + 2)
-
-static inline uint32_t dm_of(uint64_t e)
+/* Pack the live slots of the fully-associative stack to the front, dropping
+ * all but the newest D. */
+CT_CLONES_POPCNT static void fa_pack(stack *s)
 {
-    uint32_t v = (uint32_t)(e & 0xffff);
-    return v == DM_INF ? INF : v;
-}
-
-static inline uint64_t dm_pack(uint32_t dm) { return dm == INF ? DM_INF : dm; }
-
-/* Depth (1-based; depth+1 = deeper than the stack) of block in a per-set
- * list, updating the list. */
-FORCE_INLINE uint32_t list_access(stack *s, uint64_t set, uint64_t tx, uint64_t now,
-                                  int write)
-{
-    const uint32_t D = s->depth;
-    uint64_t *R, *T;
-    uint32_t h, c, d;
-#define SLOT(k) (h + (k) >= D ? h + (k) - D : h + (k))
-
-    if (D == 1) {
-        uint64_t *E = s->t + set;
-        if (tx != 0 && *E != 0 && (*E >> 16) == tx) {
-            uint32_t dmk = dm_of(*E);
-            *E = ENT(now, write ? 1 : dm_pack(dmk > 1 ? dmk : 1));
-            return 1;
+    uint32_t p = 0, drop = s->live > s->depth ? s->live - s->depth : 0;
+    for (uint32_t k = 0; k < s->nw; k++) {
+        uint64_t w = s->fbits[k];
+        s->fbits[k] = 0;
+        for (; w; w &= w - 1) {
+            uint32_t i = k * 64 + (uint32_t)__builtin_ctzll(w);
+            if (drop) {
+                drop--;
+                wb_add(s->wb, s->lt, s->depth, s->sdm[i], s->depth);
+                continue;
+            }
+            s->st[p] = s->st[i];
+            s->sdm[p] = s->sdm[i];
+            p++;
         }
-        if (*E != 0)
-            wb_range(s, s->wb, dm_of(*E), 1);
-        *E = ENT(now, write ? 1 : DM_INF);
-        return 2;
     }
-    R = s->t + set * REC_WORDS(s);
-    T = R + 2;
-    h = (uint32_t)R[0];
-    c = (uint32_t)(R[0] >> 32);
-
-    if (tx == 0 || c == 0 || tx < (R[1] >> 16)) {
-        d = D + 1;
-        if (c == D) {
-            uint32_t old = SLOT(D - 1);
-            wb_range(s, s->wb, dm_of(R[1]), D);
-            h = old;
-            T[h] = ENT(now, write ? 1 : DM_INF);
-            R[1] = T[SLOT(D - 1)];
-        } else {
-            h = h == 0 ? D - 1 : h - 1;
-            c++;
-            T[h] = ENT(now, write ? 1 : DM_INF);
-            if (c == 1)
-                R[1] = T[h];
-        }
-    } else {
-        uint32_t base = 0, n = c, k, dmk, ndm;
-        /* branch-free search for the entry stamped tx (times descend) */
-        while (n > 1) {
-            uint32_t half = n / 2;
-            base = (T[SLOT(base + half)] >> 16) > tx ? base + half : base;
-            n -= half;
-        }
-        k = base + ((T[SLOT(base)] >> 16) > tx);
-        d = k + 1;
-        dmk = dm_of(T[SLOT(k)]);
-        wb_range(s, s->wb, dmk, d - 1);
-        ndm = write ? 1 : (dmk > d ? dmk : d);
-        if (k <= (c - 1) / 2) {       /* move the newer entries down one */
-            for (uint32_t j = k; j > 0; j--)
-                T[SLOT(j)] = T[SLOT(j - 1)];
-        } else {                      /* move the older ones up, new head */
-            for (uint32_t j = k; j + 1 < c; j++)
-                T[SLOT(j)] = T[SLOT(j + 1)];
-            h = h == 0 ? D - 1 : h - 1;
-        }
-        T[SLOT(0)] = ENT(now, dm_pack(ndm));
-        if (k == c - 1)
-            R[1] = T[SLOT(c - 1)];
-    }
-#undef SLOT
-    R[0] = (uint64_t)h | (uint64_t)c << 32;
-    return d;
-}
-
-static void fa_compact(ct_onepass *o, stack *s)
-{
-    uint32_t p = 0;
-    for (uint32_t i = 0; i < s->next; i++) {
-        if (!s->st[i])
-            continue;
-        s->st[p] = s->st[i];
-        s->sdm[p] = s->sdm[i];
-        s->sblk[p] = s->sblk[i];
-        seen_find(&o->seen, s->sblk[p])->fa = p;
-        p++;
-    }
-    for (uint32_t i = p; i < s->W; i++)
-        s->st[i] = 0;
-    memset(s->bit, 0, (s->W + 1) * sizeof *s->bit);
-    for (uint32_t i = 0; i < p; i++)
-        bit_add(s, i, 1);
-    s->oldest = 0;
+    bits_low(s->fbits, p);
+    fen_build(s);
+    s->live = p;
     s->next = p;
 }
 
-static void fa_drop(stack *s, uint32_t slot)
+/* The fully-associative stack: the list of one set of every line, with a
+ * Fenwick tree over its words for the count of live slots after a slot. */
+FORCE_INLINE uint32_t fa_access(stack *s, uint32_t tx, uint32_t now, int write)
 {
-    bit_add(s, slot, -1);
-    s->st[slot] = 0;
-    s->live--;
-    while (s->oldest < s->next && !s->st[s->oldest])
-        s->oldest++;
-}
+    const uint32_t D = s->depth, next = s->next;
+    uint32_t d = D + 1, ndm = write ? 1 : INF, slot;
 
-static uint32_t fa_access(ct_onepass *o, stack *s, seen_entry *e, uint64_t block, uint64_t tx,
-                          uint64_t now, int write)
-{
-    const uint32_t D = s->depth;
-    uint32_t d, ndm, slot;
-
-    if (tx != 0 && s->live > 0 && tx >= s->st[s->oldest]) {
-        uint32_t dmk;
-        slot = e->fa;
-        d = s->live - bit_prefix(s, slot) + 1;
+    if (tx != 0 && next != 0 && s->st[next - 1] == tx) {
+        /* the newest block again: depth 1, its slot keeps its place */
+        s->st[next - 1] = now;
+        if (!write)
+            ndm = s->sdm[next - 1];             /* max(old, 1) */
+        s->sdm[next - 1] = ndm;
+        return 1;
+    }
+    if (tx != 0 && next != 0 && tx >= s->st[0]) {      /* in the log */
+        uint32_t w, above, dmk;
+        const uint32_t last = (next - 1) >> 6;       /* the word being filled */
+        if (next >= 4 && s->st[next - 4] <= tx)     /* recent: look from the end */
+            for (slot = next - 2; s->st[slot] != tx; slot--)
+                ;
+        else
+            slot = slot_of(s->st, next, tx);
+        w = slot >> 6;
+        above = (uint32_t)__builtin_popcountll(s->fbits[w] & ~((2ull << (slot & 63)) - 1));
+        if (last - w <= 4)                           /* recent: count the words */
+            for (uint32_t k = w + 1; k <= last; k++)
+                above += (uint32_t)__builtin_popcountll(s->fbits[k]);
+        else
+            above += s->live - fen_prefix(s, w);
         dmk = s->sdm[slot];
-        wb_range(s, s->wb, dmk, d - 1);
-        ndm = write ? 1 : (dmk > d ? dmk : d);
-        fa_drop(s, slot);
-    } else {
-        d = D + 1;
-        ndm = write ? 1 : INF;
-        if (s->live == D) {
-            wb_range(s, s->wb, s->sdm[s->oldest], D);
-            fa_drop(s, s->oldest);
+        s->fbits[w] &= ~(1ull << (slot & 63));
+        if (w != (next == s->W ? UINT32_MAX : next >> 6))
+            fen_add(s, w, -1);                       /* else the append puts it back */
+        else
+            s->same_word = 1;
+        s->live--;
+        if (above < D) {
+            d = above + 1;
+            wb_add(s->wb, s->lt, D, dmk, d - 1);
+            if (!write)
+                ndm = dmk > d ? dmk : d;
+        } else {
+            wb_add(s->wb, s->lt, D, dmk, D);
         }
     }
-    if (s->next == s->W)
-        fa_compact(o, s);
+    if (UNLIKELY(s->next == s->W))
+        fa_pack(s);
     slot = s->next++;
     s->st[slot] = now;
     s->sdm[slot] = ndm;
-    s->sblk[slot] = block;
-    bit_add(s, slot, 1);
-    if (s->live++ == 0)
-        s->oldest = slot;
-    e->fa = slot;
+    s->fbits[slot >> 6] |= 1ull << (slot & 63);
+    if (!s->same_word)
+        fen_add(s, slot >> 6, 1);
+    s->same_word = 0;
+    s->live++;
     return d;
 }
 
-/* Whether a sampled stack follows this request; *rep gets its replica. */
-static int stack_samples(const stack *s, uint64_t block, uint32_t *rep)
-{
-    uint64_t h = s->fa ? mix64(block ^ 0x5bd1e995ull)
-                       : mix64((s->pow2 ? block & (s->sets - 1) : block % s->sets) ^
-                               (s->sets * 0x9e3779b97f4a7c15ull));
-    *rep = (uint32_t)(h >> 24) & (NREP - 1);
-    return (h & 0xffffff) < s->threshold;
-}
-
-FORCE_INLINE void count(stack *s, int cls, uint32_t d, int first, uint32_t dfa, int classes,
-                        uint32_t rep)
+/* Count a request of class cls at depth d in stack s (general path). */
+static void count(stack *s, int cls, uint32_t d, int first, uint32_t dfa, int classes,
+                  uint32_t rep)
 {
     uint32_t b = s->lt[d];
-    s->hist[(size_t)cls * (s->ncap + 1) + b]++;
-    if (s->rate < 1.0) {
+    HIST(s->hist, b, cls)++;
+    if (s->rep_acc) {
         s->rep_acc[rep]++;
         s->rep_hist[(size_t)rep * (s->ncap + 1) + b]++;
     }
@@ -440,67 +685,251 @@ FORCE_INLINE void count(stack *s, int cls, uint32_t d, int first, uint32_t dfa, 
         uint32_t bf = 0;
         while (bf < s->ncap && s->cap_lines[bf] < dfa)
             bf++;
-        s->caphist[(size_t)cls * (s->ncap + 1) + (b < bf ? b : bf)]++;
+        HIST(s->caphist, b < bf ? b : bf, cls)++;
     }
 }
 
-/* One request at L, through every stack. */
-static void process(ct_onepass *o, uint64_t block, int cls, int write)
+FORCE_INLINE uint64_t set_of(const stack *s, uint64_t block)
 {
-    uint32_t rep[64], want = 0, dfa = INF;
-    seen_entry *e;
-    uint64_t tx, now;
-    int first;
+    return LIKELY(s->pow2) ? block & s->smask : block % s->sets;
+}
 
-    if (UNLIKELY(o->rate < 1.0)) {
-        for (uint32_t i = 0; i < o->nstk; i++)
-            if (stack_samples(&o->stk[i], block, &rep[i]))
-                want |= 1u << i;
-        if (!want)
-            return;
-    } else {
-        want = UINT32_MAX;
-        memset(rep, 0, sizeof rep[0] * o->nstk);
+/* Sampled mode: the stacks that follow a request to block; *rep gets the
+ * replica of the power-of-two set stacks. */
+static uint64_t sample_want(const ct_onepass *o, uint64_t block, uint32_t *rep)
+{
+    uint64_t want = o->exact, h;
+
+    *rep = 0;
+    if (o->pow2_sampled) {
+        h = mix64((block & o->s0_mask) ^ o->seed_set);
+        if ((h & 0xffffff) < o->thr24) {
+            want |= o->pow2_sampled;
+            *rep = (uint32_t)(h >> 24) % NREP;
+        }
     }
-    e = seen_get(&o->seen, block);
-    if (UNLIKELY(!e)) {
-        o->oom = 1;
+    for (uint64_t w = o->other_sampled; w; w &= w - 1) {
+        const stack *s = &o->stk[__builtin_ctzll(w)];
+        h = mix64((block % s->sets) ^ s->salt);
+        if ((h & 0xffffff) < o->thr24)
+            want |= w & (0 - w);
+    }
+    if (o->fa >= 0 && o->stk[o->fa + o->nfa - 1].sampled) {
+        h = mix64(block ^ o->seed_fa);
+        if ((h & 0xffffff) < o->thr24)
+            want |= 1ull << (o->fa + o->nfa - NREP + (int)((h >> 24) % NREP));
+    }
+    return want;
+}
+
+/* The replica of a request to block in a sampled set stack. */
+static uint32_t rep_of(const stack *s, uint64_t block, uint32_t rep)
+{
+    return s->sampled && !s->pow2 ? (uint32_t)(mix64(block % s->sets ^ s->salt) >> 24) % NREP
+                                  : rep;
+}
+
+static void renumber(ct_onepass *o);
+
+/* The table pass over a batch: the requests' last-use times and their new
+ * times. */
+static void table_pass(ct_onepass *o, reqbuf *q)
+{
+    const uint32_t n = q->n;
+
+    for (uint32_t i = 0; i < n; i++) {
+        seen_entry *e;
+        if (i + 8 < n)
+            PREFETCH_R(&o->seen.e[q->hash[i + 8] & o->seen.mask]);
+        e = seen_get(&o->seen, q->block[i]);
+        if (UNLIKELY(!e)) {
+            o->oom = 1;
+            return;
+        }
+        q->tx[i] = e->time;
+        if (e->time == 0)
+            o->comp[q->cls[i]]++;
+        e->time = q->now[i] = ++o->clock;
+        q->dfa[i] = INF;
+    }
+}
+
+/* One stack (number k) over a batch. `kind`, `dirt` (the level is
+ * write-back) and `general` (sampling or the 3C split) are constants where
+ * inlined. A fully-associative stack leaves its depths in q->dfa for the 3C
+ * split (it runs first then). */
+FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const int kind,
+                             const int dirt, const int general)
+{
+    stack *s = &o->stk[k];
+    uint8_t *const rec = s->rec;
+    const size_t stride = s->rec_bytes;
+    const uint64_t smask = s->smask, sets = s->sets;
+    const int pow2 = s->pow2;
+    const uint32_t n = q->n;
+    uint64_t *const hist = s->hist;
+    const uint32_t *const ltc = s->ltc;
+    uint8_t *rp[BATCH_HELPED];
+
+    for (uint32_t i = 0; kind != ST_FA && i < n; i++) {
+        const uint64_t block = q->block[i];
+        rp[i] = rec + (LIKELY(pow2) ? block & smask : block % sets) * stride;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const int write = dirt && q->write[i] && (!general || o->write_back);
+        const uint32_t cls = q->cls[i];
+        uint32_t d;
+        if (general && !(q->want[i] >> k & 1))
+            continue;
+        if (kind != ST_FA && i + 8 < n)
+            PREFETCH_R(rp[i + 8]);
+        if (kind == ST_FA)
+            d = q->dfa[i] = fa_access(s, q->tx[i], q->now[i], write);
+        else if (kind == ST_DM)
+            d = dm1_access(s, (uint64_t *)rp[i], q->tx[i], q->now[i], write);
+        else if (kind == ST_MRU)
+            d = mru_access(s, rp[i], q->tx[i], q->now[i], write, dirt);
+        else
+            d = list_access(s, rp[i], q->tx[i], q->now[i], write, dirt);
+        if (general)
+            count(s, (int)cls, d, q->tx[i] == 0, q->dfa[i], o->classes,
+                  rep_of(s, q->block[i], q->rep[i]));
+        else
+            hist[ltc[d] + cls]++;
+    }
+}
+
+#define STACK_PASS(name, kind, dirt, general) \
+    CT_CLONES_POPCNT static void name(ct_onepass *o, reqbuf *q, uint32_t k) \
+    { stack_pass(o, q, k, kind, dirt, general); }
+STACK_PASS(pass_fa_wb, ST_FA, 1, 0)
+STACK_PASS(pass_fa_wt, ST_FA, 0, 0)
+STACK_PASS(pass_fa_any_wb, ST_FA, 1, 1)
+STACK_PASS(pass_fa_any_wt, ST_FA, 0, 1)
+STACK_PASS(pass_dm_wb, ST_DM, 1, 0)
+STACK_PASS(pass_dm_wt, ST_DM, 0, 0)
+STACK_PASS(pass_dm_any, ST_DM, 1, 1)
+STACK_PASS(pass_mru_wb, ST_MRU, 1, 0)
+STACK_PASS(pass_mru_wt, ST_MRU, 0, 0)
+STACK_PASS(pass_mru_any_wb, ST_MRU, 1, 1)
+STACK_PASS(pass_mru_any_wt, ST_MRU, 0, 1)
+STACK_PASS(pass_list_wb, ST_LIST, 1, 0)
+STACK_PASS(pass_list_wt, ST_LIST, 0, 0)
+STACK_PASS(pass_list_any_wb, ST_LIST, 1, 1)
+STACK_PASS(pass_list_any_wt, ST_LIST, 0, 1)
+
+/* The stacks of thread `who` over a batch (fully-associative ones first). */
+static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who)
+{
+    const int wb = o->write_back, any = o->general;
+    for (uint32_t k = 0; k < o->nstk; k++) {
+        if (o->owner[k] != who)
+            continue;
+        switch (o->stk[k].kind) {
+        case ST_FA:
+            if (any)
+                wb ? pass_fa_any_wb(o, q, k) : pass_fa_any_wt(o, q, k);
+            else
+                wb ? pass_fa_wb(o, q, k) : pass_fa_wt(o, q, k);
+            break;
+        case ST_DM:
+            /* dirty-from values of direct-mapped entries need no array */
+            if (any)
+                pass_dm_any(o, q, k);
+            else if (wb)
+                pass_dm_wb(o, q, k);
+            else
+                pass_dm_wt(o, q, k);
+            break;
+        case ST_MRU:
+            if (any)
+                wb ? pass_mru_any_wb(o, q, k) : pass_mru_any_wt(o, q, k);
+            else
+                wb ? pass_mru_wb(o, q, k) : pass_mru_wt(o, q, k);
+            break;
+        default:
+            if (any)
+                wb ? pass_list_any_wb(o, q, k) : pass_list_any_wt(o, q, k);
+            else
+                wb ? pass_list_wb(o, q, k) : pass_list_wt(o, q, k);
+            break;
+        }
+    }
+}
+
+static void *helper_main(void *arg)
+{
+    const helper_arg *h = arg;
+    ct_onepass *o = h->o;
+    uint64_t seq = 0;
+
+    for (;;) {
+        pthread_mutex_lock(&o->mu);
+        while (o->published <= seq && !o->stop)
+            pthread_cond_wait(&o->work, &o->mu);
+        if (o->published <= seq) {
+            pthread_mutex_unlock(&o->mu);
+            break;
+        }
+        pthread_mutex_unlock(&o->mu);
+        run_stacks(o, &o->rb[seq % o->nrb], h->id);
+        pthread_mutex_lock(&o->mu);
+        o->finished[h->id - 1] = ++seq;
+        pthread_cond_broadcast(&o->done);
+        pthread_mutex_unlock(&o->mu);
+    }
+    return NULL;
+}
+
+/* Wait until every helper has run the batches up to number `upto`. */
+static void wait_helpers(ct_onepass *o, uint64_t upto)
+{
+    if (!o->nhelp)
+        return;
+    pthread_mutex_lock(&o->mu);
+    for (uint32_t h = 0; h < o->nhelp; h++)
+        while (o->finished[h] < upto)
+            pthread_cond_wait(&o->done, &o->mu);
+    pthread_mutex_unlock(&o->mu);
+}
+
+/* Run the batch being filled through every stack: the table pass here,
+ * then this thread's set stacks while the helpers run theirs. The next
+ * batch is one the helpers are done with. */
+static void flush_batch(ct_onepass *o)
+{
+    reqbuf *q = o->cur;
+    if (q->n == 0)
+        return;
+    if (UNLIKELY(o->clock >= o->clock_limit - q->n)) {
+        wait_helpers(o, o->published);
+        renumber(o);
+    }
+    if (!o->oom)
+        table_pass(o, q);
+    if (o->oom) {
+        q->n = 0;
         return;
     }
-    tx = e->time;
-    first = tx == 0;
-    now = ++o->clock;
-    o->sacc[cls]++;
-    if (first)
-        o->comp[cls]++;
-    if (o->fa >= 0 && (want >> o->fa & 1)) {
-        stack *s = &o->stk[o->fa];
-        dfa = fa_access(o, s, e, block, tx, now, write && o->write_back);
-        count(s, cls, dfa, first, dfa, o->classes, rep[o->fa]);
+    if (o->nhelp) {
+        pthread_mutex_lock(&o->mu);
+        o->published = o->filling + 1;
+        pthread_cond_broadcast(&o->work);
+        pthread_mutex_unlock(&o->mu);
     }
-    for (uint32_t i = 0; i < o->nstk; i++) {
-        stack *s = &o->stk[i];
-        uint64_t set;
-        uint32_t d;
-        if ((int)i == o->fa || !(want >> i & 1))
-            continue;
-        set = s->pow2 ? block & (s->sets - 1) : block % s->sets;
-        d = list_access(s, set, tx, now, write && o->write_back);
-        count(s, cls, d, first, dfa, o->classes, rep[i]);
-    }
-    e->time = now;
+    run_stacks(o, q, 0);
+    o->filling++;
+    o->cur = &o->rb[o->filling % o->nrb];
+    if (o->filling >= o->nrb)
+        wait_helpers(o, o->filling - o->nrb + 1);
+    o->cur->n = 0;
 }
 
-/* Requests wait in a short queue so that the memory they will touch is
- * prefetched while earlier ones are processed; the order is unchanged. */
-static void drain(ct_onepass *o)
+/* Everything gathered has gone through every stack. */
+static void settle(ct_onepass *o)
 {
-    while (o->qn > 0) {
-        const op_req *r = &o->q[o->qh];
-        process(o, r->block, r->cls, r->write);
-        o->qh = (o->qh + 1) % OP_QUEUE;
-        o->qn--;
-    }
+    flush_batch(o);
+    wait_helpers(o, o->published);
 }
 
 static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, int demand)
@@ -508,30 +937,111 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
     ct_onepass *o = ctx;
     const uint64_t block = addr >> o->line_bits;
     const int cls = cls_of(kind, demand, write && bytes == o->line);
-    op_req *r;
+    uint64_t want = o->exact;
+    uint32_t rep = 0, i;
+    reqbuf *q = o->cur;
 
     o->acc[cls]++;
     if (write)
         o->writes++;
-    PREFETCH_R(&o->seen.e[mix64(block) & o->seen.mask]);
-    for (uint32_t i = 0; i < o->nstk; i++) {
-        const stack *s = &o->stk[i];
-        if (!s->fa) {
-            uint64_t set = s->pow2 ? block & (s->sets - 1) : block % s->sets;
-            PREFETCH_R(s->t + set * REC_WORDS(s));
+    if (UNLIKELY(o->sampled)) {
+        want = sample_want(o, block, &rep);
+        if (!want)
+            return;
+    }
+    i = q->n;
+    q->block[i] = block;
+    q->hash[i] = mix64(block);
+    q->want[i] = want;
+    q->cls[i] = (uint8_t)cls;
+    q->write[i] = (uint8_t)write;
+    q->rep[i] = (uint8_t)rep;
+    if (i < 8)
+        PREFETCH_R(&o->seen.e[q->hash[i] & o->seen.mask]);
+    if (++q->n == o->batch)
+        flush_batch(o);
+}
+
+/* ---- running out of times ------------------------------------------------------- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The rank (1-based) of t among the sorted times v[0..n). */
+static uint32_t rank_of(const uint32_t *v, uint32_t n, uint32_t t)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo + 1;
+}
+
+/* Replace every time by its rank among the last-use times of the table:
+ * once the stacks are packed, every time they hold is the last use of its
+ * block. */
+static void renumber(ct_onepass *o)
+{
+    uint32_t *v, n = 0;
+
+    if (o->seen.used >= o->clock_limit - 1) {
+        o->oom = 1;  /* more lines than times: cannot happen in memory */
+        return;
+    }
+    v = malloc((o->seen.used + 1) * sizeof *v);
+    if (!v) {
+        o->oom = 1;
+        return;
+    }
+    for (uint64_t i = 0; i <= o->seen.mask; i++)
+        if (o->seen.e[i].block != EMPTY_KEY && o->seen.e[i].time)
+            v[n++] = o->seen.e[i].time;
+    qsort(v, n, sizeof *v, cmp_u32);
+    for (uint64_t i = 0; i <= o->seen.mask; i++)
+        if (o->seen.e[i].block != EMPTY_KEY && o->seen.e[i].time)
+            o->seen.e[i].time = rank_of(v, n, o->seen.e[i].time);
+    for (uint32_t k = 0; k < o->nstk; k++) {
+        stack *s = &o->stk[k];
+        if (s->kind == ST_DM) {
+            for (uint64_t set = 0; set < s->sets; set++) {
+                uint64_t *E = &s->dm1[set];
+                if (*E)
+                    *E = (uint64_t)rank_of(v, n, (uint32_t)(*E >> 16)) << 16 | (*E & 0xffff);
+            }
+        } else if (s->kind == ST_MRU) {
+            for (uint64_t set = 0; set < s->sets; set++) {
+                uint32_t *E = (uint32_t *)(s->rec + set * s->rec_bytes);
+                for (uint32_t i = 0; i < s->depth && E[i]; i++)
+                    E[i] = rank_of(v, n, E[i]);
+            }
+        } else if (s->kind == ST_LIST) {
+            for (uint64_t set = 0; set < s->sets; set++) {
+                uint8_t *R = s->rec + set * s->rec_bytes;
+                uint32_t *tm = (uint32_t *)(R + s->off_time);
+                uint32_t used = list_pack(s, R);
+                for (uint32_t i = 0; i < used; i++)
+                    tm[i] = rank_of(v, n, tm[i]);
+            }
+        } else {
+            fa_pack(s);
+            for (uint32_t i = 0; i < s->next; i++)
+                s->st[i] = rank_of(v, n, s->st[i]);
         }
     }
-    if (o->qn == OP_QUEUE) {
-        const op_req *old = &o->q[o->qh];
-        process(o, old->block, old->cls, old->write);
-        o->qh = (o->qh + 1) % OP_QUEUE;
-        o->qn--;
-    }
-    r = &o->q[(o->qh + o->qn) % OP_QUEUE];
-    r->block = block;
-    r->cls = cls;
-    r->write = write;
-    o->qn++;
+    o->clock = n;
+    free(v);
+}
+
+void ct_onepass_set_clock_limit(ct_onepass *o, uint32_t limit)
+{
+    o->clock_limit = limit < 2 ? 2 : limit;
 }
 
 /* ---- eligibility ------------------------------------------------------------- */
@@ -587,19 +1097,15 @@ const char *ct_onepass_unsuitable(const ct_config *cfg, const char *section)
 
 /* ---- creation ------------------------------------------------------------------ */
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
+/* Set up one stack for the capacities caps[0..n) (ways; lines when fa),
+ * following `rate` of the requests (1: all). Returns 0, -1 out of memory,
+ * -2 too many ways. */
 static int stack_setup(stack *s, uint64_t sets, int fa, const uint32_t *caps, size_t n,
-                       double rate, int need_fa_lines_only)
+                       double rate, int sampled, int dirt)
 {
     uint32_t *c = malloc(n * sizeof *c);
     size_t m = 0;
 
-    (void)need_fa_lines_only;
     if (!c)
         return -1;
     memcpy(c, caps, n * sizeof *c);
@@ -608,14 +1114,11 @@ static int stack_setup(stack *s, uint64_t sets, int fa, const uint32_t *caps, si
         if (m == 0 || c[m - 1] != c[i])
             c[m++] = c[i];
     s->sets = sets;
-    s->fa = fa;
     s->pow2 = (sets & (sets - 1)) == 0;
-    if (!fa && (double)sets * rate < 64)
-        rate = 1.0;  /* too few sets to sample: this stack stays exact */
-    s->rate = rate;
-    s->threshold = (uint64_t)(rate * 16777216.0);
-    if (rate >= 1.0)
-        s->threshold = 1ull << 24;
+    s->smask = sets - 1;
+    s->sampled = sampled;
+    s->rate = sampled ? rate : 1.0;
+    s->dirt = dirt;
     s->ncap = (uint32_t)m;
     s->cap = c;
     s->cap_lines = malloc(m * sizeof *s->cap_lines);
@@ -623,42 +1126,73 @@ static int stack_setup(stack *s, uint64_t sets, int fa, const uint32_t *caps, si
         return -1;
     for (size_t i = 0; i < m; i++)
         s->cap_lines[i] = (uint64_t)c[i] * (fa ? 1 : sets);
-    if (fa && rate < 1.0) /* SHARDS: distances in the sample shrink by the rate */
+    if (fa && sampled) /* SHARDS: distances in the sample shrink by the rate */
         for (size_t i = 0; i < m; i++) {
-            uint32_t v = (uint32_t)floor((double)c[i] * rate);
-            c[i] = v ? v : 1;
+            double v = floor((double)c[i] * s->rate + 0.5);
+            c[i] = v >= 1 ? (uint32_t)v : 1;
         }
     s->depth = c[m - 1];
+    s->kind = fa ? ST_FA : s->depth == 1 ? ST_DM : s->depth <= MRU_MAX ? ST_MRU : ST_LIST;
     s->lt = malloc(((size_t)s->depth + 2) * sizeof *s->lt);
+    s->ltc = malloc(((size_t)s->depth + 2) * sizeof *s->ltc);
     s->hist = calloc((size_t)NCLASS * (m + 1), sizeof *s->hist);
     s->caphist = calloc((size_t)NCLASS * (m + 1), sizeof *s->caphist);
     s->wb = calloc(m + 1, sizeof *s->wb);
     s->flush = calloc(m + 1, sizeof *s->flush);
     s->resident = calloc(m, sizeof *s->resident);
-    s->rep_acc = calloc(NREP, sizeof *s->rep_acc);
-    s->rep_hist = calloc((size_t)NREP * (m + 1), sizeof *s->rep_hist);
-    if (!s->lt || !s->hist || !s->caphist || !s->wb || !s->flush || !s->resident ||
-        !s->rep_acc || !s->rep_hist)
+    if (!s->lt || !s->ltc || !s->hist || !s->caphist || !s->wb || !s->flush || !s->resident)
         return -1;
+    if (sampled && !fa) {
+        s->rep_acc = calloc(NREP, sizeof *s->rep_acc);
+        s->rep_hist = calloc((size_t)NREP * (m + 1), sizeof *s->rep_hist);
+        if (!s->rep_acc || !s->rep_hist)
+            return -1;
+    }
     for (uint32_t d = 0, b = 0; d <= s->depth + 1; d++) {
         while (b < m && c[b] < d)
             b++;
         s->lt[d] = b;
+        s->ltc[d] = b * NCLASS;
     }
-    if (fa) {
+    if (s->kind == ST_FA) {
         s->W = 2 * (s->depth + 1);
+        s->nw = (s->W + 63) / 64;
         s->st = calloc(s->W, sizeof *s->st);
         s->sdm = calloc(s->W, sizeof *s->sdm);
-        s->sblk = calloc(s->W, sizeof *s->sblk);
-        s->bit = calloc((size_t)s->W + 1, sizeof *s->bit);
-        if (!s->st || !s->sdm || !s->sblk || !s->bit)
+        s->fbits = calloc(s->nw, sizeof *s->fbits);
+        s->fen = calloc((size_t)s->nw + 1, sizeof *s->fen);
+        if (!s->st || !s->sdm || !s->fbits || !s->fen)
             return -1;
+    } else if (s->kind == ST_DM) {
+        s->rec_bytes = sizeof *s->dm1;
+        s->rec = calloc(sets, sizeof *s->dm1);
+        if (!s->rec)
+            return -1;
+        s->dm1 = (uint64_t *)s->rec;
+    } else if (s->kind == ST_MRU) {
+        s->rec_bytes = (size_t)s->depth * (dirt ? 6 : 4);
+        while (64 % s->rec_bytes)   /* a record never straddles a cache line */
+            s->rec_bytes++;
+        if (sets > (SIZE_MAX - 64) / s->rec_bytes)
+            return -1;
+        s->rec = aligned_alloc(64, (sets * s->rec_bytes + 63) & ~(size_t)63);
+        if (!s->rec)
+            return -1;
+        memset(s->rec, 0, sets * s->rec_bytes);
     } else {
         if (s->depth >= DM_INF)
             return -2;
-        s->t = calloc(sets * REC_WORDS(s), sizeof *s->t);
-        if (!s->t)
+        s->nslot = 2 * s->depth;
+        s->mw = (s->nslot + 63) / 64;
+        s->off_time = sizeof(list_head) + (size_t)s->mw * 8;
+        s->off_dm = s->off_time + (size_t)s->nslot * 4;
+        s->rec_bytes = (s->off_dm + (dirt ? (size_t)s->nslot * 2 : 0) + 63) & ~(size_t)63;
+        if (sets > SIZE_MAX / s->rec_bytes)
             return -1;
+        s->rec = aligned_alloc(64, sets * s->rec_bytes);
+        if (!s->rec)
+            return -1;
+        memset(s->rec, 0, sets * s->rec_bytes);
     }
     return 0;
 }
@@ -671,19 +1205,117 @@ static size_t find_level(const ct_sim *sim, const char *section)
     return SIZE_MAX;
 }
 
+/* Deal the stacks to the caller (0) and `helpers` threads, heaviest first
+ * onto the least loaded. Weights follow the instruction counts per request
+ * of each kind of stack; the caller starts with the levels above and the
+ * table; the two weights of the caller and the fully-associative stack
+ * balance the threads' CPU times within about 15 % on a random and a real
+ * trace (l1d-size-assoc.ini). */
+static void deal_stacks(ct_onepass *o, uint32_t helpers)
+{
+    double load[65] = {0};
+    uint8_t *placed = calloc(o->nstk + 1, 1);
+
+    load[0] = FRONT_WEIGHT;
+    for (uint32_t k = 0; k < o->nstk; k++)
+        o->owner[k] = 0;
+    if (!placed)
+        return;
+    for (;;) {
+        uint32_t big = UINT32_MAX, least = 0;
+        double wbig = -1;
+        for (uint32_t k = 0; k < o->nstk; k++) {
+            const stack *s = &o->stk[k];
+            double w = s->kind == ST_FA ? FA_WEIGHT : s->kind == ST_DM ? 1.5
+                                                    : 1.0 + log2((double)s->depth + 1) / 2;
+            w *= s->rate;        /* the share of the requests it follows */
+            if (!placed[k] && w > wbig) {
+                wbig = w;
+                big = k;
+            }
+        }
+        if (big == UINT32_MAX)
+            break;
+        for (uint32_t t = 1; t <= helpers; t++)
+            if (load[t] < load[least])
+                least = t;
+        placed[big] = 1;
+        o->owner[big] = least;
+        load[least] += wbig;
+    }
+    free(placed);
+}
+
+/* Start the helper threads (none when it fails: the caller runs every stack). */
+static void start_helpers(ct_onepass *o, uint32_t helpers)
+{
+    helper_arg *args;
+    uint32_t started = 0;
+
+    if (helpers == 0 || o->nstk < 2 || o->classes)
+        return;                  /* 3C: the set stacks need the fa depths first */
+    if (helpers > 64)
+        helpers = 64;
+    o->th = calloc(helpers, sizeof *o->th);
+    o->finished = calloc(helpers, sizeof *o->finished);
+    args = calloc(helpers, sizeof *args);
+    o->arg = args;
+    if (!o->th || !o->finished || !args)
+        return;
+    if (pthread_mutex_init(&o->mu, NULL) != 0)
+        return;
+    if (pthread_cond_init(&o->work, NULL) != 0) {
+        pthread_mutex_destroy(&o->mu);
+        return;
+    }
+    if (pthread_cond_init(&o->done, NULL) != 0) {
+        pthread_cond_destroy(&o->work);
+        pthread_mutex_destroy(&o->mu);
+        return;
+    }
+    o->sync = 1;
+    o->nhelp = helpers;          /* the helpers read it */
+    deal_stacks(o, helpers);
+    for (; started < helpers; started++) {
+        args[started].o = o;
+        args[started].id = started + 1;
+        if (pthread_create(&o->th[started], NULL, helper_main, &args[started]) != 0)
+            break;
+    }
+    if (started < helpers) {     /* run alone: stop those started */
+        pthread_mutex_lock(&o->mu);
+        o->stop = 1;
+        pthread_cond_broadcast(&o->work);
+        pthread_mutex_unlock(&o->mu);
+        for (uint32_t t = 0; t < started; t++)
+            pthread_join(o->th[t], NULL);
+        o->stop = 0;
+        o->nhelp = 0;
+        deal_stacks(o, 0);
+    }
+}
+
 int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *section,
-                      const ct_op_point *points, size_t n, double sample, ct_error *err)
+                      const ct_op_point *points, size_t n, double sample, uint64_t seed,
+                      unsigned helpers, ct_error *err)
 {
     ct_onepass *o = calloc(1, sizeof *o);
-    uint64_t max_lines = 0;
+    uint64_t max_lines = 0, *setc = NULL;
+    uint32_t *caps = NULL;
+    size_t nsetc = 0;
     int lv = level_of(section);
-    int rc;
+    int rc, src;
 
     *out = NULL;
     if (!o)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
     o->fa = -1;
-    o->rate = sample > 0 && sample < 1 ? sample : 1.0;
+    o->clock_limit = CLOCK_LIMIT;
+    o->sampled = sample > 0 && sample < 1;
+    o->rate = o->sampled ? sample : 1.0;
+    o->thr24 = (uint64_t)(o->rate * 16777216.0);
+    o->seed_set = mix64(seed ^ 0x243f6a8885a308d3ull);
+    o->seed_fa = mix64(seed ^ 0x13198a2e03707344ull);
     if ((rc = ct_sim_create(&o->sim, cfg, err)) != CT_OK)
         goto fail;
     o->li = find_level(o->sim, section);
@@ -702,82 +1334,116 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
     if (seen_init(&o->seen) != 0)
         goto oom;
     o->pt = calloc(n, sizeof *o->pt);
-    if (!o->pt)
+    caps = malloc((n + 1) * sizeof *caps);
+    setc = malloc((n + 1) * sizeof *setc);
+    o->stk = calloc(MAX_STACKS, sizeof *o->stk);
+    if (!o->pt || !caps || !setc || !o->stk)
         goto oom;
     o->npt = n;
     for (size_t i = 0; i < n; i++) {
         uint64_t lines = points[i].sets * points[i].ways;
+        size_t k;
         o->pt[i].p = points[i];
         if (lines > max_lines)
             max_lines = lines;
+        for (k = 0; k < nsetc && setc[k] != points[i].sets; k++)
+            ;
+        if (k == nsetc && points[i].sets != 1)
+            setc[nsetc++] = points[i].sets;
     }
-    /* one stack per distinct set count; the fully-associative one also
-     * serves the 3C split */
-    o->stk = calloc(n + 1, sizeof *o->stk);
-    if (!o->stk)
-        goto oom;
+    if (nsetc + (o->sampled ? NREP : 1) > MAX_STACKS) {
+        rc = ct_error_set(err, CT_E_INTERNAL, "one-pass: more than %d set counts",
+                          MAX_STACKS - NREP);
+        goto fail;
+    }
+    /* the fully-associative stack, which also serves the 3C split; when
+     * sampled, replicas for the caches of FA_MIN_SAMPLED sampled lines or
+     * more, and an exact stack (found by search) for the smaller ones */
     {
-        uint32_t *caps = malloc((n + 1) * sizeof *caps);
-        uint8_t *done = calloc(n, 1);
-        int need_fa = o->classes;
-        if (!caps || !done) {
-            free(caps);
-            free(done);
-            goto oom;
-        }
+        size_t m = 0, small = 0;
+        const double r = o->rate / NREP;
         for (size_t i = 0; i < n; i++)
             if (points[i].sets == 1)
-                need_fa = 1;
-        if (need_fa) {
-            size_t m = 0;
-            for (size_t i = 0; i < n; i++)
-                if (points[i].sets == 1) {
-                    caps[m++] = points[i].ways;
-                    done[i] = 1;
+                caps[m++] = points[i].ways;
+        if (o->classes && max_lines > 0)
+            caps[m++] = (uint32_t)max_lines;
+        if (o->sampled) {  /* the small ones first */
+            for (size_t i = 0; i < m; i++)
+                if ((double)caps[i] * r < FA_MIN_SAMPLED) {
+                    uint32_t t = caps[small];
+                    caps[small++] = caps[i];
+                    caps[i] = t;
                 }
-            if (o->classes && max_lines > 0)
-                caps[m++] = (uint32_t)max_lines;
+        } else {
+            small = m;
+        }
+        if (m > 0)
             o->fa = 0;
-            if (stack_setup(&o->stk[0], 1, 1, caps, m, o->rate, 0) != 0) {
-                free(caps);
-                free(done);
-                o->nstk = 1;
+        if (small > 0) {
+            stack *s = &o->stk[o->nstk++];
+            if (stack_setup(s, 1, 1, caps, small, 1.0, 0, o->write_back) != 0)
                 goto oom;
-            }
-            o->nstk = 1;
+            o->nfa++;
         }
-        for (size_t i = 0; i < n; i++) {
-            size_t m = 0;
-            if (done[i])
-                continue;
-            for (size_t j = i; j < n; j++)
-                if (!done[j] && points[j].sets == points[i].sets) {
-                    caps[m++] = points[j].ways;
-                    done[j] = 1;
-                }
-            if (stack_setup(&o->stk[o->nstk++], points[i].sets, 0, caps, m, o->rate, 0) != 0) {
-                free(caps);
-                free(done);
+        for (uint32_t k = 0; m > small && k < NREP; k++) {
+            if (stack_setup(&o->stk[o->nstk++], 1, 1, caps + small, m - small, r, 1,
+                            o->write_back) != 0)
                 goto oom;
-            }
+            o->nfa++;
         }
-        free(caps);
-        free(done);
-        if (o->nstk > 32) {
-            rc = ct_error_set(err, CT_E_INTERNAL, "one-pass: more than 32 set counts");
+    }
+    /* one stack per other set count; a sampled one needs 64 / R sets */
+    for (size_t k = 0; k < nsetc; k++) {
+        size_t m = 0;
+        stack *s = &o->stk[o->nstk];
+        int sampled = o->sampled && (double)setc[k] * o->rate >= 64;
+        for (size_t i = 0; i < n; i++)
+            if (points[i].sets == setc[k])
+                caps[m++] = points[i].ways;
+        src = stack_setup(s, setc[k], 0, caps, m, o->rate, sampled, o->write_back);
+        o->nstk++;
+        if (src == -2) {
+            rc = ct_error_set(err, CT_E_INTERNAL, "one-pass: too many ways");
             goto fail;
         }
+        if (src != 0)
+            goto oom;
+        if (sampled && !s->pow2)
+            s->salt = mix64(seed ^ (setc[k] * 0x9e3779b97f4a7c15ull));
+    }
+    o->dm_lo = o->nfa;
+    {
+        uint64_t s0 = 0;
+        for (uint32_t k = 0; k < o->nstk; k++) {
+            const stack *s = &o->stk[k];
+            if (s->kind == ST_FA)
+                continue;
+            if (!s->sampled) {
+                o->exact |= 1ull << k;
+            } else if (s->pow2) {
+                o->pow2_sampled |= 1ull << k;
+                if (s0 == 0 || s->sets < s0)
+                    s0 = s->sets;
+            } else {
+                o->other_sampled |= 1ull << k;
+            }
+        }
+        o->s0_mask = s0 ? s0 - 1 : 0;
+        o->general = o->sampled || o->classes;
+        if (o->fa >= 0 && !o->stk[0].sampled)
+            o->exact |= 1;
     }
     for (size_t i = 0; i < n; i++) {
         op_pt *p = &o->pt[i];
-        for (uint32_t k = 0; k < o->nstk; k++) {
+        for (uint32_t k = 0; k < o->nstk && !p->nstack; k++) {
             stack *s = &o->stk[k];
-            if ((s->fa ? 1 : s->sets) != p->p.sets)
+            if (s->sets != p->p.sets)
                 continue;
             for (uint32_t c = 0; c < s->ncap; c++)
                 if (s->cap_lines[c] == p->p.sets * p->p.ways) {
                     p->stack = k;
                     p->cap = c;
+                    p->nstack = s->sampled && s->kind == ST_FA ? NREP : 1;
                 }
         }
         p->iv = calloc(ct_sim_nlevels(o->sim), sizeof *p->iv);
@@ -787,11 +1453,23 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
             if (ct_ivstat_init(&p->iv[l]) != 0)
                 goto oom;
     }
+    o->nrb = helpers ? RING : 1;
+    o->batch = helpers ? BATCH_HELPED : BATCH;
+    o->rb = calloc(o->nrb, sizeof *o->rb);
+    o->owner = calloc(o->nstk + 1, sizeof *o->owner);
+    if (!o->rb || !o->owner)
+        goto oom;
+    o->cur = &o->rb[0];
+    start_helpers(o, helpers);
+    free(caps);
+    free(setc);
     *out = o;
     return CT_OK;
 oom:
     rc = ct_error_set(err, CT_E_NOMEM, "one-pass analysis: out of memory");
 fail:
+    free(caps);
+    free(setc);
     ct_onepass_free(o);
     return rc;
 }
@@ -800,10 +1478,28 @@ void ct_onepass_free(ct_onepass *o)
 {
     if (!o)
         return;
-    for (uint32_t i = 0; i < o->nstk; i++)
+    if (o->nhelp) {
+        pthread_mutex_lock(&o->mu);
+        o->stop = 1;
+        pthread_cond_broadcast(&o->work);
+        pthread_mutex_unlock(&o->mu);
+        for (uint32_t t = 0; t < o->nhelp; t++)
+            pthread_join(o->th[t], NULL);
+    }
+    if (o->sync) {
+        pthread_cond_destroy(&o->work);
+        pthread_cond_destroy(&o->done);
+        pthread_mutex_destroy(&o->mu);
+    }
+    free(o->th);
+    free(o->finished);
+    free(o->arg);
+    free(o->rb);
+    free(o->owner);
+    for (uint32_t i = 0; o->stk && i < o->nstk; i++)
         stack_free(&o->stk[i]);
     free(o->stk);
-    for (size_t i = 0; i < o->npt; i++) {
+    for (size_t i = 0; o->pt && i < o->npt; i++) {
         if (!o->pt[i].iv)
             continue;
         for (size_t l = 0; o->sim && l < ct_sim_nlevels(o->sim); l++)
@@ -826,31 +1522,39 @@ int ct_onepass_run(ct_onepass *o, const ct_batch *b, ct_error *err)
     return rc;
 }
 
-/* Misses (sampled requests) of capacity c over the classes. */
+/* Misses (requests it saw) of capacity c of one stack, for class cls. */
 static uint64_t stack_misses(const stack *s, uint32_t c, int cls)
 {
     uint64_t m = 0;
     for (uint32_t b = c + 1; b <= s->ncap; b++)
-        m += s->hist[(size_t)cls * (s->ncap + 1) + b];
+        m += HIST(s->hist, b, cls);
     return m;
+}
+
+static uint64_t stack_seen(const stack *s, int cls)
+{
+    uint64_t n = 0;
+    for (uint32_t b = 0; b <= s->ncap; b++)
+        n += HIST(s->hist, b, cls);
+    return n;
 }
 
 /* Estimated misses of point p by class (exact when not sampled). */
 static double est_misses(const ct_onepass *o, const op_pt *p, int cls)
 {
-    const stack *s = &o->stk[p->stack];
-    uint64_t m = stack_misses(s, p->cap, cls);
-    uint64_t seen = 0;
-    if (s->rate >= 1.0)
+    uint64_t m = 0, seen = 0;
+    for (uint32_t k = p->stack; k < p->stack + p->nstack; k++) {
+        m += stack_misses(&o->stk[k], p->cap, cls);
+        seen += stack_seen(&o->stk[k], cls);
+    }
+    if (!o->stk[p->stack].sampled)
         return (double)m;
-    for (uint32_t b = 0; b <= s->ncap; b++)
-        seen += s->hist[(size_t)cls * (s->ncap + 1) + b];
     return seen ? (double)m * (double)o->acc[cls] / (double)seen : 0.0;
 }
 
 void ct_onepass_interval(ct_onepass *o)
 {
-    drain(o);
+    settle(o);
     for (size_t i = 0; i < o->npt; i++) {
         op_pt *p = &o->pt[i];
         for (size_t l = 0; l < ct_sim_nlevels(o->sim); l++) {
@@ -869,44 +1573,53 @@ void ct_onepass_interval(ct_onepass *o)
 int ct_onepass_finish(ct_onepass *o, ct_error *err)
 {
     ct_sim_finish(o->sim);  /* the levels above flush into L first */
-    drain(o);
+    settle(o);
     for (uint32_t k = 0; k < o->nstk; k++) {
         stack *s = &o->stk[k];
-        if (s->fa) {
+        if (s->kind == ST_FA) {
             uint32_t d = 0;
-            for (uint32_t i = s->next; i-- > 0;) {
-                if (!s->st[i])
-                    continue;
-                d++;
-                wb_range(s, s->wb, s->sdm[i], d - 1);
-                if (o->flush)
-                    wb_range(s, s->flush, s->sdm[i] > d ? s->sdm[i] : d, s->depth);
-            }
+            for (uint32_t w = s->nw; w-- > 0;)
+                for (uint64_t bits = s->fbits[w]; bits;) {
+                    uint32_t b = 63 - (uint32_t)__builtin_clzll(bits);
+                    end_entry(s, o->flush, s->sdm[w * 64 + b], ++d);
+                    bits &= ~(1ull << b);
+                }
             for (uint32_t c = 0; c < s->ncap; c++)
                 s->resident[c] = s->live < s->cap[c] ? s->live : s->cap[c];
             continue;
         }
         for (uint64_t set = 0; set < s->sets; set++) {
-            const uint32_t D = s->depth;
-            const uint64_t *R = s->t + set * REC_WORDS(s);
-            const uint32_t h = D == 1 ? 0 : (uint32_t)R[0];
-            const uint32_t cnt = D == 1 ? R[0] != 0 : (uint32_t)(R[0] >> 32);
-            for (uint32_t k2 = 0; k2 < cnt; k2++) {
-                uint32_t slot = h + k2 >= D ? h + k2 - D : h + k2, d = k2 + 1;
-                uint32_t dm = dm_of(D == 1 ? R[0] : R[2 + slot]);
-                wb_range(s, s->wb, dm, d - 1);
-                if (o->flush)
-                    wb_range(s, s->flush, dm > d ? dm : d, D);
+            uint32_t live = 0;
+            if (s->kind == ST_DM) {
+                if (s->dm1[set]) {
+                    end_entry(s, o->flush, dm_of16((uint32_t)(s->dm1[set] & 0xffff)), 1);
+                    live = 1;
+                }
+            } else if (s->kind == ST_MRU) {
+                const uint8_t *R = s->rec + set * s->rec_bytes;
+                const uint32_t *E = (const uint32_t *)R;
+                const uint16_t *dm = (const uint16_t *)(R + 4 * (size_t)s->depth);
+                for (; live < s->depth && E[live]; live++)
+                    end_entry(s, o->flush, s->dirt ? dm_of16(dm[live]) : INF, live + 1);
+            } else {
+                const uint8_t *R = s->rec + set * s->rec_bytes;
+                const uint64_t *bits = (const uint64_t *)(R + sizeof(list_head));
+                const uint16_t *dm = (const uint16_t *)(R + s->off_dm);
+                for (uint32_t w = s->mw; w-- > 0;)
+                    for (uint64_t x = bits[w]; x;) {
+                        uint32_t b = 63 - (uint32_t)__builtin_clzll(x);
+                        end_entry(s, o->flush, s->dirt ? dm_of16(dm[w * 64 + b]) : INF, ++live);
+                        x &= ~(1ull << b);
+                    }
             }
             for (uint32_t c = 0; c < s->ncap; c++)
-                s->resident[c] += cnt < s->cap[c] ? cnt : s->cap[c];
+                s->resident[c] += live < s->cap[c] ? live : s->cap[c];
         }
     }
     if (o->oom)
         return ct_error_set(err, CT_E_NOMEM, "one-pass analysis: out of memory");
     return CT_OK;
 }
-
 
 size_t ct_onepass_nlevels(const ct_onepass *o) { return ct_sim_nlevels(o->sim); }
 
@@ -916,6 +1629,38 @@ static uint64_t diff_at(const int64_t *diff, uint32_t c)
     for (uint32_t i = 0; i <= c; i++)
         v += diff[i];
     return v > 0 ? (uint64_t)v : 0;
+}
+
+/* Standard error of the miss rate of point p from its replicas. */
+static double replica_error(const ct_onepass *o, const op_pt *p)
+{
+    const stack *s = &o->stk[p->stack];
+    double r[NREP], mean = 0, var = 0;
+    int n = 0;
+
+    for (uint32_t g = 0; g < NREP; g++) {
+        uint64_t m = 0, acc = 0;
+        if (s->kind == ST_FA) {
+            const stack *f = &o->stk[p->stack + g];
+            if (g >= p->nstack)
+                break;
+            for (int c = 0; c < NCLASS; c++) {
+                m += stack_misses(f, p->cap, c);
+                acc += stack_seen(f, c);
+            }
+        } else {
+            acc = s->rep_acc[g];
+            for (uint32_t b = p->cap + 1; b <= s->ncap; b++)
+                m += s->rep_hist[(size_t)g * (s->ncap + 1) + b];
+        }
+        if (acc)
+            r[n++] = (double)m / (double)acc;
+    }
+    for (int i = 0; i < n; i++)
+        mean += r[i] / n;
+    for (int i = 0; i < n; i++)
+        var += (r[i] - mean) * (r[i] - mean);
+    return n > 1 ? sqrt(var / (n - 1)) / sqrt((double)n) : 0.0;
 }
 
 void ct_onepass_result(ct_onepass *o, size_t k, ct_level_info *info, ct_level_stats *stats,
@@ -928,7 +1673,7 @@ void ct_onepass_result(ct_onepass *o, size_t k, ct_level_info *info, ct_level_st
     ct_level_info *I = &info[o->li];
     const ct_level_info *base = ct_sim_level_info(o->sim, o->li);
     double scale = 1.0;
-    uint64_t misses_all = 0, wb, fl, sampled = 0, total = 0;
+    uint64_t misses_all = 0, wb = 0, fl = 0, sampled = 0, total = 0;
 
     for (size_t l = 0; l < nl; l++) {
         info[l] = *ct_sim_level_info(o->sim, l);
@@ -955,7 +1700,7 @@ void ct_onepass_result(ct_onepass *o, size_t k, ct_level_info *info, ct_level_st
         misses_all += miss;
         if (o->classes) {
             for (uint32_t b = p->cap + 1; b <= s->ncap; b++)
-                capm += s->caphist[(size_t)c * (s->ncap + 1) + b];
+                capm += HIST(s->caphist, b, c);
             L->kind[kind].compulsory += o->comp[c];
             L->kind[kind].capacity += capm;
             L->kind[kind].conflict += miss - o->comp[c] - capm;
@@ -970,17 +1715,21 @@ void ct_onepass_result(ct_onepass *o, size_t k, ct_level_info *info, ct_level_st
             tot->mem_reads += miss;
     }
     /* hits follow from accesses (counted by the tapped level) and misses */
-    for (int k = 0; k < CT_KIND_COUNT; k++)
-        L->kind[k].hits = L->kind[k].accesses - L->kind[k].misses;
-    for (int c = 0; c < NCLASS; c++) {
+    for (int kd = 0; kd < CT_KIND_COUNT; kd++)
+        L->kind[kd].hits = L->kind[kd].accesses - L->kind[kd].misses;
+    for (int c = 0; c < NCLASS; c++)
         total += o->acc[c];
-        for (uint32_t b = 0; b <= s->ncap; b++)
-            sampled += s->hist[(size_t)c * (s->ncap + 1) + b];
+    for (uint32_t g = p->stack; g < p->stack + p->nstack; g++) {
+        const stack *f = &o->stk[g];
+        for (int c = 0; c < NCLASS; c++)
+            sampled += stack_seen(f, c);
+        wb += diff_at(f->wb, p->cap);
+        fl += diff_at(f->flush, p->cap);
     }
-    if (s->rate < 1.0 && sampled)
+    if (s->sampled && sampled)
         scale = (double)total / (double)sampled;
-    wb = (uint64_t)llround((double)diff_at(s->wb, p->cap) * scale);
-    fl = (uint64_t)llround((double)diff_at(s->flush, p->cap) * scale);
+    wb = (uint64_t)llround((double)wb * scale);
+    fl = (uint64_t)llround((double)fl * scale);
     if (o->write_back) {
         L->writebacks = wb + fl;
         tot->mem_writes += wb + fl;
@@ -988,28 +1737,11 @@ void ct_onepass_result(ct_onepass *o, size_t k, ct_level_info *info, ct_level_st
         tot->mem_writes += o->writes;
     }
     {
-        uint64_t res = (uint64_t)llround((double)s->resident[p->cap] *
-                                         (s->rate < 1.0 && !s->fa ? 1.0 / s->rate : 1.0));
-        if (s->fa && s->rate < 1.0)
-            res = p->p.ways; /* a sampled fully-associative cache is full */
+        uint64_t res = s->resident[p->cap];
+        if (s->sampled)  /* a sampled fully-associative cache is full */
+            res = s->kind == ST_FA ? p->p.ways : (uint64_t)llround((double)res / s->rate);
         L->evictions = misses_all > res ? misses_all - res : 0;
     }
-    if (s->rate < 1.0) {
-        /* spread of the miss rate over the replicas */
-        double r[NREP], mean = 0, var = 0;
-        int n = 0;
-        for (int g = 0; g < NREP; g++) {
-            uint64_t m = 0;
-            if (!s->rep_acc[g])
-                continue;
-            for (uint32_t b = p->cap + 1; b <= s->ncap; b++)
-                m += s->rep_hist[(size_t)g * (s->ncap + 1) + b];
-            r[n++] = (double)m / (double)s->rep_acc[g];
-        }
-        for (int i = 0; i < n; i++)
-            mean += r[i] / n;
-        for (int i = 0; i < n; i++)
-            var += (r[i] - mean) * (r[i] - mean);
-        rate_err[o->li] = n > 1 ? sqrt(var / (n - 1)) / sqrt((double)n) : 0.0;
-    }
+    if (s->sampled)
+        rate_err[o->li] = replica_error(o, p);
 }

@@ -139,6 +139,56 @@ const char *ct_sweep_method_name(int method)
     }
 }
 
+/* A duration for the progress line. */
+static void put_duration(char *buf, size_t n, double s)
+{
+    if (s < 100)
+        snprintf(buf, n, "%.0f s", s);
+    else if (s < 6000)
+        snprintf(buf, n, "%.1f min", s / 60);
+    else
+        snprintf(buf, n, "%.1f h", s / 3600);
+}
+
+size_t ct_sweep_progress_format(const ct_sweep_progress *p, char *buf, size_t n)
+{
+    char line[320], a[32], b[32];
+    size_t used;
+    double rate = p->pass_seconds > 0 ? (double)p->accesses / p->pass_seconds : 0;
+    double share = -1, all = -1;
+
+    used = (size_t)snprintf(line, sizeof line, "trace %zu/%zu  points %zu/%zu done  "
+                            "%.1f M accesses/s", p->trace + 1, p->ntraces, p->points_done,
+                            p->points_total, rate / 1e6);
+    if (p->bytes_total > 0) {
+        share = (double)p->bytes / (double)p->bytes_total;
+        if (share > 1)
+            share = 1;
+    }
+    if (share >= 0 && p->points_total > 0) {
+        all = ((double)p->points_done + (double)p->pass_points * share) /
+              (double)p->points_total;
+        if (all > 1)
+            all = 1;
+    }
+    if (share >= 0)
+        used += (size_t)snprintf(line + used, sizeof line - used, "  %.0f%%", 100 * share);
+    if (share > 0 && share < 1 && p->pass_seconds > 0) {
+        put_duration(a, sizeof a, p->pass_seconds * (1 - share) / share);
+        used += (size_t)snprintf(line + used, sizeof line - used, "  %s left in this trace", a);
+    }
+    if (all > 0 && all < 1 && p->seconds > 0) {
+        put_duration(b, sizeof b, p->seconds * (1 - all) / all);
+        if (share > 0 && share < 1 && p->pass_seconds > 0)
+            used += (size_t)snprintf(line + used, sizeof line - used, ", %s in all", b);
+        else
+            used += (size_t)snprintf(line + used, sizeof line - used, "  %s left in all", b);
+    }
+    if (n > 0)
+        snprintf(buf, n, "%s", line);
+    return used;
+}
+
 void ct_sweep_free(ct_sweep *sw)
 {
     if (!sw)
@@ -989,11 +1039,62 @@ static double now_seconds(void)
 
 static const char *const level_sections[] = {"l3", "l2", "l1d", "l1i"};
 
+/* Why the points of pts[] not taken by one-pass groups are simulated one by
+ * one, for the plan note: the first level whose geometry varies among them
+ * and that one-pass cannot analyse, with the reason. Empty when there is
+ * nothing to explain. */
+static void why_simulated(const ct_sweep *sw, const size_t *pts, size_t n, const uint8_t *taken,
+                          int allow_onepass, const ct_sweep_opts *o, char *why, size_t why_n)
+{
+    static const char *const geometry[] = {"size", "assoc", NULL};
+    size_t nsim = 0, first = SIZE_MAX;
+
+    why[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+        if (!taken[i]) {
+            nsim++;
+            if (first == SIZE_MAX)
+                first = i;
+        }
+    if (nsim == 0 || o->no_onepass)
+        return;
+    if (!allow_onepass) {
+        snprintf(why, why_n, "%zu point%s simulated one by one because the trace has cache "
+                 "maintenance operations, which one-pass cannot model", nsim,
+                 nsim == 1 ? "" : "s");
+        return;
+    }
+    for (int l = 3; l >= 0; l--) {   /* l1i, l1d, l2, l3 */
+        const char *sec = level_sections[l], *reason;
+        int varies = 0;
+        for (size_t i = first + 1; i < n && !varies; i++) {
+            if (taken[i])
+                continue;
+            for (size_t k = 0; geometry[k] && !varies; k++) {
+                char a[64], b[64];
+                const char *va = ct_config_get(sw->cfg[pts[first]], sec, geometry[k], a, 64);
+                const char *vb = ct_config_get(sw->cfg[pts[i]], sec, geometry[k], b, 64);
+                varies = va && vb && strcmp(va, vb) != 0;
+            }
+        }
+        if (!varies || !(reason = ct_onepass_unsuitable(sw->cfg[pts[first]], sec)))
+            continue;
+        if (strcmp(reason, "a level below it depends on it") == 0)
+            snprintf(why, why_n, "one-pass applies to the last level before memory; %zu "
+                     "point%s simulated one by one because a level below depends on [%s]",
+                     nsim, nsim == 1 ? "" : "s", sec);
+        else
+            snprintf(why, why_n, "%zu point%s simulated one by one because one-pass cannot "
+                     "analyse [%s]: %s", nsim, nsim == 1 ? "" : "s", sec, reason);
+        return;
+    }
+}
+
 /* Split the points of a pass into simulated points and one-pass jobs. */
 static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_sweep_opts *o,
                      int allow_onepass, unsigned threads, uint64_t interval, job ***jobs_out,
                      size_t *njobs_out, size_t *n_onepass, size_t *n_groups, char *note,
-                     size_t note_n, ct_error *err)
+                     size_t note_n, char *why, size_t why_n, ct_error *err)
 {
     int sampled = o->sample > 0 && o->sample < 1;
     uint64_t *key = calloc(n * 4 + 1, sizeof *key);
@@ -1005,6 +1106,7 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
 
     *n_onepass = *n_groups = 0;
     note[0] = '\0';
+    why[0] = '\0';
     if (!key || !choice || !taken || !jobs) {
         rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
         goto out;
@@ -1043,7 +1145,7 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
         size_t m = 0, *members;
         ct_op_point *opp;
         int l = choice[i];
-        uint32_t nparts;
+        uint32_t nparts, helpers;
         uint64_t setc[64];
         uint32_t maxw[64];
         size_t nsetc = 0;
@@ -1084,12 +1186,21 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
                 opp[m].latency = (uint32_t)lat;
                 m++;
             }
-        /* parts: set counts dealt round the threads, heaviest first (a
-         * stack costs more the deeper it is; the fully-associative tree
-         * about as much as a 32-deep stack) */
+        /* parts (when the pass has other jobs too): set counts dealt round
+         * the threads, heaviest first (a stack costs more the deeper it is;
+         * the fully-associative one about twice a 64-deep one: instruction
+         * counts of onepass.c on random and real traces) */
         nparts = (uint32_t)(nsetc < threads ? nsetc : threads);
         if (sw->cfg[members[0]]->miss_classes || nparts == 0)
             nparts = 1;
+        /* a group that is the whole pass runs as one analysis whose own
+         * threads share its stacks: the levels above and the table of
+         * lines are then kept once, not once per part */
+        helpers = 0;
+        if (m == n && threads > 1 && nsetc > 1) {
+            nparts = 1;
+            helpers = threads - 1;
+        }
         {
             double load[64] = {0};
             int *part_of = calloc(nsetc, sizeof *part_of);
@@ -1104,7 +1215,7 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
                 size_t s = 0;
                 double w = -1;
                 for (size_t x = 0; x < nsetc; x++) {  /* heaviest stack not placed */
-                    double wx = setc[x] == 1 ? 3.0 : 1.0 + log2((double)maxw[x] + 1) / 2;
+                    double wx = setc[x] == 1 ? 8.0 : 1.0 + log2((double)maxw[x] + 1) / 2;
                     if (part_of[x] == 0 && wx > w) {
                         w = wx;
                         s = x;
@@ -1153,7 +1264,8 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
                     continue;
                 }
                 rc = ct_onepass_create(&j->op, sw->cfg[j->points[0]], level_sections[l], sub, ns,
-                                       sampled ? o->sample : 1.0, err);
+                                       sampled ? o->sample : 1.0, o->sample_seed, helpers,
+                                       err);
                 free(sub);
                 if (rc) {
                     job_free(j);
@@ -1177,6 +1289,7 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
         if (rc)
             goto out;
     }
+    why_simulated(sw, pts, n, taken, allow_onepass, o, why, why_n);
     for (size_t i = 0; i < n; i++) {
         if (taken[i])
             continue;
@@ -1312,9 +1425,9 @@ static int run_pass(pass_ctx *pc, const size_t *pts, size_t n, int allow_onepass
     ct_trace *t = NULL;
     ct_trace_opts to;
     const char *paths[1] = {pc->trace};
-    char note[1024];
+    char note[1024], why[512];
     uint64_t accesses = 0, seq = 0;
-    double last_progress = 0;
+    double last_progress = 0, t_pass = now_seconds();
     int rc = CT_OK, started = 0;
 
     if (!e)
@@ -1333,7 +1446,7 @@ static int run_pass(pass_ctx *pc, const size_t *pts, size_t n, int allow_onepass
     if ((rc = ct_trace_open(&t, paths, 1, &to, err)) != CT_OK)
         goto out;
     if ((rc = plan_jobs(sw, pts, n, o, allow_onepass, threads, interval, &jobs, &nj, &n_onepass,
-                        &n_groups, note, sizeof note, err)) != CT_OK)
+                        &n_groups, note, sizeof note, why, sizeof why, err)) != CT_OK)
         goto out;
     nw = threads < nj ? threads : nj;
     w = calloc(nw ? nw : 1, sizeof *w);
@@ -1371,7 +1484,7 @@ static int run_pass(pass_ctx *pc, const size_t *pts, size_t n, int allow_onepass
         free(placed);
     }
     if (o->plan) {
-        ct_sweep_plan p = {pc->trace_index, n - n_onepass, n_onepass, n_groups, nw, note};
+        ct_sweep_plan p = {pc->trace_index, n - n_onepass, n_onepass, n_groups, nw, note, why};
         o->plan(o->plan_ctx, &p);
     }
     for (size_t i = 0; i < nw; i++) {
@@ -1425,10 +1538,11 @@ static int run_pass(pass_ctx *pc, const size_t *pts, size_t n, int allow_onepass
                 p.ntraces = pc->ntraces;
                 p.points_done = pc->points_done;
                 p.points_total = pc->points_total;
+                p.pass_points = n;
                 p.accesses = accesses;
-                p.bytes = ct_trace_get_info(t)->bytes;
-                p.bytes_total = o->trace_bytes ? o->trace_bytes[pc->trace_index] : 0;
+                ct_trace_get_progress(t, &p.bytes, &p.bytes_total);
                 p.seconds = now - pc->t0;
+                p.pass_seconds = now - t_pass;
                 o->progress(o->progress_ctx, &p);
             }
         }
@@ -1463,6 +1577,15 @@ out:
         }
         if (rc == CT_OK)
             rc = deliver(pc, jobs, nj, ct_trace_get_info(t)->format, redo, nredo, err);
+        if (rc == CT_OK && o->progress) {  /* the pass's points are done */
+            double now = now_seconds();
+            ct_sweep_progress p = {pc->trace_index, pc->ntraces, pc->points_done,
+                                   pc->points_total, 0, accesses, 0, 0, now - pc->t0,
+                                   now - t_pass};
+            ct_trace_get_progress(t, &p.bytes, &p.bytes_total);
+            p.bytes = p.bytes_total;
+            o->progress(o->progress_ctx, &p);
+        }
     }
     for (size_t i = 0; w && i < nw; i++)
         free(w[i].jobs);

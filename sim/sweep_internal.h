@@ -41,9 +41,17 @@ const char *ct_onepass_unsuitable(const ct_config *cfg, const char *section);
 
 /* An analysis of points[0..n) of level `section`, all sharing cfg except
  * that level's size, assoc and latency. `sample` in (0,1) samples the
- * level's stream spatially (1: exact). */
+ * level's stream spatially (1: exact); `seed` picks the sample. With
+ * `helpers` > 0, that many threads of its own run some of the set stacks
+ * while the caller runs the others (it still takes every call below from
+ * one thread at a time). */
 int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *section,
-                      const ct_op_point *points, size_t n, double sample, ct_error *err);
+                      const ct_op_point *points, size_t n, double sample, uint64_t seed,
+                      unsigned helpers, ct_error *err);
+
+/* Tests: renumber the analysis's times whenever `limit` requests have been
+ * numbered (the default is 2^32 - 2; limit must exceed the lines seen). */
+void ct_onepass_set_clock_limit(ct_onepass *op, uint32_t limit);
 void ct_onepass_free(ct_onepass *op);
 
 /* Feed accesses (a batch or part of one). */

@@ -34,7 +34,11 @@
  * distances for each set count (all-associativity simulation, Hill and
  * Smith 1989) and a Mattson stack-distance tree for the fully-associative
  * sizes: the figures are identical to simulating each point. The rules of
- * that analysis are at the top of sim/onepass.c.
+ * that analysis are at the top of sim/onepass.c. Only the last level
+ * before memory qualifies (the levels below a swept level depend on its
+ * miss stream); the plan callback says why points are simulated instead.
+ * With a sample rate, the one-pass figures are estimates from hashed
+ * samples, each with a standard error from independent replicas.
  */
 #ifndef CACHET_SWEEP_H
 #define CACHET_SWEEP_H
@@ -121,15 +125,33 @@ const char *ct_sweep_method_name(int method);
  * ct_sweep_run, in point order within a pass. Non-zero return stops. */
 typedef int (*ct_sweep_result_fn)(void *ctx, const ct_sweep_result *r);
 
-/* Progress, called from the calling thread about twice a second. */
+/* Progress, called from the calling thread about twice a second while a
+ * trace is decoded, and once more when a pass's points are delivered. A
+ * pass is one decode of one trace for some of the points (usually all of
+ * them; see ct_sweep_run). */
 typedef struct ct_sweep_progress {
     size_t trace, ntraces;
     size_t points_done, points_total;   /* (trace, point) pairs */
+    size_t pass_points;                 /* points the current pass serves */
     uint64_t accesses;                  /* decoded in this pass */
-    uint64_t bytes, bytes_total;        /* input consumed / size (0: unknown) */
+    uint64_t bytes, bytes_total;        /* the trace's files: bytes consumed and their
+                                           size on disk (compressed bytes for a
+                                           compressed file); 0: unknown (gen:, stdin) */
     double seconds;                     /* since ct_sweep_run started */
+    double pass_seconds;                /* since this pass started decoding */
 } ct_sweep_progress;
 typedef void (*ct_sweep_progress_fn)(void *ctx, const ct_sweep_progress *p);
+
+/* The progress line a front end shows (no newline), for example
+ *   "trace 1/2  points 0/128 done  21.4 M accesses/s  37%  5 s left in this
+ *    trace, 22 s in all"
+ * Accesses per second count this pass only (accesses / pass_seconds). The
+ * pass's share done is bytes / bytes_total; its time left is pass_seconds
+ * times the share left over the share done. The sweep's share done is
+ * (points_done + pass_points x the pass's share) / points_total, its time
+ * left likewise from seconds. Parts that are not known are left out.
+ * Writes at most n bytes (NUL included); returns the length it needed. */
+size_t ct_sweep_progress_format(const ct_sweep_progress *p, char *buf, size_t n);
 
 /* How the work was shared, told once per pass (for "one-pass" notes). */
 typedef struct ct_sweep_plan {
@@ -139,6 +161,10 @@ typedef struct ct_sweep_plan {
     size_t groups;          /* one-pass groups */
     size_t threads;
     const char *note;       /* e.g. "one-pass LRU for [l1d]: 64 points" */
+    const char *why;        /* why points are simulated one by one, e.g. "one-pass
+                               applies to the last level before memory; 64 points
+                               simulated one by one because a level below depends
+                               on [l1d]"; "" when there is nothing to say */
 } ct_sweep_plan;
 typedef void (*ct_sweep_plan_fn)(void *ctx, const ct_sweep_plan *p);
 
@@ -147,7 +173,12 @@ typedef struct ct_sweep_opts {
     uint64_t interval;           /* accesses per statistics interval; 0: 1M */
     int no_onepass;              /* 1: simulate every point */
     double sample;               /* 0 or 1: exact; in (0,1): sampled one-pass
-                                    at this rate (SHARDS-style) */
+                                    at this rate (SHARDS-style): estimates with
+                                    a standard error (miss_rate_error); set
+                                    counts under 64 / rate sets and fully-
+                                    associative caches under 256 / rate lines
+                                    stay exact */
+    uint64_t sample_seed;        /* picks the sample (any value; 0 is fine) */
     uint32_t shard_k, shard_n;   /* run points with index % n == k (n 0: all) */
     /* 1 for (trace, point) pairs already done (resume); NULL: none. */
     int (*done)(void *ctx, size_t trace, size_t point);
@@ -161,7 +192,6 @@ typedef struct ct_sweep_opts {
     void *progress_ctx;
     ct_sweep_plan_fn plan;
     void *plan_ctx;
-    const uint64_t *trace_bytes; /* size per trace (progress); may be NULL */
 } ct_sweep_opts;
 
 /* Run every selected point on every trace. Returns CT_OK, the first error

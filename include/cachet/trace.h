@@ -79,6 +79,11 @@ typedef struct ct_trace_info {
     uint32_t streams;          /* number of decoded streams (per-thread files) */
     uint64_t records;          /* native records read (lines, entries, words) */
     uint64_t bytes;            /* decoded input bytes consumed */
+    uint64_t input_done;       /* bytes of the input files consumed so far (compressed
+                                  bytes for a compressed file; for a zip archive, its
+                                  size scaled by the share of its members read) */
+    uint64_t input_size;       /* the input files' size on disk (0: unknown: stdin,
+                                  gen:) */
     uint64_t malformed;        /* records skipped in lenient mode */
     uint64_t threads;          /* distinct threads seen */
     uint32_t nreasons;         /* malformed records by reason */
@@ -91,6 +96,11 @@ typedef struct ct_trace_info {
 } ct_trace_info;
 
 const ct_trace_info *ct_trace_get_info(const ct_trace *t);
+
+/* The input files' bytes consumed so far and their size (input_done and
+ * input_size above), read safely while a read-ahead thread is decoding
+ * (for progress reports from another thread's point of view). */
+void ct_trace_get_progress(const ct_trace *t, uint64_t *done, uint64_t *size);
 
 /* The registered formats, for help texts: returns the name of format i, or
  * NULL past the end; *desc receives a one-line description. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cli_csv.h"
 
 int csv_split(const char *line, char *buf, size_t bufn, char **fields, int max)
@@ -161,6 +162,63 @@ char *read_text_file(const char *path, size_t *len)
     return buf;
 }
 
+const char *csv_skip_comments(const char *text)
+{
+    while (*text == '#') {
+        const char *nl = strchr(text, '\n');
+        if (!nl)
+            return text + strlen(text);
+        text = nl + 1;
+    }
+    return text;
+}
+
+void shard_line_write(ct_writer *w, const shard_info *si)
+{
+    ct_writef(w, "#cachet-shard,%u,%u,%zu,%016llx\n", si->k, si->n, si->points, si->hash);
+}
+
+int shard_line_parse(const char *text, shard_info *si)
+{
+    char end;
+    if (sscanf(text, "#cachet-shard,%u,%u,%zu,%16llx%c", &si->k, &si->n, &si->points,
+               &si->hash, &end) != 5 || (end != '\n' && end != '\r'))
+        return 0;
+    return si->n > 0 && si->k < si->n;
+}
+
+void fit_path_of(const char *out_path, char *buf, size_t n)
+{
+    size_t len = strlen(out_path);
+    if (len > 4 && strcmp(out_path + len - 4, ".csv") == 0)
+        len -= 4;
+    snprintf(buf, n, "%.*s.fit.csv", (int)len, out_path);
+}
+
+int write_sweep_outputs(const char *text, size_t len, const char *out_path, int fits,
+                        FILE *summary, ct_error *err)
+{
+    cli_out o;
+    char fit_path[4200];
+
+    if (cli_out_open(&o, out_path, err) != CT_OK)
+        return err->code;
+    if (o.w.write(o.w.ctx, text, len) != 0)
+        o.w.failed = -1;
+    if (cli_out_commit(&o, err) != CT_OK)
+        return err->code;
+    if (!fits || strcmp(out_path, "-") == 0)
+        return CT_OK;
+    fit_path_of(out_path, fit_path, sizeof fit_path);
+    if (cli_out_open(&o, fit_path, err) != CT_OK)
+        return err->code;
+    if (write_fits(text, &o.w, summary, err) != CT_OK) {
+        cli_out_abort(&o);
+        return err->code ? err->code : ct_error_set(err, CT_E_IO, "%s: write error", fit_path);
+    }
+    return cli_out_commit(&o, err);
+}
+
 /* ---- power-law fits of miss rate against size ---- */
 
 typedef struct series {
@@ -187,7 +245,7 @@ static void csv_put(ct_writer *w, const char *s, char sep)
 int write_fits(const char *csv_text, ct_writer *out, FILE *summary, ct_error *err)
 {
     char hdr_buf[16384], *hdr[512], buf[16384], *f[512];
-    const char *p = csv_text, *nl;
+    const char *p = csv_skip_comments(csv_text), *nl;
     int nh, c_trace, c_level, c_core, c_size, c_rate, c_first_run;
     series *sv = NULL;
     size_t ns = 0;

@@ -37,6 +37,35 @@ void blocks_free(blocks *b);
 /* A whole file, NUL-terminated; NULL when it cannot be read. */
 char *read_text_file(const char *path, size_t *len);
 
+/* The first line of text that is not a comment ('#'). */
+const char *csv_skip_comments(const char *text);
+
+/* A shard's sweep CSV starts with one comment line naming its shard:
+ *   #cachet-shard,K,N,POINTS,HASH
+ * (shard K of N, POINTS points in the whole sweep, HASH the sweep's hash
+ * in 16 hex digits), so that cachet merge can tell a complete set. */
+typedef struct shard_info {
+    unsigned k, n;
+    size_t points;
+    unsigned long long hash;
+} shard_info;
+
+/* Write the shard line (with its newline) to w. */
+void shard_line_write(ct_writer *w, const shard_info *si);
+
+/* 1 and *si when text starts with a shard line, else 0. */
+int shard_line_parse(const char *text, shard_info *si);
+
+/* OUT.fit.csv for OUT.csv: the name without ".csv", then ".fit.csv". */
+void fit_path_of(const char *out_path, char *buf, size_t n);
+
+/* Write a sweep CSV (text, len bytes) to out_path ("-": stdout) and, when
+ * fits is set and out_path is a file, the power-law fits of its rows to
+ * OUT.fit.csv (one line per fit to summary, which may be NULL). Each file
+ * is written to a temporary name and renamed. */
+int write_sweep_outputs(const char *text, size_t len, const char *out_path, int fits,
+                        FILE *summary, ct_error *err);
+
 /* Power-law fits of miss_rate against size for every series of a sweep CSV
  * (same trace, level, core and swept values but the level's size); CSV to
  * out, one line per fit to summary (may be NULL). */

@@ -1,9 +1,15 @@
 /*
  * cmd_merge.c - cachet merge: join the CSVs of sweep shards (--shard K/N)
- * into the file one run of the whole sweep writes: same header, rows in
- * trace order (as the shards list them), then point order, then level
- * order. Shards must have the same header; a (trace, point) found in two
- * files is an error.
+ * into the files one run of the whole sweep writes: OUT.csv (same header,
+ * rows in trace order as the shards list them, then point order, then
+ * level order) and OUT.fit.csv (the power-law fits of the merged rows).
+ *
+ * Every input must start with the shard line cachet sweep --shard writes
+ * (#cachet-shard,K,N,POINTS,HASH). The set is refused unless the inputs are
+ * shards of one sweep (same N, point count, sweep hash and header), every
+ * shard 0..N-1 is given exactly once, every row's point belongs to its
+ * file's shard, and every trace has every point 0..POINTS-1 exactly once
+ * (an interrupted shard lacks some).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -16,7 +22,126 @@
 static void help(FILE *f)
 {
     fprintf(f, "usage: cachet merge -o OUT.csv SHARD.csv...\n\n"
-               "Joins sweep shard CSVs into one CSV identical to an unsharded run's.\n");
+               "Joins the CSVs of every shard of a sweep (cachet sweep --shard K/N) into the\n"
+               "CSV one unsharded run writes, and writes the power-law fits of the whole\n"
+               "sweep to OUT.fit.csv (with -o FILE). Refuses an incomplete set of shards.\n");
+}
+
+/* Read one shard file into all; 0 or an exit status (the message printed). */
+static int read_shard(const char *path, const char *first, blocks *all,
+                      char **header, char ***traces, size_t *ntraces, shard_info *si,
+                      const char **owner)
+{
+    size_t len, lineno = 1;
+    char *text = read_text_file(path, &len), *p, *nl, *bstart = NULL, *body;
+    int c_point, c_trace, nf, status = 0;
+    size_t cur_t = 0, cur_p = 0;
+    char hb[16384], *hf[512];
+
+    if (!text) {
+        cli_error("%s: cannot read", path);
+        return EXIT_INPUT;
+    }
+    if (!shard_line_parse(text, si)) {
+        cli_error("%s:1: not a shard of a sweep (no #cachet-shard line: cachet sweep "
+                  "--shard K/N writes one)", path);
+        free(text);
+        return EXIT_INPUT;
+    }
+    if (owner[si->k]) {
+        cli_error("%s: shard %u/%u given twice (also %s)", path, si->k, si->n, owner[si->k]);
+        free(text);
+        return EXIT_INPUT;
+    }
+    owner[si->k] = path;
+    body = (char *)csv_skip_comments(text);
+    lineno += 1;
+    nl = strchr(body, '\n');
+    if (!nl) {
+        cli_error("%s:%zu: not a sweep CSV (no header)", path, lineno);
+        free(text);
+        return EXIT_INPUT;
+    }
+    if (!*header) {
+        *header = strndup(body, (size_t)(nl - body + 1));
+        if (!*header) {
+            cli_error("out of memory");
+            free(text);
+            return EXIT_INPUT;
+        }
+    } else if (strncmp(*header, body, (size_t)(nl - body + 1)) != 0) {
+        cli_error("%s:%zu: header differs from %s's: not shards of one sweep", path, lineno,
+                  first);
+        free(text);
+        return EXIT_INPUT;
+    }
+    nf = csv_split(body, hb, sizeof hb, hf, 512);
+    c_point = csv_column(hf, nf, "point");
+    c_trace = csv_column(hf, nf, "trace");
+    if (c_point != 0 || c_trace < 0) {
+        cli_error("%s:%zu: not a sweep CSV (no point or trace column)", path, lineno);
+        free(text);
+        return EXIT_INPUT;
+    }
+    for (p = nl + 1; *p && status == 0; p = nl + 1) {
+        char buf[16384], *f[512], *end;
+        size_t t, pt;
+        int n;
+        lineno++;
+        nl = strchr(p, '\n');
+        if (!nl) {
+            cli_error("%s:%zu: last line has no newline (truncated file?)", path, lineno);
+            status = EXIT_INPUT;
+            break;
+        }
+        n = csv_split(p, buf, sizeof buf, f, 512);
+        if (n != nf) {
+            cli_error("%s:%zu: %d fields, the header has %d", path, lineno, n, nf);
+            status = EXIT_INPUT;
+            break;
+        }
+        pt = strtoull(f[c_point], &end, 10);
+        if (*end || !*f[c_point] || pt >= si->points || pt % si->n != si->k) {
+            cli_error("%s:%zu: point %s is not one of shard %u/%u's (%zu points)", path,
+                      lineno, f[c_point], si->k, si->n, si->points);
+            status = EXIT_INPUT;
+            break;
+        }
+        for (t = 0; t < *ntraces && strcmp((*traces)[t], f[c_trace]) != 0; t++)
+            ;
+        if (t == *ntraces) {
+            char **nv = realloc(*traces, (*ntraces + 1) * sizeof *nv);
+            if (!nv || !(nv[*ntraces] = strdup(f[c_trace]))) {
+                if (nv)
+                    *traces = nv;
+                cli_error("out of memory");
+                status = EXIT_INPUT;
+                break;
+            }
+            *traces = nv;
+            (*ntraces)++;
+        }
+        if (bstart && (t != cur_t || pt != cur_p)) {
+            if (blocks_add(all, cur_t, cur_p, bstart, (size_t)(p - bstart)) != 0) {
+                cli_error("%s: trace %s point %zu appears twice", path, (*traces)[cur_t],
+                          cur_p);
+                status = EXIT_INPUT;
+                break;
+            }
+            bstart = NULL;
+        }
+        if (!bstart) {
+            bstart = p;
+            cur_t = t;
+            cur_p = pt;
+        }
+    }
+    if (status == 0 && bstart && blocks_add(all, cur_t, cur_p, bstart, strlen(bstart)) != 0) {
+        cli_error("%s: trace %s point %zu appears twice", path, (*traces)[cur_t], cur_p);
+        status = EXIT_INPUT;
+    }
+    free(text);
+    return status;
 }
 
 int cmd_merge(int argc, char **argv)
@@ -27,8 +152,10 @@ int cmd_merge(int argc, char **argv)
     };
     const char *out_path = "-";
     char *header = NULL, **traces = NULL;
+    const char **owner = NULL;
     size_t ntraces = 0;
     blocks all = {0};
+    shard_info set = {0, 0, 0, 0};
     int c, status = EXIT_OK;
     ct_error err = {0};
 
@@ -45,111 +172,85 @@ int cmd_merge(int argc, char **argv)
         return EXIT_USAGE;
     }
     for (int a = optind; a < argc && status == EXIT_OK; a++) {
-        size_t len, lineno = 1;
-        char *text = read_text_file(argv[a], &len), *p, *nl, *bstart = NULL;
-        int c_point = -1, c_trace = -1, nf;
-        size_t cur_t = 0, cur_p = 0;
-        char hb[16384], *hf[512];
-
-        if (!text) {
+        shard_info si;
+        size_t len;
+        char *head = read_text_file(argv[a], &len);
+        /* the shard line first: the set's size and identity */
+        if (!head) {
             cli_error("%s: cannot read", argv[a]);
             status = EXIT_INPUT;
             break;
         }
-        nl = strchr(text, '\n');
-        if (!nl) {
-            cli_error("%s: not a sweep CSV (no header)", argv[a]);
-            free(text);
+        if (!shard_line_parse(head, &si)) {
+            cli_error("%s:1: not a shard of a sweep (no #cachet-shard line: cachet sweep "
+                      "--shard K/N writes one)", argv[a]);
+            free(head);
             status = EXIT_INPUT;
             break;
         }
-        if (!header) {
-            header = strndup(text, (size_t)(nl - text + 1));
-        } else if (strncmp(header, text, (size_t)(nl - text + 1)) != 0) {
-            cli_error("%s:1: header differs from %s's: not shards of one sweep", argv[a],
-                      argv[optind]);
-            free(text);
-            status = EXIT_INPUT;
-            break;
-        }
-        nf = csv_split(text, hb, sizeof hb, hf, 512);
-        c_point = csv_column(hf, nf, "point");
-        c_trace = csv_column(hf, nf, "trace");
-        if (c_point != 0 || c_trace < 0) {
-            cli_error("%s:1: not a sweep CSV (no point or trace column)", argv[a]);
-            free(text);
-            status = EXIT_INPUT;
-            break;
-        }
-        for (p = nl + 1; *p && status == EXIT_OK; p = nl + 1) {
-            char buf[16384], *f[512];
-            size_t t, pt;
-            int n;
-            lineno++;
-            nl = strchr(p, '\n');
-            if (!nl) {
-                cli_error("%s:%zu: last line has no newline (truncated file?)", argv[a], lineno);
+        free(head);
+        if (a == optind) {
+            set = si;
+            owner = calloc(si.n, sizeof *owner);
+            if (!owner) {
+                cli_error("out of memory");
                 status = EXIT_INPUT;
                 break;
             }
-            n = csv_split(p, buf, sizeof buf, f, 512);
-            if (n != nf) {
-                cli_error("%s:%zu: %d fields, the header has %d", argv[a], lineno, n, nf);
-                status = EXIT_INPUT;
-                break;
-            }
-            pt = strtoull(f[c_point], NULL, 10);
-            for (t = 0; t < ntraces && strcmp(traces[t], f[c_trace]) != 0; t++)
-                ;
-            if (t == ntraces) {
-                char **nv = realloc(traces, (ntraces + 1) * sizeof *nv);
-                if (!nv || !(nv[ntraces] = strdup(f[c_trace]))) {
-                    cli_error("out of memory");
-                    status = EXIT_INPUT;
-                    break;
-                }
-                traces = nv;
-                ntraces++;
-            }
-            if (bstart && (t != cur_t || pt != cur_p)) {
-                if (blocks_add(&all, cur_t, cur_p, bstart, (size_t)(p - bstart)) != 0) {
-                    cli_error("%s: trace %s point %zu appears in more than one shard", argv[a],
-                              traces[cur_t], cur_p);
-                    status = EXIT_INPUT;
-                    break;
-                }
-                bstart = NULL;
-            }
-            if (!bstart) {
-                bstart = p;
-                cur_t = t;
-                cur_p = pt;
-            }
+        } else if (si.n != set.n || si.points != set.points || si.hash != set.hash) {
+            cli_error("%s: shard %u/%u of a sweep of %zu points (hash %016llx), but %s is "
+                      "shard %u/%u of one of %zu points (hash %016llx): not shards of one sweep",
+                      argv[a], si.k, si.n, si.points, si.hash, argv[optind], set.k, set.n,
+                      set.points, set.hash);
+            status = EXIT_INPUT;
+            break;
         }
-        if (status == EXIT_OK && bstart &&
-            blocks_add(&all, cur_t, cur_p, bstart, strlen(bstart)) != 0) {
-            cli_error("%s: trace %s point %zu appears in more than one shard", argv[a],
-                      traces[cur_t], cur_p);
+        status = read_shard(argv[a], argv[optind], &all, &header, &traces, &ntraces, &si, owner);
+    }
+    /* the set is complete: every shard, every (trace, point) */
+    for (unsigned k = 0; status == EXIT_OK && k < set.n; k++)
+        if (!owner[k]) {
+            cli_error("merge: shard %u/%u is missing (%zu points in the sweep)", k, set.n,
+                      set.points);
             status = EXIT_INPUT;
         }
-        free(text);
+    if (status == EXIT_OK) {
+        /* sorted by trace then point, block i must be (i / points, i % points) */
+        blocks_sort(&all);
+        for (size_t i = 0; i < ntraces * set.points; i++) {
+            const size_t t = i / set.points, p = i % set.points;
+            if (i < all.n && all.v[i].trace == t && all.v[i].point == p)
+                continue;
+            cli_error("merge: trace %s has no rows for point %zu (shard %zu/%u, %s, is "
+                      "incomplete: interrupted?)", traces[t], p, p % set.n, set.n,
+                      owner[p % set.n]);
+            status = EXIT_INPUT;
+            break;
+        }
     }
     if (status == EXIT_OK) {
-        cli_out o;
-        blocks_sort(&all);
-        if (cli_out_open(&o, out_path, &err) != CT_OK) {
-            status = cli_fail(&err);
+        char *text = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&text, &len);
+        ct_writer w;
+        if (!m) {
+            cli_error("out of memory");
+            status = EXIT_INPUT;
         } else {
-            if (o.w.write(o.w.ctx, header, strlen(header)) != 0)
-                o.w.failed = -1;
-            blocks_write(&all, &o.w);
-            if (cli_out_commit(&o, &err) != CT_OK)
+            w = cli_file_writer(m);
+            if (w.write(w.ctx, header, strlen(header)) != 0)
+                w.failed = -1;
+            blocks_write(&all, &w);
+            fclose(m);
+            if (write_sweep_outputs(text, len, out_path, 1, NULL, &err) != CT_OK)
                 status = cli_fail(&err);
         }
+        free(text);
     }
     for (size_t t = 0; t < ntraces; t++)
         free(traces[t]);
     free(traces);
+    free(owner);
     free(header);
     blocks_free(&all);
     return status;

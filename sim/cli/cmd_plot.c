@@ -69,6 +69,7 @@ int cmd_plot(int argc, char **argv)
     const char *out = NULL, *xkey = NULL, *level = NULL, *script = NULL;
     char outbuf[4200], lvbuf[64], hb[16384], *hf[512];
     char *text, *p, *nl;
+    const char *body;
     size_t len;
     int c, nh, cx = -1, c_level, c_rate, c_trace, c_first, multi_trace = 0, status = EXIT_OK;
     pseries *sv = NULL;
@@ -115,7 +116,8 @@ int cmd_plot(int argc, char **argv)
         cli_error("%s: cannot read", argv[optind]);
         return EXIT_INPUT;
     }
-    nh = csv_split(text, hb, sizeof hb, hf, 512);
+    body = csv_skip_comments(text);
+    nh = csv_split(body, hb, sizeof hb, hf, 512);
     c_level = csv_column(hf, nh, "level");
     c_rate = csv_column(hf, nh, "miss_rate");
     c_trace = csv_column(hf, nh, "trace");
@@ -141,7 +143,7 @@ int cmd_plot(int argc, char **argv)
         snprintf(lvbuf, sizeof lvbuf, "%.*s", (int)strcspn(hf[cx], "."), hf[cx]);
         level = lvbuf;
     }
-    for (p = strchr(text, '\n'); p && p[1]; p = nl) {
+    for (p = strchr(body, '\n'); p && p[1]; p = nl) {
         char buf[16384], *f[512], name[512];
         size_t used = 0, i;
         int n;

@@ -7,7 +7,9 @@
  * sweep killed with SIGKILL and rerun with --resume skips what the journal
  * holds and ends with the same OUT.csv. SIGINT or SIGTERM stops the sweep:
  * OUT.csv then holds the finished points, and the journal stays for
- * --resume. Power-law fits of miss rate against size go to OUT.fit.csv.
+ * --resume. Power-law fits of miss rate against size go to OUT.fit.csv,
+ * except for a shard (--shard K/N): its OUT.csv starts with a line naming
+ * the shard, and cachet merge writes the fits of the whole sweep.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -31,16 +33,20 @@ static void help(FILE *f)
             "                    [--interval N] [--sample RATE] [--no-onepass] [-q] TRACE...\n"
             "       cachet sweep SWEEP.ini --list | --emit-configs DIR\n\n"
             "Runs every point of the sweep on every trace, decoding each trace once; points\n"
-            "that differ only in the size and associativity of one LRU level are computed in\n"
-            "one pass (said on stderr). Writes one CSV row per trace x point x level\n"
-            "(results/README.md) and, with -o, power-law fits to OUT.fit.csv.\n\n"
+            "that differ only in the size and associativity of the last LRU level before\n"
+            "memory are computed in one pass, with the figures of separate runs (said on\n"
+            "stderr, and why not when not). Writes one CSV row per trace x point x level\n"
+            "(results/README.md) and, with -o, power-law fits to OUT.fit.csv (a shard\n"
+            "writes none: cachet merge writes them for the whole sweep).\n\n"
             "  -j, --threads N     worker threads (default: the cores available)\n"
             "  -o, --output FILE   CSV file (default '-': stdout)\n"
             "      --resume        skip the points OUT.csv.partial already holds\n"
             "      --shard K/N     run points K, K+N, K+2N, ... (for Slurm arrays; join the\n"
             "                      shard files with cachet merge)\n"
             "      --interval N    accesses per interval of the miss-rate statistics (1M)\n"
-            "      --sample RATE   sampled one-pass (0 < RATE < 1) with estimated error\n"
+            "      --sample RATE   sampled one-pass (0 < RATE < 1): estimates with a standard\n"
+            "                      error (saves time with many sets or large caches only)\n"
+            "      --sample-seed N which sample --sample takes (default 0)\n"
             "      --no-onepass    simulate every point on its own\n"
             "      --list          print the points and the skipped combinations\n"
             "      --emit-configs DIR  write each point's resolved configuration as\n"
@@ -60,6 +66,7 @@ typedef struct sweep_cli {
     FILE *journal;
     int quiet, tty;
     int progress_shown;
+    unsigned shard_k, shard_n;   /* --shard K/N (n 0: none) */
 } sweep_cli;
 
 static int on_result(void *ctx, const ct_sweep_result *r)
@@ -102,17 +109,11 @@ static int should_stop(void *ctx)
 static void on_progress(void *ctx, const ct_sweep_progress *p)
 {
     sweep_cli *c = ctx;
-    double rate = p->seconds > 0 ? (double)p->accesses / p->seconds : 0;
+    char line[256];
     if (c->quiet || !c->tty)
         return;
-    fprintf(stderr, "\rsweep: trace %zu/%zu  points %zu/%zu done  %.1f M accesses/s",
-            p->trace + 1, p->ntraces, p->points_done, p->points_total, rate / 1e6);
-    if (p->bytes_total && p->bytes > 0 && p->bytes <= p->bytes_total) {
-        double frac = (double)p->bytes / (double)p->bytes_total;
-        fprintf(stderr, "  %3.0f%%  %.0f s left in this trace ", 100 * frac,
-                p->seconds * (1 - frac) / (frac > 0 ? frac : 1));
-    }
-    fprintf(stderr, "   ");
+    ct_sweep_progress_format(p, line, sizeof line);
+    fprintf(stderr, "\r%s   ", line);
     c->progress_shown = 1;
 }
 
@@ -128,16 +129,19 @@ static void on_plan(void *ctx, const ct_sweep_plan *p)
     if (p->onepass)
         cli_error("sweep: %s: %s (%zu simulated one by one, %zu threads)",
                   c->traces[p->trace], p->note, p->simulated, p->threads);
-    else
+    if (p->why && p->why[0])
+        cli_error("sweep: %s: %s (%zu threads)", c->traces[p->trace], p->why, p->threads);
+    else if (!p->onepass)
         cli_error("sweep: %s: %zu points simulated one by one on %zu threads",
                   c->traces[p->trace], p->simulated, p->threads);
 }
 
 /* The journal's first line: what it belongs to. */
 static void journal_signature(const sweep_cli *c, uint64_t interval, double sample,
-                              const char *shard, char *out, size_t n)
+                              uint64_t seed, const char *shard, char *out, size_t n)
 {
     uint64_t h = ct_sweep_hash(c->sw) ^ (interval * 0x9e3779b97f4a7c15ull);
+    h = (h ^ seed) * 0x100000001b3ull;
     for (size_t t = 0; t < c->ntraces; t++) {
         for (const char *q = c->traces[t]; *q; q++)
             h = (h ^ (unsigned char)*q) * 0x100000001b3ull;
@@ -188,53 +192,33 @@ static int journal_load(sweep_cli *c, const char *path, const char *sig, ct_erro
     return loaded;
 }
 
+/* OUT.csv (a shard's starts with its shard line) and, unless fits is 0 or
+ * this is a shard, OUT.fit.csv. */
 static int write_outputs(sweep_cli *c, const char *out_path, int fits, ct_error *err)
 {
-    cli_out o;
     char *text = NULL;
     size_t len = 0;
     FILE *m;
     ct_writer mw = {0};
+    int rc;
 
     blocks_sort(&c->done);
     m = open_memstream(&text, &len);
     if (!m)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
     mw = cli_file_writer(m);
+    if (c->shard_n) {
+        shard_info si = {c->shard_k, c->shard_n, ct_sweep_npoints(c->sw),
+                         (unsigned long long)ct_sweep_hash(c->sw)};
+        shard_line_write(&mw, &si);
+    }
     ct_sweep_csv_header(&mw, c->sw);
     blocks_write(&c->done, &mw);
     fclose(m);
-    if (cli_out_open(&o, out_path, err) != CT_OK) {
-        free(text);
-        return err->code;
-    }
-    if (o.w.write(o.w.ctx, text, len) != 0)
-        o.w.failed = -1;
-    if (cli_out_commit(&o, err) != CT_OK) {
-        free(text);
-        return err->code;
-    }
-    if (fits && strcmp(out_path, "-") != 0) {
-        char fit_path[4200];
-        snprintf(fit_path, sizeof fit_path, "%.*s.fit.csv",
-                 (int)(strlen(out_path) > 4 && strcmp(out_path + strlen(out_path) - 4, ".csv") == 0
-                           ? strlen(out_path) - 4 : strlen(out_path)), out_path);
-        if (cli_out_open(&o, fit_path, err) != CT_OK) {
-            free(text);
-            return err->code;
-        }
-        if (write_fits(text, &o.w, c->quiet ? NULL : stdout, err) != CT_OK) {
-            cli_out_abort(&o);
-            free(text);
-            return err->code;
-        }
-        if (cli_out_commit(&o, err) != CT_OK) {
-            free(text);
-            return err->code;
-        }
-    }
+    rc = write_sweep_outputs(text, len, out_path, fits && !c->shard_n,
+                             c->quiet ? NULL : stdout, err);
     free(text);
-    return CT_OK;
+    return rc;
 }
 
 typedef struct ini_out {
@@ -333,6 +317,7 @@ int cmd_sweep(int argc, char **argv)
         {"resume", no_argument, NULL, 'R'},        {"shard", required_argument, NULL, 'S'},
         {"interval", required_argument, NULL, 'I'}, {"sample", required_argument, NULL, 'P'},
         {"no-onepass", no_argument, NULL, 'N'},    {"list", no_argument, NULL, 'l'},
+        {"sample-seed", required_argument, NULL, 'D'},
         {"emit-configs", required_argument, NULL, 'E'}, {"mpi", no_argument, NULL, 'M'},
         {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -381,6 +366,13 @@ int cmd_sweep(int argc, char **argv)
             so.sample = strtod(optarg, &end);
             if (*end || !(so.sample > 0 && so.sample < 1)) {
                 cli_error("sweep: --sample %s: expected a rate between 0 and 1", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'D':
+            so.sample_seed = strtoull(optarg, &end, 0);
+            if (*end || !*optarg) {
+                cli_error("sweep: --sample-seed %s: expected a number", optarg);
                 return EXIT_USAGE;
             }
             break;
@@ -452,6 +444,10 @@ int cmd_sweep(int argc, char **argv)
             sc.quiet = 1;
     }
 #endif
+    if (shard) {
+        sc.shard_k = so.shard_k;
+        sc.shard_n = so.shard_n;
+    }
     sc.traces = (const char *const *)argv + optind + 1;
     sc.ntraces = (size_t)(argc - optind - 1);
     sc.sizes = calloc(sc.ntraces, sizeof *sc.sizes);
@@ -469,8 +465,8 @@ int cmd_sweep(int argc, char **argv)
         for (size_t k = 0; k < ct_sweep_nskipped(sc.sw); k++)
             fprintf(stderr, "  %s\n", ct_sweep_skipped(sc.sw, k));
     }
-    journal_signature(&sc, so.interval ? so.interval : 1000000, so.sample, shard, sig,
-                      sizeof sig);
+    journal_signature(&sc, so.interval ? so.interval : 1000000, so.sample, so.sample_seed, shard,
+                      sig, sizeof sig);
     if (strcmp(out_path, "-") != 0 && !use_mpi) {
         int loaded = 0;
         snprintf(journal_path, sizeof journal_path, "%s.partial", out_path);
@@ -510,7 +506,6 @@ int cmd_sweep(int argc, char **argv)
     so.progress_ctx = &sc;
     so.plan = on_plan;
     so.plan_ctx = &sc;
-    so.trace_bytes = sc.sizes;
     cli_catch_signals();
     rc = ct_sweep_run(sc.sw, sc.traces, sc.ntraces, &so, &err);
     if (sc.progress_shown)

@@ -77,10 +77,11 @@ rm -f "$TMP/o/"*
     tests/data/fm-aemv8-example.tarmac >/dev/null 2>&1
 printf '[sweep]\nl1d.size = 1K 2K 4K\n' > "$TMP/s.ini"
 "$CACHET" sweep -q "$TMP/s.ini" -o "$TMP/o/s.csv" "$TMP/o/c.din" >/dev/null 2>&1
-"$CACHET" merge -o "$TMP/o/m.csv" "$TMP/o/s.csv" 2>/dev/null
+"$CACHET" sweep -q --shard 0/1 "$TMP/s.ini" -o "$TMP/o/sh.csv" "$TMP/o/c.din" >/dev/null 2>&1
+"$CACHET" merge -o "$TMP/o/m.csv" "$TMP/o/sh.csv" 2>/dev/null
 "$CACHET" sweep "$TMP/s.ini" --emit-configs "$TMP/o/points" >/dev/null 2>&1
 "$CACHET" plot "$TMP/o/s.csv" -o "$TMP/o/p.svg" --script "$TMP/o/p.gp" >/dev/null 2>&1
-for f in c.din r.json r.csv r.ev v.json s.csv s.fit.csv m.csv points/point-0.ini \
+for f in c.din r.json r.csv r.ev v.json s.csv s.fit.csv sh.csv m.csv m.fit.csv points/point-0.ini \
          points/point-2.ini p.gp; do
     if [ -s "$TMP/o/$f" ]; then ok; else bad "finished commands: $f missing"; fi
 done

@@ -1,6 +1,9 @@
-# sweep.sh - cachet sweep end to end: every point equals its own `cachet run`,
-# shards merge into the unsharded file, --resume after SIGKILL and SIGINT
-# give the uninterrupted file, errors exit 2 without leaving output, plots.
+# sweep.sh - cachet sweep end to end: every point equals its own `cachet run`
+# (the L2 sweep, and all 64 points of the L1D size x associativity sweep),
+# shards merge into the unsharded files and an incomplete set is refused,
+# --resume after SIGKILL and SIGINT give the uninterrupted file, --sample
+# gives estimates with honest errors, errors exit 2 without leaving output,
+# plots.
 . "$(dirname "$0")/lib.bash"
 
 T1=gen:random:n=30000,footprint=96K,writes=25
@@ -36,14 +39,28 @@ done
 expect_eq "$bad_points" 0 "every point equals cachet run"
 expect_eq "$(run_cols "$TMP/all.csv" | wc -l)" "$((npts * 2 * 3))" "rows: traces x points x levels"
 
-# 2. shards merge into the same file
+# 2. shards merge into the same files (rows and fits); an incomplete set is refused
 check "shard 0" "$CACHET" sweep -q --shard 0/3 -o "$TMP/s0.csv" "$SW" "$T1" "$T2"
 check "shard 1" "$CACHET" sweep -q --shard 1/3 -o "$TMP/s1.csv" "$SW" "$T1" "$T2"
 check "shard 2" "$CACHET" sweep -q --shard 2/3 -o "$TMP/s2.csv" "$SW" "$T1" "$T2"
+if ls "$TMP"/s*.fit.csv >/dev/null 2>&1; then bad "a shard wrote a fit file"; else ok; fi
+expect_eq "$(head -n 1 "$TMP/s1.csv" | cut -d, -f1-4)" "#cachet-shard,1,3,$npts" "shard line"
 check "merge" "$CACHET" merge -o "$TMP/merged.csv" "$TMP/s2.csv" "$TMP/s0.csv" "$TMP/s1.csv"
 check "merged equals one run" cmp "$TMP/merged.csv" "$TMP/all.csv"
-expect_status 2 "merge refuses a duplicate" "$CACHET" merge -o "$TMP/dup.csv" "$TMP/s0.csv" "$TMP/s0.csv"
-expect_err_contains "appears in more than one shard" "duplicate shard"
+check "merged fits equal one run's" cmp "$TMP/merged.fit.csv" "$TMP/all.fit.csv"
+expect_status 2 "merge refuses a duplicate" "$CACHET" merge -o "$TMP/dup.csv" "$TMP/s0.csv" "$TMP/s0.csv" "$TMP/s1.csv" "$TMP/s2.csv"
+expect_err_contains "shard 0/3 given twice" "duplicate shard"
+expect_status 2 "merge refuses a missing shard" "$CACHET" merge -o "$TMP/dup.csv" "$TMP/s0.csv" "$TMP/s2.csv"
+expect_err_contains "shard 1/3 is missing" "missing shard"
+head -n 7 "$TMP/s2.csv" > "$TMP/s2cut.csv"
+expect_status 2 "merge refuses an incomplete shard" "$CACHET" merge -o "$TMP/dup.csv" "$TMP/s0.csv" "$TMP/s1.csv" "$TMP/s2cut.csv"
+expect_err_contains "s2cut.csv, is incomplete" "incomplete shard"
+expect_status 2 "merge refuses a file that is not a shard" "$CACHET" merge -o "$TMP/dup.csv" "$TMP/all.csv"
+expect_err_contains "all.csv:1: not a shard" "not a shard"
+check "another sweep's shard" "$CACHET" sweep -q --shard 1/3 -o "$TMP/o1.csv" "$SRC/configs/sweeps/l1d-size-assoc.ini" "$T1" "$T2"
+expect_status 2 "merge refuses shards of two sweeps" "$CACHET" merge -o "$TMP/dup.csv" "$TMP/s0.csv" "$TMP/o1.csv" "$TMP/s2.csv"
+expect_err_contains "not shards of one sweep" "shards of two sweeps"
+if ls "$TMP"/dup* >/dev/null 2>&1; then bad "a refused merge left output"; else ok; fi
 
 # 3. SIGKILL, then --resume: the journal's points are skipped, same file
 SLOW=$SW
@@ -69,7 +86,8 @@ kill -INT $pid; wait $pid; st=$?
 expect_eq "$st" 130 "SIGINT exit status"
 if grep -q "run again with --resume" "$TMP/int.err"; then ok; else bad "SIGINT message: $(cat "$TMP/int.err")"; fi
 rows=$(($(wc -l < "$TMP/i.csv") - 1))
-if [ "$rows" -gt 0 ] && [ $((rows % 1)) -eq 0 ] && head -n $((rows + 1)) "$TMP/ref.csv" | cmp -s - "$TMP/i.csv"; then ok; else bad "SIGINT output holds the finished points ($rows rows)"; fi
+# whole points only: three levels (l1i, l1d, l2) per point and trace
+if [ "$rows" -gt 0 ] && [ $((rows % 3)) -eq 0 ] && head -n $((rows + 1)) "$TMP/ref.csv" | cmp -s - "$TMP/i.csv"; then ok; else bad "SIGINT output holds the finished points ($rows rows)"; fi
 check "resume after SIGINT" "$CACHET" sweep -q --resume --no-onepass -j 2 -o "$TMP/i.csv" "$SLOW" "$L1" "$L2"
 check "resumed after SIGINT equals uninterrupted" cmp "$TMP/i.csv" "$TMP/ref.csv"
 
@@ -83,6 +101,69 @@ expect_err_contains "nothere.din" "trace error names the file"
 if ls "$TMP"/bad.csv* >/dev/null 2>&1; then bad "output left behind after a trace error"; else ok; fi
 expect_status 0 "one-pass noted" "$CACHET" sweep -o "$TMP/n.csv" "$SW" "$T1"
 expect_err_contains "one-pass LRU for [l2]" "the sweep says it used one-pass"
+printf 'base = %s/configs/cfgB.ini\n[sweep]\nl1d.size = 16K 32K\nl1d.assoc = 2 4\n' "$SRC" > "$TMP/l1under.ini"
+expect_status 0 "one-pass impossible above another level" "$CACHET" sweep -o "$TMP/n.csv" "$TMP/l1under.ini" "$T1"
+expect_err_contains "one-pass applies to the last level before memory; 4 points simulated one by one because a level below depends on [l1d]" "the sweep says why it simulated"
+
+# 7. the 64 points of the L1D sweep (8 sizes x 8 associativities, up to fully
+# associative, 14 set counts) each equal a separate run, on a random trace and
+# on a blocked matrix product (much reuse at small depths)
+SW64=$SRC/configs/sweeps/l1d-size-assoc.ini
+R1=gen:random:n=100000,footprint=256K,writes=25
+R2=gen:matmul:dim=40,tile=8
+check "64 points emitted" "$CACHET" sweep "$SW64" --emit-configs "$TMP/p64"
+for t in "$R1" "$R2"; do
+    check "64-point sweep" "$CACHET" sweep -q -o "$TMP/s64.csv" "$SW64" "$t"
+    fails=0
+    for i in $(seq 0 63); do
+        "$CACHET" run -q -c "$TMP/p64/point-$i.ini" --csv "$TMP/r64-$i.csv" "$t" || fails=$((fails + 1))
+    done
+    expect_eq "$fails" 0 "64 separate runs"
+    if python3 - "$TMP/s64.csv" "$TMP" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+hdr = next(csv.reader(open(sys.argv[1])))
+cols = hdr[hdr.index('config_hash'):hdr.index('mem_writes') + 1]
+assert len(rows) == 64, len(rows)
+bad = 0
+for r in rows:
+    run = list(csv.DictReader(open('%s/r64-%s.csv' % (sys.argv[2], r['point']))))
+    assert len(run) == 1
+    a = [r[c] for c in cols]; b = [run[0][c] for c in cols]
+    if a != b:
+        bad += 1
+        print('point %s (%s x %s) differs: %s' % (r['point'], r['l1d.size'], r['l1d.assoc'],
+              [(c, x, y) for c, x, y in zip(cols, a, b) if x != y][:4]), file=sys.stderr)
+sys.exit(bad != 0)
+PY
+    then ok; else bad "64-point sweep differs from separate runs on $t"; fi
+done
+
+# 8. sampled mode: the rows say so, every estimate has an error and lies
+# within a few errors of the exact figure; what is not sampled is exact
+check "exact" "$CACHET" sweep -q -o "$TMP/ex.csv" "$SW64" "$R1"
+check "sampled" "$CACHET" sweep -q --sample 0.25 --sample-seed 3 -o "$TMP/sa.csv" "$SW64" "$R1"
+if python3 - "$TMP/ex.csv" "$TMP/sa.csv" <<'PY'
+import csv, sys
+ex = {r['point']: r for r in csv.DictReader(open(sys.argv[1]))}
+sa = list(csv.DictReader(open(sys.argv[2])))
+sampled = within = 0
+for r in sa:
+    e, x = float(r['miss_rate_error']), ex[r['point']]
+    assert r['sample_rate'] == '0.25', r['sample_rate']
+    assert r['accesses'] == x['accesses']
+    if e == 0:
+        assert r['misses'] == x['misses'], (r['point'], r['misses'], x['misses'])
+        continue
+    sampled += 1
+    within += abs(float(r['miss_rate']) - float(x['miss_rate'])) <= 3 * e
+print('sampled %d, within 3 errors %d' % (sampled, within), file=sys.stderr)
+sys.exit(not (sampled >= 10 and within >= 0.85 * sampled))
+PY
+then ok; else bad "sampled estimates"; fi
+expect_eq "$(python3 -c "import csv,sys; print(sorted({r['sample_rate'] for r in csv.DictReader(open(sys.argv[1]))}))" "$TMP/ex.csv")" "['1']" "exact rows say sample_rate 1"
+expect_status 1 "bad rate" "$CACHET" sweep -q --sample 1.5 -o "$TMP/bad.csv" "$SW64" "$R1"
+expect_err_contains "--sample 1.5: expected a rate between 0 and 1" "bad rate named"
 
 # 6. fits and plots
 if python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); sys.exit(not any(x['level']=='l2' and x['trace'].startswith('gen:random') and 0<float(x['r2'])<=1 for x in r))" "$TMP/all.fit.csv"; then ok; else bad "fit file: $(head -3 "$TMP/all.fit.csv")"; fi
