@@ -441,6 +441,14 @@ static int fail_at(dmt *d, ct_error *err, uint64_t off, uint64_t rec, int code,
 
 /* ---- opening ------------------------------------------------------------------ */
 
+/* The thread id accesses carry: the low 32 bits of the trace's, or the
+ * stream number + 1 when those are 0 (the reader's rule for streams that
+ * name no thread). */
+static uint32_t thread_of(const dmt *d, uint64_t tid)
+{
+    return (uint32_t)tid ? (uint32_t)tid : d->s->index + 1;
+}
+
 static int dmt_open(void **st, ct_stream *s, ct_error *err)
 {
     dmt *d;
@@ -471,6 +479,7 @@ static int dmt_open(void **st, ct_stream *s, ct_error *err)
     d->in = s->in;
     d->rs = rs;
     d->cpu = CPU_UNKNOWN;
+    d->thread = thread_of(d, 0);
     d->zip = s->in->ops == &ct_source_zip;
     d->nmembers = ct_zip_members(s->in);
     /* the thread id, for markers that precede the THREAD record */
@@ -478,7 +487,7 @@ static int dmt_open(void **st, ct_stream *s, ct_error *err)
         uint16_t t = rd16(h + off);
         if (t == T_THREAD) {
             d->tid = rs == 12 ? rd64(h + off + 4) : rd32(h + off + 4);
-            d->thread = (uint32_t)d->tid;
+            d->thread = thread_of(d, d->tid);
         }
         if (t != T_MARKER && t != T_THREAD)
             break;
@@ -519,7 +528,7 @@ static void switch_thread(dmt *d, uint64_t tid)
 {
     remember_cpu(d);
     d->tid = tid;
-    d->thread = (uint32_t)tid;
+    d->thread = thread_of(d, tid);
     d->cpu = CPU_UNKNOWN;
     for (uint32_t i = 0; i < d->ncpu; i++)
         if (d->cpu_tid[i] == tid)
@@ -1234,6 +1243,7 @@ const ct_format_ops ct_format_drmemtrace = {
             "versions 1-7",
     .max_per_record = MAX_PER_RECORD,
     .default_schedule = CT_SCHED_THREADS,
+    .checked = 1,  /* sizes are 16-bit fields; every access gets a thread */
     .probe = dmt_probe,
     .probe_path = dmt_probe_path,
     .list_dir = dmt_list_dir,

@@ -130,6 +130,11 @@ typedef struct ct_format_ops {
      * cpu 0 and core 0 (a stream is one thread and carries no ids): a trace
      * of one such stream then needs no pass to assign cores. */
     int one_thread;
+    /* 1 when every access the decoder gives has a thread id (the stream
+     * number + 1 when the trace names none) and no access other than a
+     * cache operation exceeds 1 MiB: the reader then does not look at each
+     * access again (see check_accesses() in trace.c). */
+    int checked;
     int (*open)(void **st, ct_stream *s, ct_error *err);
     /* Add records to b (without clearing it) until b has fewer than
      * max_per_record free slots or the input ends. Returns 1 when more may

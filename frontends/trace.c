@@ -757,16 +757,31 @@ static void assign_cores(ct_trace *t, ct_batch *b)
  * ranges and are not bounded. */
 #define MAX_ACCESS_BYTES (1u << 20)
 
-/* Check the accesses a decoder just added (from index `from`): oversized
- * ones stop a strict read, and are dropped and counted in lenient mode. */
-static int check_sizes(ct_trace *t, stream_rt *r, ct_batch *b, uint32_t from, ct_error *err)
+/* Check the accesses a decoder just added (from index `from`) and give
+ * those without a thread id the stream's (its number + 1): oversized ones
+ * stop a strict read, and are dropped and counted in lenient mode. Accesses
+ * are moved only after the first one dropped. */
+static int check_accesses(stream_rt *r, ct_batch *b, uint32_t from, ct_error *err)
 {
-    uint32_t w = from;
+    const uint32_t own = r->s.index + 1;
+    uint32_t i = from, w;
 
-    for (uint32_t i = from; i < b->n; i++) {
+    for (; i < b->n; i++) {
+        ct_access *a = &b->acc[i];
+        if (UNLIKELY(a->thread == 0))
+            a->thread = own;
+        if (UNLIKELY(a->size > MAX_ACCESS_BYTES && a->kind != CT_CACHEOP))
+            break;
+    }
+    if (LIKELY(i == b->n))
+        return CT_OK;
+    for (w = i; i < b->n; i++) {
         const ct_access *a = &b->acc[i];
-        if (LIKELY(a->size <= MAX_ACCESS_BYTES || a->kind == CT_CACHEOP)) {
-            b->acc[w++] = *a;
+        if (a->size <= MAX_ACCESS_BYTES || a->kind == CT_CACHEOP) {
+            b->acc[w] = *a;
+            if (b->acc[w].thread == 0)
+                b->acc[w].thread = own;
+            w++;
             continue;
         }
         ct_error_set(err, CT_E_FORMAT,
@@ -784,12 +799,12 @@ static int check_sizes(ct_trace *t, stream_rt *r, ct_batch *b, uint32_t from, ct
                 b->ev[e].index--;
     }
     b->n = w;
-    (void)t;
     return CT_OK;
 }
 
 static int fill_stream(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
 {
+    const int checked = t->fmt->checked;
     int rc;
     while (!r->done && ct_batch_room(b, t->fmt->max_per_record)) {
         uint32_t from = b->n;
@@ -799,7 +814,7 @@ static int fill_stream(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
             return rc;
         if (rc == 0)
             r->done = 1;
-        if (check_sizes(t, r, b, from, err) != CT_OK)
+        if (!checked && check_accesses(r, b, from, err) != CT_OK)
             return err->code;
         /* decoders that do not count their input themselves: the stream's
          * decoded offset */
@@ -812,13 +827,6 @@ static int fill_stream(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
         }
     }
     return CT_OK;
-}
-
-static void default_thread(ct_batch *b, uint32_t from, uint32_t stream_index)
-{
-    for (uint32_t i = from; i < b->n; i++)
-        if (b->acc[i].thread == 0)
-            b->acc[i].thread = stream_index + 1;
 }
 
 static int buffered(const stream_rt *r)
@@ -834,7 +842,6 @@ static int refill(ct_trace *t, stream_rt *r, ct_error *err)
         r->ai = r->mi = r->ei = 0;
         if (fill_stream(t, r, &r->b, err) < 0)
             return err->code;
-        default_thread(&r->b, 0, r->s.index);
     }
     if (!buffered(r) && r->done)
         r->finished = 1;
@@ -994,7 +1001,6 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
                 count_thread(t, 1);
             return rc;
         }
-        default_thread(b, 0, 0);
     } else {
         if (!t->started) {
             t->started = 1;
