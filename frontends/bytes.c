@@ -15,6 +15,7 @@ static ct_bytes *bytes_alloc(const char *name, size_t cap)
     if (!b)
         return NULL;
     b->cap = cap;
+    b->fault_from = b->fault_at = UINT64_MAX;
     b->buf = malloc(b->cap);
     if (!b->buf) {
         free(b);
@@ -42,6 +43,10 @@ ssize_t ct_bytes_fill(ct_bytes *b, size_t want, ct_error *err)
         want = b->cap;
     if (b->end - b->pos >= want || b->eof)
         return (ssize_t)(b->end - b->pos);
+    if (b->fault.code) {
+        *err = b->fault;
+        return b->fault.code;
+    }
     if (b->pos > 0) { /* compact */
         memmove(b->buf, b->buf + b->pos, b->end - b->pos);
         b->base += b->pos;
@@ -49,14 +54,48 @@ ssize_t ct_bytes_fill(ct_bytes *b, size_t want, ct_error *err)
         b->pos = 0;
     }
     while (b->end - b->pos < want && !b->eof) {
+        uint64_t from = b->base + b->end;
         ssize_t n = b->ops->read(b->st, b->buf + b->end, b->cap - b->end, err);
-        if (n < 0)
+        const ct_error *kept;
+        if (n < 0) {
+            b->fault = *err;
+            b->fault.code = (int)n;
+            if (b->fault_at == UINT64_MAX)
+                b->fault_from = b->fault_at = from;
             return n;
+        }
         if (n == 0)
             b->eof = 1;
         b->end += (size_t)n;
+        if (b->ops->fault && (kept = b->ops->fault(b->st)) != NULL) {
+            /* the bytes just read end at a fault */
+            b->fault = *kept;
+            b->fault_from = from;
+            b->fault_at = b->base + b->end;
+            if (b->end - b->pos < want) {
+                *err = b->fault;
+                return b->fault.code;
+            }
+        }
     }
     return (ssize_t)(b->end - b->pos);
+}
+
+ssize_t ct_source_fail(ct_error *kept, size_t got, int rc, ct_error *err)
+{
+    *kept = *err;
+    kept->code = rc;
+    if (got == 0)
+        return rc;
+    err->code = CT_OK;
+    err->msg[0] = '\0';
+    return (ssize_t)got;
+}
+
+ssize_t ct_source_kept(const ct_error *kept, ct_error *err)
+{
+    *err = *kept;
+    return kept->code;
 }
 
 ssize_t ct_bytes_read(ct_bytes *b, void *dst, size_t n, ct_error *err)

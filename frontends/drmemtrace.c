@@ -78,6 +78,18 @@
  *   the only resynchronisation point the format has; outside zip archives
  *   it ends the stream. Header faults (unsupported version, wrong record
  *   width, raw file, template library) always stop.
+ *   A fault of the byte source (a damaged gzip, zstd, lz4, snappy or
+ *   compress stream; a zip member that does not inflate, has the wrong
+ *   length or fails its CRC; a read error): what the read that met it
+ *   produced is not decoded (a damaged stream can give garbage before its
+ *   damage shows), and the source's message (compressed position, reason)
+ *   gets where the trace stops (byte, record) and where the damage showed
+ *   in the decompressed bytes (byte, and the record it falls in). In
+ *   lenient mode a faulty zip member is counted under its kind and
+ *   skipped: reading resumes with the next member. Records of it decoded
+ *   before the fault showed stay (a CRC error shows at the member's end:
+ *   only its last read, at most 1 MiB, is dropped). Other faults, and a
+ *   fault before the header was read, always stop.
  */
 #include <dirent.h>
 #include <stdarg.h>
@@ -456,8 +468,12 @@ static int dmt_open(void **st, ct_stream *s, ct_error *err)
     const uint8_t *h;
     unsigned rs;
 
-    if (n < 0)
+    if (n < 0 && ct_bytes_avail(s->in) == 0)
         return (int)n;
+    if (n < 0) {  /* a fault further on: reported when the records reach it */
+        n = (ssize_t)ct_bytes_avail(s->in);
+        memset(err, 0, sizeof *err);
+    }
     h = ct_bytes_ptr(s->in);
     if (is_raw(h, (size_t)n))
         return ct_error_set(err, CT_E_UNSUPPORTED,
@@ -1187,6 +1203,71 @@ static int truncated(dmt *d, uint64_t off, size_t have, ct_error *err)
     return CT_OK;
 }
 
+/* The byte source found a fault (a damaged compressed stream or zip
+ * member, a read error) and every whole record before the read that met it
+ * is decoded. The source's message says where in the compressed data and
+ * why; this adds where the trace stops, in records, and where the damage
+ * was found in the decompressed bytes. Strict mode, and any fault outside
+ * a zip archive, end the stream; lenient mode counts a faulty zip member
+ * under its kind and goes on with the next member. */
+static NOINLINE int source_fault(dmt *d, ct_error *err)
+{
+    const ct_error *f = ct_bytes_fault(d->in);
+    uint64_t off = ct_bytes_offset(d->in), at = d->in->fault_at, base = 0, rec0 = 0, member;
+    const char *kind = d->zip ? ct_zip_fault(d->in, &member) : NULL;
+    const char *what = d->zip && d->member_open ? "member" : "trace";
+    char msg[sizeof err->msg], also[96] = "";
+    int rc;
+
+    if (!f)
+        return ct_error_set(err, CT_E_INTERNAL, "%s: a byte source fault without a message",
+                            d->s->path);
+    rc = f->code;
+    memcpy(msg, f->msg, sizeof msg);
+    if (d->zip && d->member_open) {
+        base = d->mstart;
+        rec0 = d->mrec0;
+        snprintf(also, sizeof also, " (record %llu of the file)", (unsigned long long)d->rec);
+    }
+    if (at != UINT64_MAX && at >= off + d->rs)
+        ct_error_set(err, rc, "%s; the %s is read up to byte %llu, record %llu%s; the damage "
+                     "shows at byte %llu, in record %llu", msg, what,
+                     (unsigned long long)(off - base), (unsigned long long)(d->rec - rec0), also,
+                     (unsigned long long)(at - base), (unsigned long long)((at - base) / d->rs));
+    else
+        ct_error_set(err, rc, "%s; the %s is read up to byte %llu, record %llu%s", msg, what,
+                     (unsigned long long)(off - base), (unsigned long long)(d->rec - rec0),
+                     also);
+    if (!kind || !d->member_open || member != d->member || d->state != ST_BODY)
+        return rc;  /* nothing to resume at, or no header to read the rest with */
+    if ((rc = ct_stream_malformed(d->s, err, kind)) != CT_OK)
+        return rc;
+    if (ct_zip_skip_member(d->in) != 0)
+        return ct_error_set(err, CT_E_INTERNAL, "%s: cannot skip a zip member", d->s->path);
+    d->last_type = T_FOOTER;  /* already reported */
+    return CT_OK;
+}
+
+/* 1 when the source's fault lies in a later zip member than the one being
+ * decoded: reads never cross members, so this one's bytes are all
+ * buffered and are decoded as usual. */
+static int fault_later(const dmt *d)
+{
+    uint64_t member;
+    return d->zip && ct_zip_fault(d->in, &member) && member > d->member;
+}
+
+/* At the end of a zip member: the zip layer checks a member's length and
+ * CRC when it reads past its end, so read on (when nothing is buffered)
+ * for a fault of this member to be this member's. 1 when it has one. */
+static int member_checked(dmt *d, ct_error *err)
+{
+    uint64_t m;
+    if (ct_bytes_avail(d->in) == 0 && !ct_bytes_fault(d->in))
+        (void)ct_bytes_fill(d->in, 1, err);
+    return ct_zip_fault(d->in, &m) && m == d->member;
+}
+
 static int dmt_next(void *st, ct_batch *b, ct_error *err)
 {
     dmt *d = st;
@@ -1200,6 +1281,11 @@ static int dmt_next(void *st, ct_batch *b, ct_error *err)
         int rc;
 
         if (d->zip && (!d->member_open || off >= d->mend)) {
+            if (d->member_open && member_checked(d, err)) {
+                if ((rc = source_fault(d, err)) != CT_OK)
+                    return rc;
+                continue;
+            }
             if (d->member_open && (rc = end_member(d, err)) != CT_OK)
                 return rc;
             rc = start_member(d, err);
@@ -1208,8 +1294,24 @@ static int dmt_next(void *st, ct_batch *b, ct_error *err)
             continue;
         }
         avail = ct_bytes_fill(in, 1u << 16, err);
-        if (avail < 0)
+        if (UNLIKELY(ct_bytes_fault(in) != NULL)) {
+            if (fault_later(d)) {
+                avail = (ssize_t)ct_bytes_avail(in);
+            } else {
+                /* what the read that met the fault produced is not decoded:
+                 * a damaged stream may give garbage before the damage shows */
+                avail = in->fault_from > off ? (ssize_t)(in->fault_from - off) : 0;
+                if (avail > (ssize_t)ct_bytes_avail(in))
+                    avail = (ssize_t)ct_bytes_avail(in);
+                if (avail < (ssize_t)d->rs) {
+                    if ((rc = source_fault(d, err)) != CT_OK)
+                        return rc;
+                    continue;
+                }
+            }
+        } else if (avail < 0) {
             return (int)avail;
+        }
         limit = (size_t)avail;
         if (d->zip && limit > d->mend - off)
             limit = (size_t)(d->mend - off);

@@ -43,9 +43,16 @@ typedef struct ct_source_ops {
     int (*probe)(const uint8_t *head, size_t n);
     int (*open)(void **st, ct_bytes *inner, ct_error *err);
     /* Read up to n bytes into dst: bytes read, 0 at the end, or a negative
-     * code with err naming the input and the reason. */
+     * code with err naming the input and the reason. A fault found after
+     * some bytes were produced returns those bytes first and the error on
+     * the next call (ct_source_fail), so that the layer above holds every
+     * good byte before the fault: decoders then say which record the fault
+     * cut. */
     ssize_t (*read)(void *st, uint8_t *dst, size_t n, ct_error *err);
     void (*close)(void *st);
+    /* Optional: the fault a read kept back after returning the bytes
+     * before it (ct_source_fail), or NULL. */
+    const ct_error *(*fault)(void *st);
 } ct_source_ops;
 
 #define CT_BYTES_BUF (1u << 20)
@@ -58,9 +65,20 @@ struct ct_bytes {
     size_t cap, pos, end;     /* unread bytes are buf[pos..end) */
     uint64_t base;            /* stream offset of buf[0] */
     int eof;
+    ct_error fault;           /* a read failed (code != 0): no read follows */
+    uint64_t fault_from;      /* stream offset where the read that failed began */
+    uint64_t fault_at;        /* stream offset of the fault (the bytes the source
+                                 produced before it end there) */
     char name[PATH_MAX];      /* the input as the user named it */
     char chain[64];           /* layers, outermost first: "gzip+file" */
 };
+
+/* For sources: a fault (code rc, described in err) found after `got` bytes
+ * were produced by the current read. The fault is kept in *kept: every
+ * later read gives it (ct_source_kept, called first). Returns the bytes
+ * when got > 0 (err is cleared), else rc. */
+ssize_t ct_source_fail(ct_error *kept, size_t got, int rc, ct_error *err);
+ssize_t ct_source_kept(const ct_error *kept, ct_error *err);
 
 /* Open a path ("-" for stdin) and stack decompressors found by magic bytes. */
 int ct_bytes_open(ct_bytes **out, const char *path, ct_error *err);
@@ -74,7 +92,10 @@ int ct_bytes_push(ct_bytes **out, ct_bytes *inner, const ct_source_ops *ops, ct_
 
 /* Make at least `want` unread bytes available (fewer only at the end of
  * the stream; want is capped at the buffer size). Returns the number of
- * unread bytes, or a negative code. */
+ * unread bytes, or a negative code. After a fault no read is made: a
+ * request the buffered bytes cannot meet gives the fault again. The bytes
+ * a source produced before a fault stay buffered; those before
+ * fault_from came from earlier reads. */
 ssize_t ct_bytes_fill(ct_bytes *b, size_t want, ct_error *err);
 
 /* Copy up to n bytes out (reads through as needed); returns bytes copied
@@ -85,6 +106,13 @@ static inline uint64_t ct_bytes_offset(const ct_bytes *b) { return b->base + b->
 static inline size_t ct_bytes_avail(const ct_bytes *b) { return b->end - b->pos; }
 static inline const uint8_t *ct_bytes_ptr(const ct_bytes *b) { return b->buf + b->pos; }
 static inline void ct_bytes_skip(ct_bytes *b, size_t n) { b->pos += n; }
+
+/* The fault of the layer (NULL when none): its message names the input and
+ * the position in the data the layer decodes. */
+static inline const ct_error *ct_bytes_fault(const ct_bytes *b)
+{
+    return b->fault.code ? &b->fault : NULL;
+}
 
 void ct_bytes_close(ct_bytes *b);
 
@@ -97,6 +125,25 @@ extern const ct_source_ops ct_source_file, ct_source_mem, ct_source_gzip, ct_sou
  * other in b's stream, in this order, with no gap. */
 uint64_t ct_zip_members(const ct_bytes *b);
 int ct_zip_member(const ct_bytes *b, uint64_t i, const char **name, uint64_t *size);
+
+/* After a read of zip layer b failed: the kind of fault of the member it
+ * was reading ("zip member does not inflate", "zip member of the wrong
+ * length", "zip member CRC mismatch"; a fixed text for counting) and that
+ * member's number in *member; NULL when the layer has no fault. */
+const char *ct_zip_fault(const ct_bytes *b, uint64_t *member);
+
+/* After a fault: drop what is left of the faulty member (buffered bytes
+ * included) and go on with the next one, at the stream offset where it
+ * starts. 0, or -1 when b is not a zip layer with a fault. */
+int ct_zip_skip_member(ct_bytes *b);
+
+/* CRC-32 (zip, gzip) of n bytes, continuing from crc (0 to start): the
+ * value zlib's crc32() gives, computed with carry-less multiplication
+ * where the CPU has it (crc32.c). */
+uint32_t ct_crc32(uint32_t crc, const void *data, size_t n);
+
+/* 1 when ct_crc32 uses the carry-less multiplication path. */
+int ct_crc32_accelerated(void);
 
 /* State for ct_source_mem reading n bytes at data (NULL: no memory). */
 void *ct_source_mem_state(const void *data, size_t n);

@@ -282,9 +282,14 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
             if (rc)
                 return rc;
         }
+        /* a fault past the first bytes is the decoder's to report, with
+         * its position in records (the source keeps it) */
         if (ct_bytes_fill(in, PROBE_BYTES, err) < 0) {
-            ct_bytes_close(in);
-            return err->code;
+            if (ct_bytes_avail(in) == 0) {
+                ct_bytes_close(in);
+                return err->code;
+            }
+            memset(err, 0, sizeof *err);
         }
         if (ct_bytes_avail(in) == 0) {
             int compressed = in->inner != NULL;

@@ -520,6 +520,167 @@ TEST(zip_member_faults_name_the_member_and_resync_leniently)
     dw_free(&junk);
 }
 
+/* A trace of n body records after the header (7 records), the thread exit
+ * and the footer: loads and fetches at distinct addresses. */
+static void build_long(dw_buf *b, int n)
+{
+    dw_init(b, 12);
+    dw_header(b, 7, DW_FT_X86_64, 1, 0);
+    for (int i = 0; i < n; i++)
+        dw_rec(b, i % 2 ? DW_READ : DW_INSTR, 4, 0x1000 + 7 * (uint64_t)i * (uint64_t)i);
+    dw_end(b, 1);
+}
+
+/* A file of two compressed pieces: data[0..cut) and data[cut..n), each
+ * compressed by `pack` on its own; then byte `at` of the second piece is
+ * set to `x`. */
+static void two_pieces(const char *path, const uint8_t *data, size_t n, size_t cut,
+                       void (*pack)(const char *, const void *, size_t), size_t at, uint8_t x)
+{
+    size_t n1, n2;
+    uint8_t *p1, *p2, *all;
+    pack(dw_path("piece1"), data, cut);
+    pack(dw_path("piece2"), data + cut, n - cut);
+    p1 = dw_slurp(dw_path("piece1"), &n1);
+    p2 = dw_slurp(dw_path("piece2"), &n2);
+    p2[at] = x;
+    all = malloc(n1 + n2);
+    if (!all)
+        abort();
+    memcpy(all, p1, n1);
+    memcpy(all + n1, p2, n2);
+    dw_file(path, all, n1 + n2);
+    free(p1);
+    free(p2);
+    free(all);
+}
+
+static void gzip_file(const char *path, const void *data, size_t n) { dw_gzip(path, data, n); }
+static void zstd_file(const char *path, const void *data, size_t n) { dw_zstd(path, data, n); }
+static void lz4_file(const char *path, const void *data, size_t n) { dw_lz4(path, data, n); }
+
+TEST(a_damaged_stream_names_the_record_it_cuts)
+{
+    dw_buf b;
+    tc_result *r;
+    const size_t cut = 12 * 600;   /* the fault starts at record 600 */
+    /* the whole file decompresses in one read: none of it is decoded */
+    const char *const want = "the trace is read up to byte 0, record 0; the damage shows at "
+                             "byte 7200, in record 600";
+
+    build_long(&b, 2000);
+    /* gzip: a second member whose first block has the reserved type 3 */
+    two_pieces(dw_path("two.gz"), b.p, b.n, cut, gzip_file, 10, 0x07);
+    r = tc_read1(dw_path("two.gz"), NULL);
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "two.gz: compressed byte ");
+    CHECK_STR_CONTAINS(r->err.msg, "corrupt gzip data: invalid block type");
+    CHECK_STR_CONTAINS(r->err.msg, want);
+    CHECK_EQ_U64(r->info.records, 0);
+
+    /* zstd and lz4: a second frame with a damaged magic number */
+    two_pieces(dw_path("two.zst"), b.p, b.n, cut, zstd_file, 0, 0x00);
+    r = tc_read1(dw_path("two.zst"), NULL);
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "two.zst: compressed byte ");
+    CHECK_STR_CONTAINS(r->err.msg, want);
+    two_pieces(dw_path("two.lz4"), b.p, b.n, cut, lz4_file, 0, 0x00);
+    r = tc_read1(dw_path("two.lz4"), NULL);
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "two.lz4: compressed byte ");
+    CHECK_STR_CONTAINS(r->err.msg, want);
+
+    /* snappy: chunks of 1200 bytes; the CRC of the seventh is wrong */
+    dw_snappy(dw_path("crc.sz"), b.p, b.n, 1200);
+    {
+        size_t n, at = 10;
+        uint8_t *z = dw_slurp(dw_path("crc.sz"), &n);
+        for (int k = 0; k < 6; k++)
+            at += 4 + (size_t)(z[at + 1] | z[at + 2] << 8 | z[at + 3] << 16);
+        z[at + 4] ^= 0x01;
+        dw_file(dw_path("crc.sz"), z, n);
+        free(z);
+    }
+    r = tc_read1(dw_path("crc.sz"), lenient);  /* lenient changes nothing here */
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "crc.sz: compressed byte ");
+    CHECK_STR_CONTAINS(r->err.msg, "snappy chunk CRC mismatch");
+    CHECK_STR_CONTAINS(r->err.msg, want);
+    dw_free(&b);
+}
+
+/* Three chunks of 101, 100 and 102 records (the first with the header). */
+static void build_big_chunks(dw_buf c[3])
+{
+    for (int i = 0; i < 3; i++)
+        dw_init(&c[i], 12);
+    dw_header(&c[0], 7, DW_FT_X86_64, 5, 50);
+    for (int i = 0; i < 3; i++) {
+        int n = i == 0 ? 93 : i == 1 ? 99 : 100;
+        for (int k = 0; k < n; k++)
+            dw_rec(&c[i], k % 2 ? DW_WRITE : DW_INSTR, 4, 0x10000 * (uint64_t)(i + 1) + 8 * (uint64_t)k);
+    }
+    dw_marker(&c[0], DWM_CHUNK_FOOTER, 0);
+    dw_marker(&c[1], DWM_CHUNK_FOOTER, 1);
+    dw_end(&c[2], 5);
+}
+
+TEST(lenient_reading_skips_a_zip_member_that_fails_its_checks)
+{
+    dw_buf c[3];
+    const dw_buf *m[3] = {&c[0], &c[1], &c[2]};
+    const char *names[3] = {"chunk.0000", "chunk.0001", "chunk.0002"};
+    const int stored[3] = {0, 1, 0};
+    tc_result *r;
+    size_t n;
+    uint8_t *z;
+    uint64_t all;
+
+    build_big_chunks(c);
+    all = (93 + 99 + 100);   /* accesses of the three chunks */
+
+    /* chunk.0001 stored, one address byte changed: the CRC differs */
+    dw_zip_stored(dw_path("crc.zip"), 3, names, m, stored);
+    z = dw_slurp(dw_path("crc.zip"), &n);
+    z[dw_zip_data_at(z, 1) + 12 * 5 + 8] ^= 0x40;
+    dw_file(dw_path("crc.zip"), z, n);
+    free(z);
+    r = tc_read1(dw_path("crc.zip"), NULL);
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "crc.zip:chunk.0001: uncompressed byte 1200: corrupt member: "
+                                   "CRC error");
+    CHECK_STR_CONTAINS(r->err.msg, "the member is read up to byte 0, record 0 (record 101 of "
+                                   "the file); the damage shows at byte 1200, in record 100");
+    r = tc_read1(dw_path("crc.zip"), lenient);
+    CHECK_EQ_U64(r->rc, 0);
+    CHECK_EQ_U64(r->info.malformed, 1);
+    CHECK_STR_CONTAINS(r->info.reasons[0].what, "zip member CRC mismatch");
+    CHECK_EQ_U64(r->n, all - 99);   /* the member is skipped */
+    CHECK_EQ_U64(r->a[93].vaddr, 0x30000);
+    CHECK_EQ_U64(r->a[r->n - 1].vaddr, 0x30000 + 8 * 99);
+
+    /* chunk.0001 deflated, its first block of the reserved type 3 */
+    dw_zip(dw_path("inflate.zip"), 3, names, m);
+    z = dw_slurp(dw_path("inflate.zip"), &n);
+    z[dw_zip_data_at(z, 1)] = 0x07;
+    dw_file(dw_path("inflate.zip"), z, n);
+    free(z);
+    r = tc_read1(dw_path("inflate.zip"), NULL);
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "inflate.zip:chunk.0001: uncompressed byte 0: corrupt member: ");
+    CHECK_STR_CONTAINS(r->err.msg, "the member is read up to byte 0, record 0 (record 101 of "
+                                   "the file)");
+    r = tc_read1(dw_path("inflate.zip"), lenient);
+    CHECK_EQ_U64(r->rc, 0);
+    CHECK_EQ_U64(r->info.malformed, 1);
+    CHECK_STR_CONTAINS(r->info.reasons[0].what, "zip member does not inflate");
+    CHECK_EQ_U64(r->n, all - 99);   /* chunk.0001 skipped */
+    CHECK_EQ_U64(r->a[93].vaddr, 0x30000);
+    CHECK_EQ_U64(r->a[r->n - 1].vaddr, 0x30000 + 8 * 99);
+    for (int i = 0; i < 3; i++)
+        dw_free(&c[i]);
+}
+
 static void flip(const char *path, long at)
 {
     FILE *f = fopen(path, "r+b");
@@ -573,9 +734,13 @@ TEST(corrupt_compressed_streams_are_errors)
     dw_zip(dw_path("bad.zip"), 1, names, m);
     stat(dw_path("bad.zip"), &sb);
     flip(dw_path("bad.zip"), sb.st_size / 3);
+    r = tc_read1(dw_path("bad.zip"), NULL);
+    CHECK(r->rc < 0);
+    CHECK_STR_CONTAINS(r->err.msg, "bad.zip:chunk.0000: uncompressed byte ");
+    /* lenient too: the only member holds the header, nothing can be read */
     r = tc_read1(dw_path("bad.zip"), lenient);
     CHECK(r->rc < 0);
-    CHECK_STR_CONTAINS(r->err.msg, "bad.zip");
+    CHECK_STR_CONTAINS(r->err.msg, "bad.zip:chunk.0000: uncompressed byte ");
     dw_free(&b);
 }
 
@@ -596,6 +761,8 @@ int main(void)
     RUN(encoding_must_match_the_instruction);
     RUN(zip_member_faults_name_the_member_and_resync_leniently);
     RUN(corrupt_compressed_streams_are_errors);
+    RUN(a_damaged_stream_names_the_record_it_cuts);
+    RUN(lenient_reading_skips_a_zip_member_that_fails_its_checks);
     dw_cleanup();
     return harness_done();
 }

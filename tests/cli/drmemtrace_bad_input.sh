@@ -43,6 +43,15 @@ with zipfile.ZipFile(d + '/crc.zip', 'w', zipfile.ZIP_STORED) as z:
 raw = bytearray(open(d + '/crc.zip', 'rb').read())
 raw[30 + len('chunk.0000') + 90] ^= 0xff                           # a byte of record 7
 open(d + '/crc.zip', 'wb').write(bytes(raw))
+chunks = (head + body * 3 + rec(28, 21, 0), body * 4 + rec(28, 21, 1), body * 5 + tail)
+with zipfile.ZipFile(d + '/bad-member.zip', 'w', zipfile.ZIP_DEFLATED) as z:
+    for i, c in enumerate(chunks):
+        z.writestr('chunk.%04d' % i, c)
+    at = z.infolist()[1].header_offset
+raw = bytearray(open(d + '/bad-member.zip', 'rb').read())
+at += 30 + struct.unpack_from('<H', raw, at + 26)[0] + struct.unpack_from('<H', raw, at + 28)[0]
+raw[at] = 0x07                                  # chunk.0001: a block of the reserved type 3
+open(d + '/bad-member.zip', 'wb').write(bytes(raw))
 PY
 
 expect_status 0 "a good trace reads" "$CACHET" info "$TMP/ok.trace"
@@ -68,6 +77,10 @@ expect_eq "$(json_get "$TMP/out" "d['malformed'], d['instructions']")" "1 2" "re
 
 expect_status 2 "corrupt gzip stream" "$CACHET" info "$TMP/corrupt.trace.gz"
 expect_err_contains "corrupt.trace.gz: compressed byte" "corrupt stream"
+expect_err_contains "; the trace is read up to byte 0, record 0; the damage shows at byte " \
+    "corrupt stream: where, in records"
+rec=$(sed -n 's/.*the damage shows at byte \([0-9]*\), in record \([0-9]*\).*/\1 \2/p' "$TMP/err")
+expect_eq "$(( ${rec% *} / 12 ))" "${rec#* }" "corrupt stream: the record is the byte offset / 12"
 expect_status 2 "corrupt gzip stream, lenient too" "$CACHET" run --lenient -q "$TMP/corrupt.trace.gz"
 
 # every cut of ok.trace (records of 12 bytes; records 0..1 are the HEADER
@@ -97,4 +110,16 @@ zstd -q -c "$TMP/ok.trace" | head -c 40 > "$TMP/cut.trace.zst"
 bad_case "cut zstd stream" "cut.trace.zst: compressed byte 40: zstd stream truncated" "$TMP/cut.trace.zst"
 bad_case "damaged zip member" "crc.zip:chunk.0000: uncompressed byte " "$TMP/crc.zip"
 expect_err_contains "corrupt member: CRC error" "damaged zip member: why"
+expect_err_contains "the member is read up to byte 0, record 0 (record 0 of the file); the damage shows at byte 132, in record 11" \
+    "damaged zip member: the CRC is known at its end"
+
+# a zip member that does not inflate: strict mode stops, lenient mode counts it
+# and goes on with the next chunk
+bad_case "zip member that does not inflate" \
+    "bad-member.zip:chunk.0001: uncompressed byte 0: corrupt member: invalid block type; the member is read up to byte 0, record 0 (record 14 of the file)" \
+    "$TMP/bad-member.zip"
+expect_status 0 "zip member that does not inflate, lenient" "$CACHET" info --lenient --json "$TMP/bad-member.zip"
+expect_eq "$(json_get "$TMP/out" "d['malformed'], d['instructions']")" "1 8" "chunks 0 and 2 read"
+expect_status 0 "zip member that does not inflate, lenient run" "$CACHET" run -q --lenient "$TMP/bad-member.zip"
+expect_err_contains "skipped 1 malformed record: zip member does not inflate" "the reason is named"
 finish
