@@ -93,6 +93,7 @@
  */
 #include <dirent.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +188,7 @@ typedef struct dmt {
     uint64_t flush_addr;
     /* a run of CORE_IDLE markers being coalesced: marker slot, or -1 */
     int64_t idle_slot;
+    int yield;              /* a TIMESTAMP marker was added: dmt_next returns 2 */
     /* physical addresses */
     v2p_map v2p;
     uint64_t prior_phys, page_size;
@@ -742,6 +744,7 @@ static NOINLINE int do_marker(dmt *d, ct_batch *b, uint16_t mt, uint64_t v, uint
         m = mark(d, b, CT_MK_TIMESTAMP);
         m->time = v;
         m->value = v;
+        d->yield = d->s->yield_at_timestamp;
         return CT_OK;
     case M_CPU_ID:
         if (d->chunk_instr_count && skip_pending(d)) {
@@ -917,79 +920,106 @@ static NOINLINE int do_header(dmt *d, ct_batch *b, uint16_t type, uint16_t size,
 /*
  * The common records (loads, stores, fetched and no-fetch instructions of
  * non-zero size, short encodings) of a thread's body, decoded with the
- * decoder's state in locals. Stops at the first other record or when the
- * batch is nearly full; returns how many records it consumed. Same mapping
- * as decode() below.
+ * decoder's state in locals, for records of rs bytes (a constant in each
+ * copy). Stops at the first other record or when the batch is nearly full;
+ * returns how many records it consumed. Same mapping as decode() below.
  */
-static uint64_t fast_run(dmt *d, const uint8_t *p, uint64_t n, uint64_t rec, ct_batch *b)
-{
-    const unsigned rs = d->rs;
-    ct_access *const acc = b->acc;
-    const uint32_t lim = b->cap - MAX_PER_RECORD;
-    const uint32_t thread = d->thread;
-    const uint16_t cpu = d->cpu;
-    uint32_t na = b->n, enc = d->enc_bytes;
-    uint64_t pc = d->pc, next_pc = d->next_pc, prev = d->prev_instr_pc;
-    uint16_t lt = d->last_type, ls = d->last_size;
-    int have = d->have_instr;
-    uint64_t i;
+/* Classes of the records fast_run_rs takes, by type (0: any other). */
+enum { C_OTHER, C_LOAD, C_STORE, C_FETCH, C_NOFETCH, C_ENCODING };
+static const uint8_t fast_class[64] = {
+    [T_READ] = C_LOAD, [T_WRITE] = C_STORE,
+    [T_INSTR] = C_FETCH, [T_INSTR_DIRECT_JUMP] = C_FETCH, [T_INSTR_INDIRECT_JUMP] = C_FETCH,
+    [T_INSTR_CONDITIONAL_JUMP] = C_FETCH, [T_INSTR_DIRECT_CALL] = C_FETCH,
+    [T_INSTR_INDIRECT_CALL] = C_FETCH, [T_INSTR_RETURN] = C_FETCH,
+    [T_INSTR_SYSENTER] = C_FETCH, [T_INSTR_TAKEN_JUMP] = C_FETCH,
+    [T_INSTR_UNTAKEN_JUMP] = C_FETCH, [T_INSTR_NO_FETCH] = C_NOFETCH,
+    [T_ENCODING] = C_ENCODING,
+};
 
-    for (i = 0; i < n && na <= lim; i++, p += rs) {
+FORCE_INLINE uint64_t fast_run_rs(dmt *d, const uint8_t *p, uint64_t n, uint64_t rec,
+                                  ct_batch *b, const unsigned rs)
+{
+    ct_access *o = b->acc + b->n;
+    ct_access *const olim = b->acc + (b->cap - MAX_PER_RECORD);
+    const uint8_t *const p0 = p, *const pend = p + n * rs;
+    const uint64_t who = (uint64_t)d->thread << 32;  /* size | thread << 32 */
+    const uint64_t where = d->cpu;                    /* cpu, core 0, kind, op 0, flags 0 */
+    uint32_t enc = d->enc_bytes;
+    uint64_t pc = d->pc, next_pc = d->next_pc, prev = d->prev_instr_pc;
+    int have = d->have_instr;
+
+    for (; p < pend && o <= olim; p += rs, rec++) {
         const uint16_t type = rd16(p), size = rd16(p + 2);
         const uint64_t addr = rs == 12 ? rd64(p + 4) : rd32(p + 4);
-        int kind;
+        const unsigned cls = type < 64 ? fast_class[type] : C_OTHER;
+        uint64_t kind;
 
-        switch (type) {
-        case T_READ:
-            kind = CT_LOAD;
-            break;
-        case T_WRITE:
-            kind = CT_STORE;
-            break;
-        case T_INSTR:
-        case T_INSTR_DIRECT_JUMP:
-        case T_INSTR_INDIRECT_JUMP:
-        case T_INSTR_CONDITIONAL_JUMP:
-        case T_INSTR_DIRECT_CALL:
-        case T_INSTR_INDIRECT_CALL:
-        case T_INSTR_RETURN:
-        case T_INSTR_SYSENTER:
-        case T_INSTR_TAKEN_JUMP:
-        case T_INSTR_UNTAKEN_JUMP:
-        case T_INSTR_NO_FETCH:
+        if (cls <= C_STORE) {
+            if (cls == C_OTHER)
+                break;
+            kind = cls == C_LOAD ? CT_LOAD : CT_STORE;
+        } else if (cls != C_ENCODING) {
             if (size == 0 || enc != 0)
-                goto out;
-            kind = type == T_INSTR_NO_FETCH ? CT_NOFETCH : CT_IFETCH;
+                break;
+            kind = cls == C_NOFETCH ? CT_NOFETCH : CT_IFETCH;
             pc = addr;
             next_pc = addr + size;
             prev = addr;
             have = 1;
-            break;
-        case T_ENCODING:
+        } else {
             if (size > rs - 4 || enc + size > MAX_ENCODING)
-                goto out;
+                break;
             enc += size;
-            lt = type;
-            ls = size;
             continue;
-        default:
-            goto out;
         }
-        acc[na++] = (ct_access){.vaddr = addr, .pc = pc, .time = rec + i, .size = size,
-                                .thread = thread, .cpu = cpu, .kind = (uint8_t)kind};
-        lt = type;
-        ls = size;
+        /* the access, as whole words: fields past size are thread, then
+         * cpu, core, kind, op and flags (access.h's layout) */
+        o->vaddr = addr;
+        o->paddr = 0;
+        o->pc = pc;
+        o->time = rec;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        {
+            const uint64_t w4 = size | who, w5 = where | kind << 32;
+            memcpy(&o->size, &w4, sizeof w4);
+            memcpy(&o->cpu, &w5, sizeof w5);
+        }
+#else
+        o->size = size;
+        o->thread = (uint32_t)(who >> 32);
+        o->cpu = (uint16_t)where;
+        o->core = 0;
+        o->kind = (uint8_t)kind;
+        o->op = 0;
+        o->flags = 0;
+#endif
+        o++;
     }
-out:
-    b->n = na;
+    if (p > p0) {  /* the last record consumed */
+        d->last_type = rd16(p - rs);
+        d->last_size = rd16(p - rs + 2);
+    }
+    b->n = (uint32_t)(o - b->acc);
     d->enc_bytes = enc;
     d->pc = pc;
     d->next_pc = next_pc;
     d->prev_instr_pc = prev;
     d->have_instr = have;
-    d->last_type = lt;
-    d->last_size = ls;
-    return i;
+    return (uint64_t)(p - p0) / rs;
+}
+
+_Static_assert(offsetof(ct_access, thread) == offsetof(ct_access, size) + 4 &&
+                   offsetof(ct_access, cpu) == offsetof(ct_access, size) + 8 &&
+                   offsetof(ct_access, core) == offsetof(ct_access, cpu) + 2 &&
+                   offsetof(ct_access, kind) == offsetof(ct_access, cpu) + 4 &&
+                   offsetof(ct_access, op) == offsetof(ct_access, cpu) + 5 &&
+                   offsetof(ct_access, flags) == offsetof(ct_access, cpu) + 6 &&
+                   sizeof(ct_access) == offsetof(ct_access, cpu) + 8,
+               "fast_run_rs writes ct_access as words in this layout");
+
+static uint64_t fast_run(dmt *d, const uint8_t *p, uint64_t n, uint64_t rec, ct_batch *b)
+{
+    return d->rs == 12 ? fast_run_rs(d, p, n, rec, b, 12) : fast_run_rs(d, p, n, rec, b, 8);
 }
 
 /*
@@ -1028,6 +1058,11 @@ static int64_t decode(dmt *d, const uint8_t *p, uint64_t n, uint64_t off0, ct_ba
             rc = do_header(d, b, type, size, p, addr, off0 + i * rs, rec, err);
             if (rc)
                 goto fail;
+            if (UNLIKELY(d->yield)) {
+                i++;
+                rec++;
+                break;
+            }
             continue;
         }
         switch (type) {
@@ -1102,6 +1137,11 @@ static int64_t decode(dmt *d, const uint8_t *p, uint64_t n, uint64_t off0, ct_ba
         other:
             if ((rc = do_other(d, b, type, size, p, addr, off0 + i * rs, rec, err)))
                 goto fail;
+            if (UNLIKELY(d->yield)) {
+                i++;
+                rec++;
+                goto out;
+            }
             break;
         }
         continue;
@@ -1110,6 +1150,7 @@ static int64_t decode(dmt *d, const uint8_t *p, uint64_t n, uint64_t off0, ct_ba
         d->s->info->records += i;
         return rc;
     }
+out:
     d->rec = rec;
     d->s->info->records += i;
     return (int64_t)i;
@@ -1335,6 +1376,10 @@ static int dmt_next(void *st, ct_batch *b, ct_error *err)
         }
         ct_bytes_skip(in, (size_t)done * d->rs);
         d->s->info->bytes += (uint64_t)done * d->rs;
+        if (d->yield) {
+            d->yield = 0;
+            return 2;
+        }
     }
     return 1;
 }
@@ -1346,6 +1391,7 @@ const ct_format_ops ct_format_drmemtrace = {
     .max_per_record = MAX_PER_RECORD,
     .default_schedule = CT_SCHED_THREADS,
     .checked = 1,  /* sizes are 16-bit fields; every access gets a thread */
+    .yields = 1,
     .probe = dmt_probe,
     .probe_path = dmt_probe_path,
     .list_dir = dmt_list_dir,

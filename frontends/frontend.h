@@ -182,10 +182,14 @@ typedef struct ct_format_ops {
      * cache operation exceeds 1 MiB: the reader then does not look at each
      * access again (see check_accesses() in trace.c). */
     int checked;
+    /* 1 when the decoder honours ct_stream.yield_at_timestamp. */
+    int yields;
     int (*open)(void **st, ct_stream *s, ct_error *err);
     /* Add records to b (without clearing it) until b has fewer than
      * max_per_record free slots or the input ends. Returns 1 when more may
-     * follow, 0 at the end, or a negative code. */
+     * follow, 0 at the end, or a negative code; 2 when it stopped right
+     * after adding a TIMESTAMP marker because the stream asked for it
+     * (yield_at_timestamp). */
     int (*next)(void *st, ct_batch *b, ct_error *err);
     void (*close)(void *st);
 } ct_format_ops;
@@ -210,6 +214,7 @@ struct ct_stream {
     uint64_t max_errors;
     uint32_t index;                /* stream number, 0-based */
     ct_trace_info *info;           /* shared counters: decoders add to records */
+    int yield_at_timestamp;        /* stop after each TIMESTAMP marker (format.yields) */
     struct ct_trace *trace;        /* private to trace.c */
 };
 

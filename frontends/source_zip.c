@@ -216,11 +216,14 @@ static int open_member(zip_src *z, ct_error *err)
 }
 
 /* Inflate into dst; returns bytes produced (0 once the data ended) or a
- * negative code. */
+ * negative code. At most CRC_PIECE bytes at a time, so that their CRC is
+ * taken while they are in the first-level cache. */
+#define CRC_PIECE (32u << 10)
+
 static ssize_t inflate_some(zip_src *z, uint8_t *dst, size_t n, ct_error *err)
 {
     z->z.next_out = dst;
-    z->z.avail_out = (uInt)(n > (1u << 30) ? (1u << 30) : n);
+    z->z.avail_out = (uInt)(n > CRC_PIECE ? CRC_PIECE : n);
     while (z->z.avail_out > 0 && !z->ended) {
         int zr;
         if (z->z.avail_in == 0 && !z->raw_eof) {
@@ -252,7 +255,17 @@ static ssize_t member_read(zip_src *z, uint8_t *dst, size_t n, ct_error *err)
     ssize_t r;
 
     if (z->mode == M_INFLATE) {
-        r = inflate_some(z, dst, n, err);
+        size_t done = 0;
+        r = 0;
+        while (done < n && !z->ended) {
+            r = inflate_some(z, dst + done, n - done, err);
+            if (r <= 0)
+                break;
+            z->crc = ct_crc32(z->crc, dst + done, (size_t)r);
+            done += (size_t)r;
+        }
+        if (r >= 0)
+            r = (ssize_t)done;
     } else {
         /* libzip checks the CRC of what it inflates itself, and of stored
          * members even when asked for their stored bytes */
@@ -268,8 +281,6 @@ static ssize_t member_read(zip_src *z, uint8_t *dst, size_t n, ct_error *err)
     }
     if (r < 0)
         return r;
-    if (z->mode == M_INFLATE)
-        z->crc = ct_crc32(z->crc, dst, (size_t)r);
     z->got += (uint64_t)r;
     if (z->got > z->want)
         return member_fault(z, F_SIZE, err, "member longer than its %llu bytes",

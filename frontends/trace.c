@@ -807,29 +807,39 @@ static int check_accesses(stream_rt *r, ct_batch *b, uint32_t from, ct_error *er
     return CT_OK;
 }
 
+/* One call of the decoder adding to b: its answer (1, 2 after a yield at
+ * a timestamp, 0 at the end, or a negative code), with the new accesses
+ * checked and the input bytes counted. */
+static int decode_once(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
+{
+    uint32_t from = b->n;
+    uint64_t bytes_before = t->info.bytes;
+    int rc = t->fmt->next(r->st, b, err);
+
+    if (rc < 0)
+        return rc;
+    if (rc == 0)
+        r->done = 1;
+    if (!t->fmt->checked && check_accesses(r, b, from, err) != CT_OK)
+        return err->code;
+    /* decoders that do not count their input themselves: the stream's
+     * decoded offset */
+    if (t->info.bytes == bytes_before && r->s.in) {
+        uint64_t off = ct_bytes_offset(r->s.in);
+        if (off > r->counted) {
+            t->info.bytes += off - r->counted;
+            r->counted = off;
+        }
+    }
+    return rc;
+}
+
 static int fill_stream(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
 {
-    const int checked = t->fmt->checked;
-    int rc;
     while (!r->done && ct_batch_room(b, t->fmt->max_per_record)) {
-        uint32_t from = b->n;
-        uint64_t bytes_before = t->info.bytes;
-        rc = t->fmt->next(r->st, b, err);
+        int rc = decode_once(t, r, b, err);
         if (rc < 0)
             return rc;
-        if (rc == 0)
-            r->done = 1;
-        if (!checked && check_accesses(r, b, from, err) != CT_OK)
-            return err->code;
-        /* decoders that do not count their input themselves: the stream's
-         * decoded offset */
-        if (t->info.bytes == bytes_before && r->s.in) {
-            uint64_t off = ct_bytes_offset(r->s.in);
-            if (off > r->counted) {
-                t->info.bytes += off - r->counted;
-                r->counted = off;
-            }
-        }
     }
     return CT_OK;
 }
@@ -923,11 +933,59 @@ static int start_streams(ct_trace *t, ct_error *err)
     return CT_OK;
 }
 
+/*
+ * Timestamp interleaving, for decoders that yield at timestamps: the
+ * running stream, its buffer empty, decodes straight into the output (no
+ * copy). The decoder stops after each TIMESTAMP marker; when that makes
+ * another stream the oldest, the marker is taken back into the stream's
+ * buffer (it is emitted when the stream runs again) and the other stream
+ * runs. The same choices as next_multi() makes from a buffer. Returns 1
+ * when it decoded, 0 when the output has no room for the decoder, or a
+ * negative code.
+ */
+static int decode_direct(ct_trace *t, stream_rt *r, ct_batch *out, ct_error *err)
+{
+    int rc;
+
+    if (!ct_batch_room(out, t->fmt->max_per_record))
+        return 0;
+    rc = decode_once(t, r, out, err);
+    if (rc < 0)
+        return rc;
+    if (rc == 2 && out->nmk > 0 && out->mk[out->nmk - 1].type == CT_MK_TIMESTAMP &&
+        out->mk[out->nmk - 1].index == out->n) {
+        const ct_marker m = out->mk[out->nmk - 1];
+        int nx;
+        r->next_ts = m.time;
+        nx = oldest_stream(t);
+        if (nx >= 0 && (uint32_t)nx != t->cur) {
+            out->nmk--;
+            ct_batch_clear(&r->b);
+            r->ai = r->mi = r->ei = 0;
+            r->b.mk[r->b.nmk++] = m;
+            r->b.mk[0].index = 0;
+            t->cur = (uint32_t)nx;
+            t->sv[nx]->ts_taken = 1;
+        }
+    }
+    return 1;
+}
+
 static int next_multi(ct_trace *t, ct_batch *out, ct_error *err)
 {
+    const int direct = t->interleave == CT_IL_TIMESTAMP && t->fmt->yields;
+
     while (ct_batch_room(out, 1)) {
         stream_rt *r = t->sv[t->cur];
 
+        if (direct && !r->done && !buffered(r)) {
+            int rc = decode_direct(t, r, out, err);
+            if (rc < 0)
+                return rc;
+            if (rc == 0)
+                break;  /* the output is full enough */
+            continue;
+        }
         if (refill(t, r, err) != CT_OK)
             return err->code;
         if (r->finished) {
@@ -1021,6 +1079,9 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
                         break;
                     }
             }
+            if (t->interleave == CT_IL_TIMESTAMP && t->fmt->yields)
+                for (uint32_t i = 0; i < t->nstreams; i++)
+                    t->sv[i]->s.yield_at_timestamp = 1;
             if (t->interleave == CT_IL_TIMESTAMP && start_streams(t, err) != CT_OK)
                 return err->code;
         }
