@@ -142,8 +142,14 @@ int ct_zip_skip_member(ct_bytes *b);
  * where the CPU has it (crc32.c). */
 uint32_t ct_crc32(uint32_t crc, const void *data, size_t n);
 
-/* 1 when ct_crc32 uses the carry-less multiplication path. */
+/* How ct_crc32 computes on this CPU: 2 with 512-bit carry-less
+ * multiplication (AVX-512 VPCLMULQDQ), 1 with 128-bit (PCLMULQDQ), 0 with
+ * zlib's tables. */
 int ct_crc32_accelerated(void);
+
+/* ct_crc32 by a given way (tests): how as above, falling back to a lesser
+ * way the CPU or the length does not allow. */
+uint32_t ct_crc32_path(int how, uint32_t crc, const void *data, size_t n);
 
 /* State for ct_source_mem reading n bytes at data (NULL: no memory). */
 void *ct_source_mem_state(const void *data, size_t n);
