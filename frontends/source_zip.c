@@ -216,14 +216,12 @@ static int open_member(zip_src *z, ct_error *err)
 }
 
 /* Inflate into dst; returns bytes produced (0 once the data ended) or a
- * negative code. At most CRC_PIECE bytes at a time, so that their CRC is
- * taken while they are in the first-level cache. */
-#define CRC_PIECE (32u << 10)
-
+ * negative code. As much as dst takes at once: zlib copies the last 32 KiB
+ * of every call's output into its window. */
 static ssize_t inflate_some(zip_src *z, uint8_t *dst, size_t n, ct_error *err)
 {
     z->z.next_out = dst;
-    z->z.avail_out = (uInt)(n > CRC_PIECE ? CRC_PIECE : n);
+    z->z.avail_out = (uInt)(n > (1u << 30) ? (1u << 30) : n);
     while (z->z.avail_out > 0 && !z->ended) {
         int zr;
         if (z->z.avail_in == 0 && !z->raw_eof) {
