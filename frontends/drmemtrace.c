@@ -11,7 +11,19 @@
  *   record 1 (MARKER 28 or THREAD 22). A FILETYPE marker naming a 32-bit
  *   architecture in a 12-byte trace (or a 64-bit one in an 8-byte trace)
  *   is an error. Versions 1 (legacy: no VERSION or FILETYPE marker) to 7
- *   are read; a HEADER announcing another version is refused.
+ *   are read; a HEADER announcing another version (0, or past 7) is
+ *   refused by its number. The width is found from the record types even
+ *   for such versions, so that they are not mistaken for other data.
+ *
+ * The end
+ *   Every trace ends with a FOOTER record: raw2trace writes it when a
+ *   thread's output ends, in every version (the legacy single-file
+ *   converter wrote HEADER, the threads, FOOTER), and DynamoRIO's readers
+ *   take a missing one as truncation ("Trace is truncated", "Chunk is
+ *   missing footer"). A stream that ends at a record boundary without it
+ *   (a zip archive whose last member ends with CHUNK_FOOTER included) is
+ *   "truncated: no footer": an error, counted in lenient mode (the
+ *   accesses read stay).
  *
  * Inputs
  *   A per-thread file (plain, gzip, zstd, lz4, snappy-framed or zip: the
@@ -207,23 +219,31 @@ FORCE_INLINE uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint6
 
 /* ---- recognising files ------------------------------------------------------- */
 
-/* 12 or 8 for a final trace head, 0 otherwise. */
-static unsigned record_width(const uint8_t *h, size_t n)
+/* A record type that may follow the HEADER. */
+static int after_header(uint16_t type)
 {
+    return type == T_MARKER || type == T_THREAD || type == T_PID;
+}
+
+/* 12 or 8 for a final trace head, 0 otherwise; *plausible set to 1 when
+ * the version is one a trace could have (1..255; others are read so that
+ * the version can be refused by number). */
+static unsigned record_width(const uint8_t *h, size_t n, int *plausible)
+{
+    *plausible = 0;
     if (n < 12 || rd16(h) != T_HEADER || rd16(h + 2) != 0)
         return 0;
-    if (n >= 16) {
+    /* a version that does not fit 32 bits leaves 8-byte records no
+     * room: bytes 8..9 are then not a record type */
+    if (n >= 16 && after_header(rd16(h + 12)) && !after_header(rd16(h + 8))) {
         uint64_t v = rd64(h + 4);
-        uint16_t next = rd16(h + 12);
-        if (v >= 1 && v <= 255 &&
-            (next == T_MARKER || next == T_THREAD || next == T_PID))
-            return 12;
+        *plausible = v >= 1 && v <= 255;
+        return 12;
     }
-    {
+    if (after_header(rd16(h + 8))) {
         uint32_t v = rd32(h + 4);
-        uint16_t next = rd16(h + 8);
-        if (v >= 1 && v <= 255 && (next == T_MARKER || next == T_THREAD || next == T_PID))
-            return 8;
+        *plausible = v >= 1 && v <= 255;
+        return 8;
     }
     return 0;
 }
@@ -249,8 +269,9 @@ static int cut_in_header(const uint8_t *h, size_t n)
 
 static int dmt_probe(const uint8_t *h, size_t n)
 {
-    if (record_width(h, n))
-        return 95;
+    int plausible;
+    if (record_width(h, n, &plausible))
+        return plausible ? 95 : 80;  /* open refuses an unknown version by number */
     if (is_raw(h, n))
         return 90;  /* claimed so that open can refuse it with a hint */
     if (cut_in_header(h, n))
@@ -469,6 +490,7 @@ static int dmt_open(void **st, ct_stream *s, ct_error *err)
     ssize_t n = ct_bytes_fill(s->in, HEAD_SCAN, err);
     const uint8_t *h;
     unsigned rs;
+    int plausible;
 
     if (n < 0 && ct_bytes_avail(s->in) == 0)
         return (int)n;
@@ -481,7 +503,7 @@ static int dmt_open(void **st, ct_stream *s, ct_error *err)
         return ct_error_set(err, CT_E_UNSUPPORTED,
                             "%s: raw drmemtrace file (offline_entry_t records, not "
                             "post-processed): run raw2trace on its directory first", s->path);
-    rs = record_width(h, (size_t)n);
+    rs = record_width(h, (size_t)n, &plausible);
     if (!rs && cut_in_header(h, (size_t)n))
         return ct_error_set(err, CT_E_FORMAT,
                             "%s: byte 0, record 0: truncated: the file ends after %zd bytes, "
@@ -1185,6 +1207,21 @@ static int skip_member_rest(dmt *d, ct_error *err)
     return CT_OK;
 }
 
+/* The stream ended after whole records: it must have ended with the
+ * FOOTER record. 0, or a negative code. */
+static int at_end(dmt *d, ct_error *err)
+{
+    int rc;
+    if (d->last_type == T_FOOTER)
+        return 0;
+    rc = MALFORMED(d, err, ct_bytes_offset(d->in), d->rec, "trace without its FOOTER (truncated)",
+                   "truncated: no footer (the %s ends without the FOOTER record that ends "
+                   "every trace%s)", d->zip ? "archive's last member" : "trace",
+                   d->zip ? ": chunks are missing or the last one was cut" : "");
+    d->last_type = T_FOOTER;  /* reported once */
+    return rc;
+}
+
 /* Open member d->member at the current offset. Returns 1 when it is open,
  * 0 when the archive has no more members, or a negative code. */
 static int start_member(dmt *d, ct_error *err)
@@ -1196,7 +1233,7 @@ static int start_member(dmt *d, ct_error *err)
     if (d->member >= d->nmembers) {
         if (d->nmembers == 0)
             return ct_error_set(err, CT_E_FORMAT, "%s: zip archive without members", d->s->path);
-        return 0;
+        return at_end(d, err);
     }
     if (ct_zip_member(d->in, d->member, &name, &size) != 0)
         return ct_error_set(err, CT_E_FORMAT, "%s: zip member %llu: unreadable entry",
@@ -1222,8 +1259,11 @@ static int end_member(dmt *d, ct_error *err)
     int rc = CT_OK;
     if (!(d->last_type == T_FOOTER ||
           (d->last_type == T_MARKER && d->last_size == M_CHUNK_FOOTER)))
+    {
         rc = MALFORMED(d, err, d->mend, d->rec, "chunk without CHUNK_FOOTER or FOOTER",
                        "chunk ends without a CHUNK_FOOTER or FOOTER record (truncated chunk)");
+        d->last_type = T_FOOTER;  /* reported: not again as a trace without its footer */
+    }
     d->member_open = 0;
     d->member++;
     return rc;
@@ -1360,7 +1400,7 @@ static int dmt_next(void *st, ct_batch *b, ct_error *err)
             if (d->zip)
                 return ct_error_set(err, CT_E_FORMAT, "%s:%s: archive ends inside the member",
                                     d->s->path, member_name(d));
-            return 0;
+            return at_end(d, err);
         }
         if (limit < d->rs) {
             if ((rc = truncated(d, off, limit, err)) != CT_OK)

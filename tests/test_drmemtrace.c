@@ -203,6 +203,7 @@ TEST(interleaved_threads_switch_and_keep_their_cpu)
     dw_rec(&b, DW_INSTR, 4, 0x14);
     dw_rec(&b, DW_THREAD, 8, 1);        /* a repeat changes nothing */
     dw_rec(&b, DW_READ, 4, 0x99);
+    dw_rec(&b, DW_FOOTER, 0, 0);
     dw_file(dw_path("inter.trace"), b.p, b.n);
     r = tc_read1(dw_path("inter.trace"), (const char *const[]){"trace.schedule=single", NULL});
     CHECK_EQ_U64(r->rc, 0);
@@ -681,6 +682,90 @@ TEST(lenient_reading_skips_a_zip_member_that_fails_its_checks)
         dw_free(&c[i]);
 }
 
+TEST(a_trace_without_its_footer_is_truncated)
+{
+    static const char *const names[5] = {"nf.trace", "nf.trace.gz", "nf.trace.zst",
+                                         "nf.trace.lz4", "nf.sz"};
+    dw_buf b, c[3];
+    const dw_buf *m[2] = {&c[0], &c[1]};
+    const char *chunks[2] = {"chunk.0000", "chunk.0001"};
+    tc_result *r;
+    char want[96];
+
+    /* cut at a record boundary: the thread exit is there, the footer not */
+    build_long(&b, 40);
+    b.n -= 12;
+    dw_file(dw_path(names[0]), b.p, b.n);
+    dw_gzip(dw_path(names[1]), b.p, b.n);
+    dw_zstd(dw_path(names[2]), b.p, b.n);
+    dw_lz4(dw_path(names[3]), b.p, b.n);
+    dw_snappy(dw_path(names[4]), b.p, b.n, 100);
+    snprintf(want, sizeof want, "byte %zu, record %zu: truncated: no footer", b.n, b.n / 12);
+    for (int i = 0; i < 5; i++) {
+        fprintf(stderr, "  (%s)\n", names[i]);
+        r = tc_read1(dw_path(names[i]), NULL);
+        CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+        CHECK_STR_CONTAINS(r->err.msg, names[i]);
+        CHECK_STR_CONTAINS(r->err.msg, want);
+        r = tc_read1(dw_path(names[i]), lenient);
+        CHECK_EQ_U64(r->rc, 0);
+        CHECK_EQ_U64(r->n, 40);    /* every access is there */
+        CHECK_EQ_U64(r->info.malformed, 1);
+        CHECK_STR_CONTAINS(r->info.reasons[0].what, "trace without its FOOTER (truncated)");
+    }
+    dw_free(&b);
+
+    /* a chunked trace whose last chunk ends with CHUNK_FOOTER: chunks are missing */
+    build_big_chunks(c);
+    dw_zip(dw_path("nf.zip"), 2, chunks, m);
+    r = tc_read1(dw_path("nf.zip"), NULL);
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "nf.zip: byte 2412, record 201: truncated: no footer");
+    r = tc_read1(dw_path("nf.zip"), lenient);
+    CHECK_EQ_U64(r->rc, 0);
+    CHECK_EQ_U64(r->info.malformed, 1);
+    for (int i = 0; i < 3; i++)
+        dw_free(&c[i]);
+}
+
+TEST(an_unknown_version_is_refused_by_number)
+{
+    static const uint64_t versions[4] = {0, 8, 1000, (uint64_t)1 << 40};
+    for (int i = 0; i < 4; i++) {
+        dw_buf b;
+        tc_result *r;
+        char name[32], want[80];
+        dw_init(&b, 12);
+        dw_header(&b, 7, DW_FT_X86_64, 1, 0);
+        for (int k = 0; k < 8; k++)         /* the HEADER's version */
+            b.p[4 + k] = (uint8_t)(versions[i] >> (8 * k));
+        dw_end(&b, 1);
+        snprintf(name, sizeof name, "v%d.trace", i);
+        dw_file(dw_path(name), b.p, b.n);
+        r = tc_read1(dw_path(name), NULL);
+        snprintf(want, sizeof want, "byte 0, record 0: unsupported trace version %llu",
+                 (unsigned long long)versions[i]);
+        CHECK_EQ_U64(r->rc, CT_E_UNSUPPORTED);
+        CHECK_STR_CONTAINS(r->err.msg, want);
+        CHECK(strstr(r->err.msg, "not a drmemtrace trace") == NULL);
+        dw_free(&b);
+    }
+    /* 8-byte records: version 0 */
+    {
+        dw_buf b;
+        tc_result *r;
+        dw_init(&b, 8);
+        dw_header(&b, 7, DW_FT_X86_32, 1, 0);
+        memset(b.p + 4, 0, 4);
+        dw_end(&b, 1);
+        dw_file(dw_path("v0-32.trace"), b.p, b.n);
+        r = tc_read1(dw_path("v0-32.trace"), NULL);
+        CHECK_EQ_U64(r->rc, CT_E_UNSUPPORTED);
+        CHECK_STR_CONTAINS(r->err.msg, "unsupported trace version 0");
+        dw_free(&b);
+    }
+}
+
 static void flip(const char *path, long at)
 {
     FILE *f = fopen(path, "r+b");
@@ -763,6 +848,8 @@ int main(void)
     RUN(corrupt_compressed_streams_are_errors);
     RUN(a_damaged_stream_names_the_record_it_cuts);
     RUN(lenient_reading_skips_a_zip_member_that_fails_its_checks);
+    RUN(a_trace_without_its_footer_is_truncated);
+    RUN(an_unknown_version_is_refused_by_number);
     dw_cleanup();
     return harness_done();
 }

@@ -10,7 +10,8 @@
 #   impossible sizes an encoding over 15 bytes, 12-byte records in a
 #                    32-bit trace
 #   unknown kinds    record type 99
-#   version          version 9
+#   version          version 9, version 0 (refused by number)
+#   no footer        a trace cut at a record boundary
 #   compression      a damaged gzip stream, a cut zstd stream, a damaged
 #                    zip member; a zip member that is not a chunk
 source "$(dirname "$0")/lib.bash"
@@ -27,6 +28,7 @@ open(d + '/ok.trace', 'wb').write(head + body + tail)
 open(d + '/trunc.trace', 'wb').write(head + body + b'\x0a\x00\x04')  # record 9 cut
 open(d + '/unknown.trace', 'wb').write(head + body + rec(99, 0, 0) + rec(1, 4, 0x900) + tail)
 open(d + '/v9.trace', 'wb').write(rec(25, 0, 9) + head[12:] + body + tail)
+open(d + '/v0.trace', 'wb').write(rec(25, 0, 0) + head[12:] + body + tail)
 open(d + '/x.raw', 'wb').write(struct.pack('<Q', 0xc408000000000c40) + b'\0' * 8)
 with zipfile.ZipFile(d + '/member.zip', 'w', zipfile.ZIP_DEFLATED) as z:
     z.writestr('chunk.0000', head + body + rec(28, 21, 0))
@@ -66,6 +68,8 @@ expect_eq "$(json_get "$TMP/out" "d['malformed'], d['accesses']['store']")" "1 1
 
 expect_status 2 "unsupported version" "$CACHET" info "$TMP/v9.trace"
 expect_err_contains "v9.trace: byte 0, record 0: unsupported trace version 9" "version"
+expect_status 2 "version 0" "$CACHET" info "$TMP/v0.trace"
+expect_err_contains "v0.trace: byte 0, record 0: unsupported trace version 0" "version 0"
 
 expect_status 2 "raw file" "$CACHET" info -f drmemtrace "$TMP/x.raw"
 expect_err_contains "run raw2trace" "raw file"
@@ -85,18 +89,30 @@ expect_status 2 "corrupt gzip stream, lenient too" "$CACHET" run --lenient -q "$
 
 # every cut of ok.trace (records of 12 bytes; records 0..1 are the HEADER
 # and the VERSION marker): a cut between records from record 2 on is a
-# shorter trace, any other cut is reported at the record it falls in
+# trace without its FOOTER, any other cut is reported at the record it
+# falls in; only the whole file is a trace
 n=$(wc -c < "$TMP/ok.trace")
 for ((i = 1; i <= n; i++)); do
     if [ $i -lt 16 ]; then
         printf '%d\tbyte 0, record 0: truncated: the file ends after %d bytes, inside the HEADER record\n' $i $i
-    elif [ $((i % 12)) -eq 0 ]; then printf '%d\tok\n' $i
+    elif [ $i -eq $n ]; then printf '%d\tok\n' $i
+    elif [ $((i % 12)) -eq 0 ]; then
+        printf '%d\tbyte %d, record %d: truncated: no footer\n' $i $i $((i / 12))
     else
         printf '%d\tbyte %d, record %d: truncated record: %d of 12 bytes at the end of the file\n' \
             $i $((i / 12 * 12)) $((i / 12)) $((i % 12))
     fi
 done > "$TMP/table"
 cut_table "cut after every byte" "$TMP/ok.trace" "$TMP/table" -f drmemtrace
+
+# without its FOOTER (DynamoRIO's raw2trace ends every trace with one):
+# strict mode stops, lenient mode counts it and keeps every access
+head -c $((n - 12)) "$TMP/ok.trace" | gzip -c > "$TMP/nofooter.trace.gz"
+bad_case "no footer, gzip" "nofooter.trace.gz: byte $((n - 12)), record $((n / 12 - 1)): truncated: no footer" \
+    "$TMP/nofooter.trace.gz"
+expect_status 0 "no footer, lenient" "$CACHET" info --lenient --json "$TMP/nofooter.trace.gz"
+expect_eq "$(json_get "$TMP/out" "d['malformed'], d['instructions'], d['accesses']['load']")" "1 1 1" \
+    "no footer: counted, accesses kept"
 
 bad_case "record 0 is not a HEADER" \
     "footer-first.trace: byte 0, record 0: not a drmemtrace trace (record 0 is not a HEADER record)" \
