@@ -30,9 +30,15 @@
  *   byte sources undo the container, chosen by magic bytes), a legacy
  *   single file interleaving threads with THREAD records, or a directory
  *   of per-thread files (also the trace/ subdirectory of a *.dir), listed
- *   in name order. In a directory, DynamoRIO's side files are skipped:
- *   modules.log, funclist.log, v2p.textproto, encodings.bin*,
- *   serial_schedule.bin*, cpu_schedule.bin*, hidden files, subdirectories.
+ *   in name order. A directory is read by content, never by file names:
+ *   every file whose first bytes (once decompressed) begin a trace is a
+ *   stream, whatever it is called; DynamoRIO's side files are skipped
+ *   by name (modules.log, funclist.log, v2p.textproto, encodings.bin*,
+ *   serial_schedule.bin*, cpu_schedule.bin*), as are hidden files and
+ *   subdirectories; any other file is ignored and counted (ct_trace_info
+ *   ignored_files; the command says "ignored: N files that are not
+ *   traces"). A file that cannot be read or decompressed is opened as a
+ *   stream, so that its fault is reported rather than hidden.
  *   A directory of window.NNNN subdirectories (a multi-window trace) is
  *   refused with a hint to name one window.
  *   Raw (not yet post-processed) files are recognised by their header and
@@ -293,12 +299,6 @@ static int is_side_file(const char *name)
     return 0;
 }
 
-static int is_raw_name(const char *name)
-{
-    const char *dot = strstr(name, ".raw");
-    return dot && (dot[4] == '\0' || dot[4] == '.');
-}
-
 /* out = a "/" b; 0, or -1 when it does not fit. */
 static int join_path(char *out, size_t n, const char *a, const char *b)
 {
@@ -327,9 +327,32 @@ static void trace_dir(const char *dir, char *out, size_t n)
         snprintf(out, n, "%s", dir);
 }
 
+/* What a file of a trace directory holds, by its first bytes (after
+ * decompression). */
+enum { F_OTHER, F_TRACE, F_RAW };
+
+static int file_kind(const char *path)
+{
+    ct_bytes *in;
+    ct_error err;
+    int kind = F_TRACE;  /* what cannot be read is opened as a trace: its fault is reported */
+
+    memset(&err, 0, sizeof err);
+    if (ct_bytes_open(&in, path, &err) != CT_OK)
+        return F_TRACE;
+    if (ct_bytes_fill(in, HEAD_SCAN, &err) >= 0 || ct_bytes_avail(in) > 0) {
+        const uint8_t *h = ct_bytes_ptr(in);
+        size_t n = ct_bytes_avail(in);
+        int sc = dmt_probe(h, n);
+        kind = is_raw(h, n) ? F_RAW : sc > 0 ? F_TRACE : F_OTHER;
+    }
+    ct_bytes_close(in);
+    return kind;
+}
+
 static int dmt_probe_path(const char *path)
 {
-    char dir[PATH_MAX];
+    char dir[PATH_MAX], full[PATH_MAX];
     DIR *d;
     struct dirent *e;
     int score = 0;
@@ -340,10 +363,17 @@ static int dmt_probe_path(const char *path)
     d = opendir(dir);
     if (!d)
         return 0;
-    while ((e = readdir(d)) != NULL && !score) {
-        size_t len = strlen(e->d_name);
-        if (strstr(e->d_name, ".trace") || (len > 3 && strcmp(e->d_name + len - 3, ".sz") == 0))
+    /* by content: the first file that is a trace decides */
+    while ((e = readdir(d)) != NULL && score < 70) {
+        int kind;
+        if (e->d_name[0] == '.' || is_side_file(e->d_name) ||
+            join_path(full, sizeof full, dir, e->d_name) != 0 || is_dir_path(full))
+            continue;
+        kind = file_kind(full);
+        if (kind == F_TRACE)
             score = 70;
+        else if (kind == F_RAW)
+            score = 60;  /* refused by list_dir with a hint */
     }
     closedir(d);
     if (!score) {
@@ -359,8 +389,8 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int dmt_list_dir(const char *path, int (*fn)(void *ctx, const char *path), void *ctx,
-                        ct_error *err)
+static int dmt_list_dir(const char *path, int (*fn)(void *ctx, const char *path, int trace),
+                        void *ctx, ct_error *err)
 {
     char dir[PATH_MAX], full[PATH_MAX];
     DIR *d;
@@ -383,10 +413,16 @@ static int dmt_list_dir(const char *path, int (*fn)(void *ctx, const char *path)
                 windows++;
             continue;
         }
-        if (is_raw_name(e->d_name)) {
+        switch (file_kind(full)) {
+        case F_RAW:
             rc = ct_error_set(err, CT_E_UNSUPPORTED,
                               "%s: raw drmemtrace file (not post-processed): run raw2trace "
                               "on its directory first", full);
+            continue;
+        case F_OTHER:
+            (void)fn(ctx, full, 0);  /* counted, not read */
+            continue;
+        default:
             break;
         }
         if (n == cap) {
@@ -424,7 +460,7 @@ static int dmt_list_dir(const char *path, int (*fn)(void *ctx, const char *path)
         if (rc == CT_OK) {
             if (join_path(full, sizeof full, dir, names[i]) != 0)
                 rc = ct_error_set(err, CT_E_IO, "%s: path too long", names[i]);
-            else if (fn(ctx, full) != 0)
+            else if (fn(ctx, full, 1) != 0)
                 rc = err->code ? err->code : CT_E_INTERNAL;
         }
         free(names[i]);

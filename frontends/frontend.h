@@ -174,9 +174,11 @@ typedef struct ct_format_ops {
      * (a directory, or a synthetic "gen:" input). */
     int (*probe_path)(const char *path);
     /* Optional: the per-stream files of a directory, in stream order. fn is
-     * called once per file; a non-zero return stops. */
-    int (*list_dir)(const char *dir, int (*fn)(void *ctx, const char *path), void *ctx,
-                    ct_error *err);
+     * called once per file with trace = 1; a non-zero return stops. Files
+     * that hold no trace (by content) and that the format does not know as
+     * side files are passed with trace = 0: counted, not read. */
+    int (*list_dir)(const char *dir, int (*fn)(void *ctx, const char *path, int trace),
+                    void *ctx, ct_error *err);
     /* 1 when the format reads no bytes (s->in is NULL). */
     int no_bytes;
     /* 1 when the decoder itself gives every access of stream i thread i + 1,

@@ -155,10 +155,12 @@ static ssize_t lzw_read(void *st, uint8_t *dst, size_t n, ct_error *err)
         uint32_t code = (uint32_t)c, incode;
         if (z->oldcode == -1) {
             if (code >= 256)
-                return ct_source_fail(&z->kept, got, ct_error_set(err, CT_E_FORMAT,
-                                    "%s: compressed byte %llu: corrupt compress data (first "
-                                    "code %u)", z->in->name,
-                                    (unsigned long long)ct_bytes_offset(z->in), code), err);
+                return ct_source_fail(
+                    &z->kept, got,
+                    ct_error_set(err, CT_E_FORMAT,
+                                 "%s: compressed byte %llu: corrupt compress data (first code %u)",
+                                 z->in->name, (unsigned long long)ct_bytes_offset(z->in), code),
+                    err);
             z->oldcode = (int32_t)code;
             z->finchar = (uint8_t)code;
             z->stack[--z->sp] = (uint8_t)code;
@@ -178,18 +180,23 @@ static ssize_t lzw_read(void *st, uint8_t *dst, size_t n, ct_error *err)
         incode = code;
         if (code >= z->free_ent) { /* the KwKwK case */
             if (code > z->free_ent)
-                return ct_source_fail(&z->kept, got, ct_error_set(err, CT_E_FORMAT,
-                                    "%s: compressed byte %llu: corrupt compress data (code "
-                                    "%u beyond table end %u)", z->in->name,
-                                    (unsigned long long)ct_bytes_offset(z->in), code,
-                                    z->free_ent), err);
+                return ct_source_fail(
+                    &z->kept, got,
+                    ct_error_set(err, CT_E_FORMAT,
+                                 "%s: compressed byte %llu: corrupt compress data (code %u "
+                                 "beyond table end %u)", z->in->name,
+                                 (unsigned long long)ct_bytes_offset(z->in), code, z->free_ent),
+                    err);
             z->stack[--z->sp] = z->finchar;
             code = (uint32_t)z->oldcode;
         }
         while (code >= 256) {
             if (z->sp == 0)
-                return ct_source_fail(&z->kept, got, ct_error_set(err, CT_E_FORMAT, "%s: corrupt compress data (loop)",
-                                    z->in->name), err);
+                return ct_source_fail(
+                    &z->kept, got,
+                    ct_error_set(err, CT_E_FORMAT, "%s: corrupt compress data (loop)",
+                                 z->in->name),
+                    err);
             z->stack[--z->sp] = z->suffix[code];
             code = z->prefix[code];
         }

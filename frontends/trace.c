@@ -346,9 +346,14 @@ typedef struct dir_ctx {
     size_t n, cap;
 } dir_ctx;
 
-static int collect_path(void *ctx, const char *path)
+static int collect_path(void *ctx, const char *path, int trace)
 {
     dir_ctx *d = ctx;
+    if (!trace) {
+        if (d->t->info.ignored_files++ == 0)
+            snprintf(d->t->info.ignored_first, sizeof d->t->info.ignored_first, "%s", path);
+        return 0;
+    }
     if (d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 16;
         char **v = realloc(d->paths, cap * sizeof *v);
@@ -389,10 +394,20 @@ static int open_dir(ct_trace *t, const char *dir, ct_error *err)
         return ct_error_set(err, CT_E_IO, "%s: is a directory; the %s format reads %s", dir,
                             f->name, f->no_bytes ? "synthetic inputs (gen:NAME:...)" : "files");
     }
-    rc = f->list_dir(dir, collect_path, &d, err);
-    if (!rc && d.n == 0)
-        rc = ct_error_set(err, CT_E_FORMAT, "%s: directory holds no %s trace files", dir,
-                          f->name);
+    {
+        uint64_t ignored = t->info.ignored_files;
+        rc = f->list_dir(dir, collect_path, &d, err);
+        ignored = t->info.ignored_files - ignored;
+        if (!rc && d.n == 0 && ignored)
+            rc = ct_error_set(err, CT_E_FORMAT, "%s: directory holds no %s trace files (%llu "
+                              "%s, e.g. %s)", dir, f->name, (unsigned long long)ignored,
+                              ignored == 1 ? "file that is not a trace"
+                                           : "files that are not traces",
+                              t->info.ignored_first);
+        else if (!rc && d.n == 0)
+            rc = ct_error_set(err, CT_E_FORMAT, "%s: directory holds no %s trace files", dir,
+                              f->name);
+    }
     for (size_t i = 0; i < d.n; i++) {
         path_store *ps = paths_of(t);
         if (!rc && ps->n == ps->cap) {

@@ -349,6 +349,59 @@ TEST(directories_skip_side_files_and_accept_dir_trace)
     dw_free(&b);
 }
 
+TEST(directories_are_read_by_content_not_by_name)
+{
+    dw_buf a, b;
+    tc_result *r;
+
+    dw_init(&a, 12);
+    dw_header(&a, 7, DW_FT_X86_64, 11, 0);
+    dw_rec(&a, DW_INSTR, 4, 0x10);
+    dw_end(&a, 11);
+    dw_init(&b, 12);
+    dw_header(&b, 7, DW_FT_X86_64, 12, 0);
+    dw_rec(&b, DW_INSTR, 4, 0x20);
+    dw_rec(&b, DW_WRITE, 4, 0x30);
+    dw_end(&b, 12);
+    mkdir(dw_path("named.dir"), 0700);
+    /* per-thread traces under names no rule knows */
+    dw_gzip(dw_path("named.dir/app.11.memtrace.gz"), a.p, a.n);
+    dw_file(dw_path("named.dir/thread-12.bin"), b.p, b.n);
+    /* files that are not traces, and DynamoRIO's side files */
+    dw_file(dw_path("named.dir/README.txt"), "how this was traced\n", 20);
+    dw_gzip(dw_path("named.dir/notes.gz"), "not a trace either", 18);
+    dw_file(dw_path("named.dir/empty"), "", 0);
+    dw_file(dw_path("named.dir/funclist.log"), "0,1,0x10,f\n", 11);
+    dw_file(dw_path("named.dir/cpu_schedule.bin.zip"), "PK junk", 7);
+    r = tc_read1(dw_path("named.dir"), NULL);
+    CHECK_EQ_U64(r->rc, 0);
+    CHECK(r->info.format && strcmp(r->info.format, "drmemtrace") == 0);
+    CHECK_EQ_U64(r->info.streams, 2);
+    CHECK_EQ_U64(r->n, 3);
+    CHECK_EQ_U64(r->info.threads, 2);
+    CHECK_EQ_U64(r->info.ignored_files, 3);   /* README.txt, notes.gz, empty */
+    CHECK_STR_CONTAINS(r->info.ignored_first, "named.dir/");
+
+    /* only files that are not traces: an error that says so */
+    mkdir(dw_path("none.dir"), 0700);
+    dw_file(dw_path("none.dir/README.txt"), "nothing here\n", 13);
+    r = tc_read1(dw_path("none.dir"), (const char *const[]){"trace.format=drmemtrace", NULL});
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "none.dir: directory holds no drmemtrace trace files (1 file "
+                                   "that is not a trace, e.g. ");
+
+    /* a raw file, whatever its name, is refused with the hint */
+    mkdir(dw_path("rawname.dir"), 0700);
+    dw_file(dw_path("rawname.dir/t.1.trace"), a.p, a.n);
+    dw_file(dw_path("rawname.dir/thread2"), "\x40\x0c\x00\x00\x00\x00\x08\xc4\0\0\0\0\0\0\0\0",
+            16);
+    r = tc_read1(dw_path("rawname.dir"), NULL);
+    CHECK_EQ_U64(r->rc, CT_E_UNSUPPORTED);
+    CHECK_STR_CONTAINS(r->err.msg, "rawname.dir/thread2: raw drmemtrace file");
+    dw_free(&a);
+    dw_free(&b);
+}
+
 /* ---- malformed input ---- */
 
 /* A good prefix: header (records 0..6) and two accesses (7 and 8). */
@@ -840,6 +893,7 @@ int main(void)
     RUN(zip_chunks_in_archive_order_without_duplicates);
     RUN(physical_address_markers_translate_pages);
     RUN(directories_skip_side_files_and_accept_dir_trace);
+    RUN(directories_are_read_by_content_not_by_name);
     RUN(truncated_record_names_file_offset_and_index);
     RUN(unknown_type_stops_or_is_skipped);
     RUN(header_faults_always_stop);

@@ -68,6 +68,10 @@ static void report_diagnostics(const ct_trace_info *ti)
         cli_error("note: %llu record%s of a kind not simulated: %s (first at %s)",
                   (unsigned long long)ti->warnings[i].count, ti->warnings[i].count == 1 ? "" : "s",
                   ti->warnings[i].what, ti->warnings[i].first);
+    if (ti->ignored_files)
+        cli_error("note: ignored: %llu %s (first: %s)", (unsigned long long)ti->ignored_files,
+                  ti->ignored_files == 1 ? "file that is not a trace" : "files that are not traces",
+                  ti->ignored_first);
 }
 
 int cmd_run(int argc, char **argv)

@@ -105,6 +105,19 @@ for ((i = 1; i <= n; i++)); do
 done > "$TMP/table"
 cut_table "cut after every byte" "$TMP/ok.trace" "$TMP/table" -f drmemtrace
 
+# a directory is read by content: per-thread traces under any name, files
+# that are not traces ignored and counted, DynamoRIO's side files skipped
+mkdir "$TMP/named"
+gzip -c "$TMP/ok.trace" > "$TMP/named/app.5.memtrace.gz"
+printf 'how it was traced\n' > "$TMP/named/README.txt"
+printf 'x' > "$TMP/named/funclist.log"
+expect_status 0 "directory of *.memtrace.gz" "$CACHET" run -q "$TMP/named"
+expect_err_contains "note: ignored: 1 file that is not a trace (first: $TMP/named/README.txt)" \
+    "the file that is not a trace is counted"
+expect_status 0 "directory of *.memtrace.gz, info" "$CACHET" info --json "$TMP/named"
+expect_eq "$(json_get "$TMP/out" "d['format'], d['streams'], d['instructions'], d['ignored_files']")" \
+    "drmemtrace 1 1 1" "one stream read, one file ignored"
+
 # without its FOOTER (DynamoRIO's raw2trace ends every trace with one):
 # strict mode stops, lenient mode counts it and keeps every access
 head -c $((n - 12)) "$TMP/ok.trace" | gzip -c > "$TMP/nofooter.trace.gz"
