@@ -57,6 +57,9 @@
  *     when its pc repeats the previous instruction's, else an ifetch.
  *   INSTR_NO_FETCH: a "nofetch" instruction (counted, never simulated).
  *   READ, WRITE: load, store of `size` bytes with the last instruction's pc.
+ *     Size 0 (an operand whose size the tracer could not tell, such as an
+ *     XSAVE area) is passed on as 0: the core model reads it as one byte
+ *     (sim/hier.c), compat = drcachesim as drcachesim does.
  *   Prefetch types: a prefetch with hints: write (PREFETCH_WRITE*),
  *     instruction (PREFETCH_INSTR*), non-temporal (NTA, *_NT), target
  *     level 1-3 (T0/T1/T2, *_L1/_L2/_L3); HARDWARE_PREFETCH: a plain one.
