@@ -744,23 +744,22 @@ static void schedule_marker(ct_trace *t, const ct_marker *m)
 static void assign_cores(ct_trace *t, ct_batch *b)
 {
     const int single = t->schedule == CT_SCHED_SINGLE;
-    uint32_t mi = 0, i = 0, thread = 0, core = 0;
-    int known = 0;
+    uint32_t mi = 0, i = 0, core = 0;
+    uint64_t thread = UINT64_MAX;  /* none: a thread id has 32 bits */
 
     while (i < b->n) {
         uint32_t end = b->n;
         while (mi < b->nmk && b->mk[mi].index <= i) {
             schedule_marker(t, &b->mk[mi++]);
-            known = 0;
+            thread = UINT64_MAX;
         }
         if (mi < b->nmk && b->mk[mi].index < end)
             end = b->mk[mi].index;
         for (ct_access *a = &b->acc[i], *stop = &b->acc[end]; a < stop; a++) {
-            if (UNLIKELY(!known || a->thread != thread)) {
+            if (UNLIKELY(a->thread != thread)) {
                 thread = a->thread;
-                known = 1;
-                count_thread(t, thread);
-                core = single ? 0 : core_for_thread(t, thread);
+                count_thread(t, a->thread);
+                core = single ? 0 : core_for_thread(t, a->thread);
             }
             a->core = (uint16_t)core;
         }
