@@ -29,6 +29,12 @@
  *   quantum: streams take turns in input order, `quantum` accesses each.
  *   auto: timestamp when the first stream has a timestamp marker in its
  *     first batch, else quantum.
+ *   Streams are decoded into their own buffers and copied out in this
+ *   order, except under timestamp interleaving with a decoder that stops
+ *   after each timestamp (drmemtrace): the running stream then decodes
+ *   straight into the output batch, and only a timestamp that hands the
+ *   turn to another stream is taken back into its buffer. Same order,
+ *   no copy.
  *
  * Scheduling (which simulated core runs each access), as drcachesim's
  * simulator assigns cores
@@ -50,11 +56,12 @@
  *   on core 0 throughout (the decoder fills both in).
  *
  * Read-ahead
- *   With [trace] readahead = yes (the default) one thread decodes and
- *   schedules the next batches while the caller simulates the current
- *   one. Batches are handed over by exchanging array pointers, never
- *   copied; at most RA_SLOTS batches are decoded ahead. The records and
- *   their order are exactly those of reading without the thread.
+ *   With [trace] readahead = yes (the default) one thread decodes (and
+ *   inflates, and checks) and schedules the next batches while the caller
+ *   simulates the current one, so that on two cores the two halves of the
+ *   work overlap. Batches are handed over by exchanging array pointers,
+ *   never copied; at most RA_SLOTS batches are decoded ahead. The records
+ *   and their order are exactly those of reading without the thread.
  */
 #include <dirent.h>
 #include <errno.h>
