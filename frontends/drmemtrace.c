@@ -985,17 +985,22 @@ static NOINLINE int do_header(dmt *d, ct_batch *b, uint16_t type, uint16_t size,
  * copy). Stops at the first other record or when the batch is nearly full;
  * returns how many records it consumed. Same mapping as decode() below.
  */
-/* Classes of the records fast_run_rs takes, by type (0: any other). */
-enum { C_OTHER, C_LOAD, C_STORE, C_FETCH, C_NOFETCH, C_ENCODING };
-static const uint8_t fast_class[64] = {
-    [T_READ] = C_LOAD, [T_WRITE] = C_STORE,
-    [T_INSTR] = C_FETCH, [T_INSTR_DIRECT_JUMP] = C_FETCH, [T_INSTR_INDIRECT_JUMP] = C_FETCH,
-    [T_INSTR_CONDITIONAL_JUMP] = C_FETCH, [T_INSTR_DIRECT_CALL] = C_FETCH,
-    [T_INSTR_INDIRECT_CALL] = C_FETCH, [T_INSTR_RETURN] = C_FETCH,
-    [T_INSTR_SYSENTER] = C_FETCH, [T_INSTR_TAKEN_JUMP] = C_FETCH,
-    [T_INSTR_UNTAKEN_JUMP] = C_FETCH, [T_INSTR_NO_FETCH] = C_NOFETCH,
-    [T_ENCODING] = C_ENCODING,
+/* The records fast_run_rs takes, by type: the access kind of loads and
+ * stores (never 0); FK_INSTR | kind for instructions; FK_ENCODING; 0 for
+ * any other type (the general decoder takes it). */
+enum { FK_INSTR = 0x40, FK_ENCODING = 0x80 };
+static const uint8_t fast_kind[64] = {
+    [T_READ] = CT_LOAD, [T_WRITE] = CT_STORE,
+    [T_INSTR] = FK_INSTR | CT_IFETCH, [T_INSTR_DIRECT_JUMP] = FK_INSTR | CT_IFETCH,
+    [T_INSTR_INDIRECT_JUMP] = FK_INSTR | CT_IFETCH,
+    [T_INSTR_CONDITIONAL_JUMP] = FK_INSTR | CT_IFETCH, [T_INSTR_DIRECT_CALL] = FK_INSTR | CT_IFETCH,
+    [T_INSTR_INDIRECT_CALL] = FK_INSTR | CT_IFETCH, [T_INSTR_RETURN] = FK_INSTR | CT_IFETCH,
+    [T_INSTR_SYSENTER] = FK_INSTR | CT_IFETCH, [T_INSTR_TAKEN_JUMP] = FK_INSTR | CT_IFETCH,
+    [T_INSTR_UNTAKEN_JUMP] = FK_INSTR | CT_IFETCH, [T_INSTR_NO_FETCH] = FK_INSTR | CT_NOFETCH,
+    [T_ENCODING] = FK_ENCODING,
 };
+_Static_assert(CT_LOAD != 0 && CT_STORE != 0 && (int)CT_KIND_STREAM <= (int)FK_INSTR,
+               "fast_kind keeps 0 for other types and kinds below FK_INSTR");
 
 FORCE_INLINE uint64_t fast_run_rs(dmt *d, const uint8_t *p, uint64_t n, uint64_t rec,
                                   ct_batch *b, const unsigned rs)
@@ -1012,26 +1017,25 @@ FORCE_INLINE uint64_t fast_run_rs(dmt *d, const uint8_t *p, uint64_t n, uint64_t
     for (; p < pend && o <= olim; p += rs, rec++) {
         const uint16_t type = rd16(p), size = rd16(p + 2);
         const uint64_t addr = rs == 12 ? rd64(p + 4) : rd32(p + 4);
-        const unsigned cls = type < 64 ? fast_class[type] : C_OTHER;
-        uint64_t kind;
+        const unsigned f = type < 64 ? fast_kind[type] : 0;
+        uint64_t kind = f;
 
-        if (cls <= C_STORE) {
-            if (cls == C_OTHER)
-                break;
-            kind = cls == C_LOAD ? CT_LOAD : CT_STORE;
-        } else if (cls != C_ENCODING) {
+        if (f == 0)
+            break;
+        if (f >= FK_INSTR) {
+            if (f == FK_ENCODING) {
+                if (size > rs - 4 || enc + size > MAX_ENCODING)
+                    break;
+                enc += size;
+                continue;
+            }
             if (size == 0 || enc != 0)
                 break;
-            kind = cls == C_NOFETCH ? CT_NOFETCH : CT_IFETCH;
+            kind = f & ~(unsigned)FK_INSTR;
             pc = addr;
             next_pc = addr + size;
             prev = addr;
             have = 1;
-        } else {
-            if (size > rs - 4 || enc + size > MAX_ENCODING)
-                break;
-            enc += size;
-            continue;
         }
         /* the access, as whole words: fields past size are thread, then
          * cpu, core, kind, op and flags (access.h's layout) */
