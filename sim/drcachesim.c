@@ -188,11 +188,11 @@ static NOINLINE void piece_miss(ct_sim *s, int li, uint64_t addr, uint32_t size,
     }
 }
 
-/* One piece (inside one line) at level li: counted, then a hit (the line
- * becomes the most recently used: its stamp is the next tick of *clock) or
- * piece_miss. */
-FORCE_INLINE void piece_at(ct_sim *s, dcs_level *D, uint64_t addr, uint32_t size, int kind,
-                           uint32_t line_bits, uint64_t *clock)
+/* One piece (inside one line) at level D: counted, then a hit (the line
+ * becomes the most recently used: its stamp is the next tick of the clock)
+ * or piece_miss. Returns the clock. */
+FORCE_INLINE uint64_t piece_at(ct_sim *s, dcs_level *D, uint64_t addr, uint32_t size, int kind,
+                               uint32_t line_bits, uint64_t clock)
 {
     const uint64_t block = addr >> line_bits;
     ct_kind_stats *k = &D->kind[kind];
@@ -203,8 +203,8 @@ FORCE_INLINE void piece_at(ct_sim *s, dcs_level *D, uint64_t addr, uint32_t size
     k->accesses++;
     if (D->tag[hinted] == block) {
         k->hits++;
-        D->stamp[hinted] = ++*clock;
-        return;
+        D->stamp[hinted] = ++clock;
+        return clock;
     }
     set = D->set_pow2 ? block & D->set_mask : block % D->sets;
     t = &D->tag[set * D->ways];
@@ -212,18 +212,19 @@ FORCE_INLINE void piece_at(ct_sim *s, dcs_level *D, uint64_t addr, uint32_t size
         if (t[w] == block) {
             const uint64_t idx = set * D->ways + w;
             k->hits++;
-            D->stamp[idx] = ++*clock;
+            D->stamp[idx] = ++clock;
             D->hint[block % HINTS] = idx;
-            return;
+            return clock;
         }
-    s->dcs->clock = *clock;
+    s->dcs->clock = clock;
     piece_miss(s, D->li, addr, size, kind, set);
-    *clock = s->dcs->clock;
+    return s->dcs->clock;
 }
 
 static void piece(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind)
 {
-    piece_at(s, &s->dcs->lv[li], addr, size, kind, s->dcs->line_bits, &s->dcs->clock);
+    s->dcs->clock = piece_at(s, &s->dcs->lv[li], addr, size, kind, s->dcs->line_bits,
+                             s->dcs->clock);
 }
 
 static void request(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind)
@@ -341,11 +342,22 @@ static NOINLINE int dcs_refuse(const ct_sim *s, const ct_access *a, ct_error *er
                         a->core, s->cores);
 }
 
+/* Any access ct_dcs_run does not take inline: refused ones end the batch
+ * (a negative code), the rest take dcs_access() (the clock is the
+ * state's). */
+static NOINLINE int dcs_slow(ct_sim *s, const ct_access *a, ct_error *err)
+{
+    if ((a->flags & CT_F_NOADDR) || a->core >= s->cores || a->kind >= CT_KIND_STREAM)
+        return dcs_refuse(s, a, err);
+    dcs_access(s, a);
+    return CT_OK;
+}
+
 /*
  * A batch. Fetches, loads and stores that stay inside one line take the
- * inlined path (the first level's hinted line, then its set); no-fetch records are
- * only counted; everything else, and every miss, takes the general code.
- * Same rules, same numbers as dcs_access() on each access.
+ * inlined path (the first level's hinted line, then its set); everything
+ * else, and every miss, takes the general code. Same rules, same numbers
+ * as dcs_access() on each access.
  */
 int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err)
 {
@@ -353,47 +365,48 @@ int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err)
     dcs_level *const *const route = dc->route;
     const uint32_t cores = s->cores, line_bits = dc->line_bits;
     const uint16_t paddr_flag = s->use_paddr ? CT_F_PADDR : 0;
-    const uint64_t line = dc->line, lmask = line - 1;
-    uint64_t clock = dc->clock, count[CT_KIND_STREAM] = {0};
+    const uint64_t lmask = dc->line - 1;
+    uint64_t clock = dc->clock, count[3] = {0, 0, 0}, nofetch = 0;
+    int rc = CT_OK;
 
     for (const ct_access *a = b->acc, *end = b->acc + b->n; a < end; a++) {
         const unsigned kind = a->kind, core = a->core;
-        const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
         const uint32_t size = a->size;
+        uint64_t addr = a->vaddr;
         dcs_level *D;
 
-        if (UNLIKELY(kind > CT_STORE || core >= cores || (a->flags & CT_F_NOADDR))) {
-            if ((a->flags & CT_F_NOADDR) || core >= cores || kind >= CT_KIND_STREAM) {
-                dc->clock = clock;
-                for (int k = 0; k < CT_KIND_STREAM; k++)
-                    s->tot.accesses[k] += count[k];
-                return dcs_refuse(s, a, err);
-            }
-            if (kind == CT_NOFETCH) {
-                count[CT_NOFETCH]++;
+        if (UNLIKELY(a->flags & (paddr_flag | CT_F_NOADDR))) {
+            if (a->flags & CT_F_NOADDR)
+                goto slow;
+            addr = a->paddr;
+        }
+        /* fetches, loads and stores inside one line (size 0 inside a line
+         * included; size 0 at a line start covers nothing) */
+        if (UNLIKELY(core >= cores || kind > CT_STORE || (addr & lmask) + size - 1 > lmask)) {
+            if (kind == CT_NOFETCH && core < cores) {
+                nofetch++;  /* counted, never simulated */
                 continue;
             }
-            dc->clock = clock;
-            dcs_access(s, a);
-            clock = dc->clock;
-            continue;
+            goto slow;
         }
         D = route[core * 3 + kind];
-        /* one line, size 0 inside a line included; size 0 at a line start
-         * (nothing) and crossings take the general code */
-        if (UNLIKELY(!D || (addr & lmask) + size - 1 >= line)) {
-            dc->clock = clock;
-            dcs_access(s, a);
-            clock = dc->clock;
-            continue;
-        }
+        if (UNLIKELY(!D))
+            goto slow;
         count[kind]++;
-        piece_at(s, D, addr, size, (int)kind, line_bits, &clock);
+        clock = piece_at(s, D, addr, size, (int)kind, line_bits, clock);
+        continue;
+    slow:
+        dc->clock = clock;
+        rc = dcs_slow(s, a, err);
+        clock = dc->clock;
+        if (rc != CT_OK)
+            break;
     }
     dc->clock = clock;
-    for (int k = 0; k < CT_KIND_STREAM; k++)
+    for (int k = 0; k < 3; k++)
         s->tot.accesses[k] += count[k];
-    return CT_OK;
+    s->tot.accesses[CT_NOFETCH] += nofetch;
+    return rc;
 }
 
 int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err)
