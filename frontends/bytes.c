@@ -37,6 +37,14 @@ void ct_bytes_close(ct_bytes *b)
     }
 }
 
+void ct_bytes_release(ct_bytes *b)
+{
+    free(b->buf);
+    b->buf = NULL;
+    b->cap = b->pos = b->end = 0;
+    b->eof = 1;
+}
+
 ssize_t ct_bytes_fill(ct_bytes *b, size_t want, ct_error *err)
 {
     if (want > b->cap)
@@ -118,7 +126,9 @@ ssize_t ct_bytes_read(ct_bytes *b, void *dst, size_t n, ct_error *err)
 
 int ct_bytes_push(ct_bytes **out, ct_bytes *inner, const ct_source_ops *ops, ct_error *err)
 {
-    ct_bytes *b = bytes_alloc(inner->name, CT_BYTES_BUF);
+    /* layers of a probe keep its small buffers */
+    size_t cap = ops->buf ? ops->buf : CT_BYTES_BUF;
+    ct_bytes *b = bytes_alloc(inner->name, inner->cap && inner->cap < cap ? inner->cap : cap);
     int rc;
 
     *out = NULL;
@@ -164,9 +174,9 @@ static int autodetect(ct_bytes **io, ct_error *err)
     return CT_OK;
 }
 
-int ct_bytes_open(ct_bytes **out, const char *path, ct_error *err)
+static int bytes_open_cap(ct_bytes **out, const char *path, size_t cap, ct_error *err)
 {
-    ct_bytes *b = bytes_alloc(path, CT_BYTES_BUF);
+    ct_bytes *b = bytes_alloc(path, cap);
     int rc;
 
     *out = NULL;
@@ -187,6 +197,16 @@ int ct_bytes_open(ct_bytes **out, const char *path, ct_error *err)
     }
     *out = b;
     return CT_OK;
+}
+
+int ct_bytes_open(ct_bytes **out, const char *path, ct_error *err)
+{
+    return bytes_open_cap(out, path, CT_BYTES_BUF, err);
+}
+
+int ct_bytes_open_probe(ct_bytes **out, const char *path, ct_error *err)
+{
+    return bytes_open_cap(out, path, CT_BYTES_PROBE, err);
 }
 
 int ct_bytes_open_mem(ct_bytes **out, const char *name, const void *data, size_t n,

@@ -341,7 +341,7 @@ static int file_kind(const char *path)
     int kind = F_TRACE;  /* what cannot be read is opened as a trace: its fault is reported */
 
     memset(&err, 0, sizeof err);
-    if (ct_bytes_open(&in, path, &err) != CT_OK)
+    if (ct_bytes_open_probe(&in, path, &err) != CT_OK)
         return F_TRACE;
     if (ct_bytes_fill(in, HEAD_SCAN, &err) >= 0 || ct_bytes_avail(in) > 0) {
         const uint8_t *h = ct_bytes_ptr(in);

@@ -53,9 +53,12 @@ typedef struct ct_source_ops {
     /* Optional: the fault a read kept back after returning the bytes
      * before it (ct_source_fail), or NULL. */
     const ct_error *(*fault)(void *st);
+    /* Bytes of this layer's buffer (0: CT_BYTES_BUF). */
+    size_t buf;
 } ct_source_ops;
 
 #define CT_BYTES_BUF (1u << 20)
+#define CT_BYTES_PROBE (64u << 10)  /* the buffers of ct_bytes_open_probe */
 
 struct ct_bytes {
     const ct_source_ops *ops;
@@ -82,6 +85,10 @@ ssize_t ct_source_kept(const ct_error *kept, ct_error *err);
 
 /* Open a path ("-" for stdin) and stack decompressors found by magic bytes. */
 int ct_bytes_open(ct_bytes **out, const char *path, ct_error *err);
+
+/* The same with buffers of CT_BYTES_PROBE bytes: to look at a file's first
+ * bytes without decompressing (and touching) a megabyte per layer. */
+int ct_bytes_open_probe(ct_bytes **out, const char *path, ct_error *err);
 
 /* Open raw memory as a stream (tests; the memory must outlive the stream). */
 int ct_bytes_open_mem(ct_bytes **out, const char *name, const void *data, size_t n,
@@ -115,6 +122,10 @@ static inline const ct_error *ct_bytes_fault(const ct_bytes *b)
 }
 
 void ct_bytes_close(ct_bytes *b);
+
+/* A layer that is read no more (a zip archive reopens its file): its buffer
+ * is freed, and reading it gives the end of the stream. */
+void ct_bytes_release(ct_bytes *b);
 
 extern const ct_source_ops ct_source_file, ct_source_mem, ct_source_gzip, ct_source_zstd,
     ct_source_compress, ct_source_zip, ct_source_snappy, ct_source_lz4;

@@ -152,6 +152,7 @@ static int zip_open_src(void **st, ct_bytes *inner, ct_error *err)
         }
         z->start[i + 1] = z->start[i] + sb.size;
     }
+    ct_bytes_release(inner);  /* libzip reads the file itself */
     *st = z;
     return CT_OK;
 }
@@ -340,6 +341,9 @@ const ct_source_ops ct_source_zip = {
     .name = "zip",
     .probe = zip_probe, .open = zip_open_src, .read = zip_read, .close = zip_close_src,
     .fault = zsrc_fault,
+    /* half the default: a buffer per thread of a trace directory, and
+     * zlib copies only 32 KiB of each call's output into its window */
+    .buf = 512u << 10,
 };
 
 uint64_t ct_zip_members(const ct_bytes *b)

@@ -855,14 +855,24 @@ static int decode_once(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
     return rc;
 }
 
-static int fill_stream(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
+/* Fill b from r until it is full or r ends (or, with stop_at_yield, the
+ * decoder stopped after a timestamp). */
+static int fill_stream_until(ct_trace *t, stream_rt *r, ct_batch *b, int stop_at_yield,
+                             ct_error *err)
 {
     while (!r->done && ct_batch_room(b, t->fmt->max_per_record)) {
         int rc = decode_once(t, r, b, err);
         if (rc < 0)
             return rc;
+        if (rc == 2 && stop_at_yield)
+            break;
     }
     return CT_OK;
+}
+
+static int fill_stream(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
+{
+    return fill_stream_until(t, r, b, 0, err);
 }
 
 static int buffered(const stream_rt *r)
@@ -876,7 +886,10 @@ static int refill(ct_trace *t, stream_rt *r, ct_error *err)
     while (!buffered(r) && !r->done) {
         ct_batch_clear(&r->b);
         r->ai = r->mi = r->ei = 0;
-        if (fill_stream(t, r, &r->b, err) < 0)
+        /* a stream that yields at timestamps decodes straight into the
+         * output afterwards: its buffer takes the records up to its first
+         * timestamp only (memory stays untouched) */
+        if (fill_stream_until(t, r, &r->b, r->s.yield_at_timestamp, err) < 0)
             return err->code;
     }
     if (!buffered(r) && r->done)
@@ -1088,8 +1101,12 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
     } else {
         if (!t->started) {
             t->started = 1;
+            const int yields = t->fmt->yields && t->interleave != CT_IL_QUANTUM;
+            for (uint32_t i = 0; i < t->nstreams; i++)
+                t->sv[i]->s.yield_at_timestamp = yields;
             if (t->interleave == CT_IL_AUTO) {
-                /* timestamps if the first stream has any in its first batch */
+                /* timestamps if the first stream has any in its first batch
+                 * (a yielding decoder stops at the first one: the same answer) */
                 stream_rt *r = t->sv[0];
                 if (refill(t, r, err) != CT_OK)
                     return err->code;
@@ -1099,10 +1116,10 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
                         t->interleave = CT_IL_TIMESTAMP;
                         break;
                     }
+                if (t->interleave == CT_IL_QUANTUM)
+                    for (uint32_t i = 0; i < t->nstreams; i++)
+                        t->sv[i]->s.yield_at_timestamp = 0;
             }
-            if (t->interleave == CT_IL_TIMESTAMP && t->fmt->yields)
-                for (uint32_t i = 0; i < t->nstreams; i++)
-                    t->sv[i]->s.yield_at_timestamp = 1;
             if (t->interleave == CT_IL_TIMESTAMP && start_streams(t, err) != CT_OK)
                 return err->code;
         }
