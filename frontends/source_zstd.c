@@ -53,8 +53,9 @@ static ssize_t zs_read(void *st, uint8_t *dst, size_t n, ct_error *err)
             if (s->in_frame)
                 return ct_source_fail(
                     &s->kept, out.pos,
-                    ct_error_set(err, CT_E_FORMAT, "%s: compressed byte %llu: zstd stream truncated",
-                                 s->in->name, (unsigned long long)ct_bytes_offset(s->in)),
+                    ct_error_set(err, CT_E_FORMAT,
+                                 "%s: compressed byte %llu: zstd stream truncated", s->in->name,
+                                 (unsigned long long)ct_bytes_offset(s->in)),
                     err);
             break;
         }

@@ -672,7 +672,8 @@ static void build_big_chunks(dw_buf c[3])
     for (int i = 0; i < 3; i++) {
         int n = i == 0 ? 93 : i == 1 ? 99 : 100;
         for (int k = 0; k < n; k++)
-            dw_rec(&c[i], k % 2 ? DW_WRITE : DW_INSTR, 4, 0x10000 * (uint64_t)(i + 1) + 8 * (uint64_t)k);
+            dw_rec(&c[i], k % 2 ? DW_WRITE : DW_INSTR, 4,
+                   0x10000 * (uint64_t)(i + 1) + 8 * (uint64_t)k);
     }
     dw_marker(&c[0], DWM_CHUNK_FOOTER, 0);
     dw_marker(&c[1], DWM_CHUNK_FOOTER, 1);
