@@ -41,7 +41,7 @@ void ct_bytes_release(ct_bytes *b)
 {
     free(b->buf);
     b->buf = NULL;
-    b->cap = b->pos = b->end = 0;
+    b->cap = b->pos = b->end = b->held = 0;
     b->eof = 1;
 }
 
@@ -76,10 +76,14 @@ ssize_t ct_bytes_fill(ct_bytes *b, size_t want, ct_error *err)
             b->eof = 1;
         b->end += (size_t)n;
         if (b->ops->fault && (kept = b->ops->fault(b->st)) != NULL) {
-            /* the bytes just read end at a fault */
+            /* the bytes just read end at a fault: they are not handed out
+             * (a damaged stream can give garbage before its damage shows),
+             * only where the fault lies is kept */
             b->fault = *kept;
             b->fault_from = from;
             b->fault_at = b->base + b->end;
+            b->held = b->end;
+            b->end = (size_t)(from - b->base);
             if (b->end - b->pos < want) {
                 *err = b->fault;
                 return b->fault.code;
@@ -156,10 +160,17 @@ static int autodetect(ct_bytes **io, ct_error *err)
         ct_bytes *b = *io;
         const ct_source_ops *hit = NULL;
         ssize_t n = ct_bytes_fill(b, 16, err);
-        if (n < 0)
+        size_t have;
+        const uint8_t *head = ct_bytes_head(b, &have);
+        if (n < 0 && have == 0)
             return (int)n;
+        if (n < 0) {  /* a fault after the first bytes: the reader meets it */
+            if (have < 16)
+                return CT_OK;  /* too little to stack another decoder on */
+            memset(err, 0, sizeof *err);
+        }
         for (size_t i = 0; ct_source_decoder_at(i); i++)
-            if (ct_source_decoder_at(i)->probe(ct_bytes_ptr(b), (size_t)n)) {
+            if (ct_source_decoder_at(i)->probe(head, have)) {
                 hit = ct_source_decoder_at(i);
                 break;
             }

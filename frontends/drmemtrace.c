@@ -531,18 +531,26 @@ static int dmt_open(void **st, ct_stream *s, ct_error *err)
     unsigned rs;
     int plausible;
 
-    if (n < 0 && ct_bytes_avail(s->in) == 0)
-        return (int)n;
-    if (n < 0) {  /* a fault further on: reported when the records reach it */
-        n = (ssize_t)ct_bytes_avail(s->in);
-        memset(err, 0, sizeof *err);
+    {
+        /* after a fault, the head (the bytes held back included) still
+         * tells the record width; the fault is reported by dmt_next */
+        size_t head;
+        h = ct_bytes_head(s->in, &head);
+        if (n < 0 && head == 0)
+            return (int)n;
+        if (n < 0)
+            memset(err, 0, sizeof *err);
+        n = (ssize_t)head;
     }
-    h = ct_bytes_ptr(s->in);
     if (is_raw(h, (size_t)n))
         return ct_error_set(err, CT_E_UNSUPPORTED,
                             "%s: raw drmemtrace file (offline_entry_t records, not "
                             "post-processed): run raw2trace on its directory first", s->path);
     rs = record_width(h, (size_t)n, &plausible);
+    if (!rs && ct_bytes_fault(s->in)) {  /* damaged from the start */
+        *err = *ct_bytes_fault(s->in);
+        return err->code;
+    }
     if (!rs && cut_in_header(h, (size_t)n))
         return ct_error_set(err, CT_E_FORMAT,
                             "%s: byte 0, record 0: truncated: the file ends after %zd bytes, "

@@ -45,9 +45,10 @@ typedef struct ct_source_ops {
     /* Read up to n bytes into dst: bytes read, 0 at the end, or a negative
      * code with err naming the input and the reason. A fault found after
      * some bytes were produced returns those bytes first and the error on
-     * the next call (ct_source_fail), so that the layer above holds every
-     * good byte before the fault: decoders then say which record the fault
-     * cut. */
+     * the next call (ct_source_fail), so that the layer above knows where
+     * in its data the fault lies (it holds those bytes back: a damaged
+     * stream can give garbage before its damage shows); decoders then say
+     * which record the fault cut. */
     ssize_t (*read)(void *st, uint8_t *dst, size_t n, ct_error *err);
     void (*close)(void *st);
     /* Optional: the fault a read kept back after returning the bytes
@@ -66,12 +67,16 @@ struct ct_bytes {
     ct_bytes *inner;          /* the layer below (owned), NULL for the file layer */
     uint8_t *buf;
     size_t cap, pos, end;     /* unread bytes are buf[pos..end) */
+    size_t held;              /* buf[end..held): the bytes of the read that met a
+                                 fault, held back (ct_bytes_head shows them) */
     uint64_t base;            /* stream offset of buf[0] */
     int eof;
     ct_error fault;           /* a read failed (code != 0): no read follows */
-    uint64_t fault_from;      /* stream offset where the read that failed began */
+    uint64_t fault_from;      /* stream offset where the read that failed began:
+                                 the bytes handed out end there */
     uint64_t fault_at;        /* stream offset of the fault (the bytes the source
-                                 produced before it end there) */
+                                 produced before it end there; those of the read
+                                 that met it are dropped) */
     char name[PATH_MAX];      /* the input as the user named it */
     char chain[64];           /* layers, outermost first: "gzip+file" */
 };
@@ -101,8 +106,8 @@ int ct_bytes_push(ct_bytes **out, ct_bytes *inner, const ct_source_ops *ops, ct_
  * the stream; want is capped at the buffer size). Returns the number of
  * unread bytes, or a negative code. After a fault no read is made: a
  * request the buffered bytes cannot meet gives the fault again. The bytes
- * a source produced before a fault stay buffered; those before
- * fault_from came from earlier reads. */
+ * of earlier reads stay buffered; those of the read that met the fault are
+ * dropped, its position is kept (fault_at). */
 ssize_t ct_bytes_fill(ct_bytes *b, size_t want, ct_error *err);
 
 /* Copy up to n bytes out (reads through as needed); returns bytes copied
@@ -113,6 +118,14 @@ static inline uint64_t ct_bytes_offset(const ct_bytes *b) { return b->base + b->
 static inline size_t ct_bytes_avail(const ct_bytes *b) { return b->end - b->pos; }
 static inline const uint8_t *ct_bytes_ptr(const ct_bytes *b) { return b->buf + b->pos; }
 static inline void ct_bytes_skip(ct_bytes *b, size_t n) { b->pos += n; }
+
+/* The bytes at hand for a look at a stream's head (format detection, a
+ * decoder's header): the unread ones and those held back after a fault. */
+static inline const uint8_t *ct_bytes_head(const ct_bytes *b, size_t *n)
+{
+    *n = (b->held > b->end ? b->held : b->end) - b->pos;
+    return b->buf + b->pos;
+}
 
 /* The fault of the layer (NULL when none): its message names the input and
  * the position in the data the layer decodes. */

@@ -14,9 +14,9 @@
  * A member that does not inflate, whose data ends early or runs long, or
  * whose CRC differs from the directory's is an error naming the member and
  * its uncompressed byte; a CRC error can only be seen at the member's end,
- * after all its bytes were handed out. One read never crosses from one
- * member into the next, and a fault is reported after the good bytes
- * before it (ct_source_fail): the layer above holds every byte before it.
+ * with the member's last read. One read never crosses from one member into
+ * the next, and a fault is reported after the bytes produced before it
+ * (ct_source_fail): the layer above knows where it lies.
  * After a fault, ct_zip_skip_member() drops the rest of the member and
  * goes on with the next one (lenient readers resynchronise there).
  *
@@ -396,7 +396,7 @@ int ct_zip_skip_member(ct_bytes *b)
     memset(&z->kept, 0, sizeof z->kept);
     /* the stream goes on where the next member starts */
     b->base = z->start[z->idx];
-    b->pos = b->end = 0;
+    b->pos = b->end = b->held = 0;
     b->eof = 0;
     memset(&b->fault, 0, sizeof b->fault);
     b->fault_from = b->fault_at = UINT64_MAX;

@@ -244,10 +244,13 @@ static const ct_format_ops *detect(const char *path, ct_bytes *in, int *best_sco
     for (size_t i = 0; ct_format_at(i); i++) {
         const ct_format_ops *f = ct_format_at(i);
         int sc = 0;
-        if (in && f->probe)
-            sc = f->probe(ct_bytes_ptr(in), ct_bytes_avail(in));
-        else if (!in && f->probe_path)
+        if (in && f->probe) {
+            size_t n;
+            const uint8_t *head = ct_bytes_head(in, &n);
+            sc = f->probe(head, n);
+        } else if (!in && f->probe_path) {
             sc = f->probe_path(path);
+        }
         if (sc > *best_score) {
             *best_score = sc;
             best = f;
@@ -290,15 +293,17 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
                 return rc;
         }
         /* a fault past the first bytes is the decoder's to report, with
-         * its position in records (the source keeps it) */
+         * its position in records (the layer keeps it) */
         if (ct_bytes_fill(in, PROBE_BYTES, err) < 0) {
-            if (ct_bytes_avail(in) == 0) {
+            size_t head;
+            (void)ct_bytes_head(in, &head);
+            if (head == 0) {
                 ct_bytes_close(in);
                 return err->code;
             }
             memset(err, 0, sizeof *err);
         }
-        if (ct_bytes_avail(in) == 0) {
+        if (ct_bytes_avail(in) == 0 && !ct_bytes_fault(in)) {
             int compressed = in->inner != NULL;
             ct_bytes_close(in);
             return ct_error_set(err, CT_E_FORMAT, "%s: empty file: no trace records%s", path,
