@@ -12,8 +12,12 @@
 #   unknown kinds    record type 99
 #   version          version 9, version 0 (refused by number)
 #   no footer        a trace cut at a record boundary
-#   compression      a damaged gzip stream, a cut zstd stream, a damaged
-#                    zip member; a zip member that is not a chunk
+#   compression      a damaged gzip stream (with the record where the
+#                    damage shows), a cut zstd stream, a zip member that
+#                    fails its CRC, one that does not inflate (skipped
+#                    whole by --lenient); a zip member that is not a chunk
+# and a directory read by content: a *.memtrace.gz trace read, a file that
+# is not a trace ignored and counted.
 source "$(dirname "$0")/lib.bash"
 
 python3 - "$TMP" <<'PY'
