@@ -17,6 +17,7 @@ static ct_bytes *bytes_alloc(const char *name, size_t cap)
     if (!b)
         return NULL;
     b->cap = cap;
+    b->fault_from = b->fault_at = UINT64_MAX;
     b->buf = malloc(b->cap);
     if (!b->buf) {
         free(b);
@@ -66,12 +67,24 @@ void ct_bytes_close(ct_bytes *b)
     }
 }
 
+void ct_bytes_release(ct_bytes *b)
+{
+    free(b->buf);
+    b->buf = NULL;
+    b->cap = b->pos = b->end = b->held = 0;
+    b->eof = 1;
+}
+
 ssize_t ct_bytes_fill(ct_bytes *b, size_t want, ct_error *err)
 {
     if (want > b->cap)
         want = b->cap;
     if (b->end - b->pos >= want || b->eof)
         return (ssize_t)(b->end - b->pos);
+    if (b->fault.code) {
+        *err = b->fault;
+        return b->fault.code;
+    }
     if (b->pos > 0) { /* compact */
         memmove(b->buf, b->buf + b->pos, b->end - b->pos);
         b->base += b->pos;
@@ -79,14 +92,52 @@ ssize_t ct_bytes_fill(ct_bytes *b, size_t want, ct_error *err)
         b->pos = 0;
     }
     while (b->end - b->pos < want && !b->eof) {
+        uint64_t from = b->base + b->end;
         ssize_t n = b->ops->read(b->st, b->buf + b->end, b->cap - b->end, err);
-        if (n < 0)
+        const ct_error *kept;
+        if (n < 0) {
+            b->fault = *err;
+            b->fault.code = (int)n;
+            if (b->fault_at == UINT64_MAX)
+                b->fault_from = b->fault_at = from;
             return n;
+        }
         if (n == 0)
             b->eof = 1;
         b->end += (size_t)n;
+        if (b->ops->fault && (kept = b->ops->fault(b->st)) != NULL) {
+            /* the bytes just read end at a fault: they are not handed out
+             * (a damaged stream can give garbage before its damage shows),
+             * only where the fault lies is kept */
+            b->fault = *kept;
+            b->fault_from = from;
+            b->fault_at = b->base + b->end;
+            b->held = b->end;
+            b->end = (size_t)(from - b->base);
+            if (b->end - b->pos < want) {
+                *err = b->fault;
+                return b->fault.code;
+            }
+        }
     }
     return (ssize_t)(b->end - b->pos);
+}
+
+ssize_t ct_source_fail(ct_error *kept, size_t got, int rc, ct_error *err)
+{
+    *kept = *err;
+    kept->code = rc;
+    if (got == 0)
+        return rc;
+    err->code = CT_OK;
+    err->msg[0] = '\0';
+    return (ssize_t)got;
+}
+
+ssize_t ct_source_kept(const ct_error *kept, ct_error *err)
+{
+    *err = *kept;
+    return kept->code;
 }
 
 ssize_t ct_bytes_read(ct_bytes *b, void *dst, size_t n, ct_error *err)
@@ -109,7 +160,9 @@ ssize_t ct_bytes_read(ct_bytes *b, void *dst, size_t n, ct_error *err)
 
 int ct_bytes_push(ct_bytes **out, ct_bytes *inner, const ct_source_ops *ops, ct_error *err)
 {
-    ct_bytes *b = bytes_alloc(inner->name, CT_BYTES_BUF);
+    /* layers of a probe keep its small buffers */
+    size_t cap = ops->buf ? ops->buf : CT_BYTES_BUF;
+    ct_bytes *b = bytes_alloc(inner->name, inner->cap && inner->cap < cap ? inner->cap : cap);
     int rc;
 
     *out = NULL;
@@ -137,10 +190,17 @@ static int autodetect(ct_bytes **io, ct_error *err)
         ct_bytes *b = *io;
         const ct_source_ops *hit = NULL;
         ssize_t n = ct_bytes_fill(b, 16, err);
-        if (n < 0)
+        size_t have;
+        const uint8_t *head = ct_bytes_head(b, &have);
+        if (n < 0 && have == 0)
             return (int)n;
+        if (n < 0) {  /* a fault after the first bytes: the reader meets it */
+            if (have < 16)
+                return CT_OK;  /* too little to stack another decoder on */
+            memset(err, 0, sizeof *err);
+        }
         for (size_t i = 0; ct_source_decoder_at(i); i++)
-            if (ct_source_decoder_at(i)->probe(ct_bytes_ptr(b), (size_t)n)) {
+            if (ct_source_decoder_at(i)->probe(head, have)) {
                 hit = ct_source_decoder_at(i);
                 break;
             }
@@ -155,9 +215,10 @@ static int autodetect(ct_bytes **io, ct_error *err)
     return CT_OK;
 }
 
-int ct_bytes_open(ct_bytes **out, const char *path, int containers, ct_error *err)
+static int bytes_open_cap(ct_bytes **out, const char *path, size_t cap, int containers,
+                          ct_error *err)
 {
-    ct_bytes *b = bytes_alloc(path, CT_BYTES_BUF);
+    ct_bytes *b = bytes_alloc(path, cap);
     int rc;
 
     *out = NULL;
@@ -183,6 +244,16 @@ int ct_bytes_open(ct_bytes **out, const char *path, int containers, ct_error *er
     }
     *out = b;
     return CT_OK;
+}
+
+int ct_bytes_open(ct_bytes **out, const char *path, int containers, ct_error *err)
+{
+    return bytes_open_cap(out, path, CT_BYTES_BUF, containers, err);
+}
+
+int ct_bytes_open_probe(ct_bytes **out, const char *path, ct_error *err)
+{
+    return bytes_open_cap(out, path, CT_BYTES_PROBE, 1, err);
 }
 
 int ct_bytes_open_mem(ct_bytes **out, const char *name, const void *data, size_t n,

@@ -11,16 +11,34 @@
  *   record 1 (MARKER 28 or THREAD 22). A FILETYPE marker naming a 32-bit
  *   architecture in a 12-byte trace (or a 64-bit one in an 8-byte trace)
  *   is an error. Versions 1 (legacy: no VERSION or FILETYPE marker) to 7
- *   are read; a HEADER announcing another version is refused.
+ *   are read; a HEADER announcing another version (0, or past 7) is
+ *   refused by its number. The width is found from the record types even
+ *   for such versions, so that they are not mistaken for other data.
+ *
+ * The end
+ *   Every trace ends with a FOOTER record: raw2trace writes it when a
+ *   thread's output ends, in every version (the legacy single-file
+ *   converter wrote HEADER, the threads, FOOTER), and DynamoRIO's readers
+ *   take a missing one as truncation ("Trace is truncated", "Chunk is
+ *   missing footer"). A stream that ends at a record boundary without it
+ *   (a zip archive whose last member ends with CHUNK_FOOTER included) is
+ *   "truncated: no footer": an error, counted in lenient mode (the
+ *   accesses read stay).
  *
  * Inputs
  *   A per-thread file (plain, gzip, zstd, lz4, snappy-framed or zip: the
  *   byte sources undo the container, chosen by magic bytes), a legacy
  *   single file interleaving threads with THREAD records, or a directory
  *   of per-thread files (also the trace/ subdirectory of a *.dir), listed
- *   in name order. In a directory, DynamoRIO's side files are skipped:
- *   modules.log, funclist.log, v2p.textproto, encodings.bin*,
- *   serial_schedule.bin*, cpu_schedule.bin*, hidden files, subdirectories.
+ *   in name order. A directory is read by content, never by file names:
+ *   every file whose first bytes (once decompressed) begin a trace is a
+ *   stream, whatever it is called; DynamoRIO's side files are skipped
+ *   by name (modules.log, funclist.log, v2p.textproto, encodings.bin*,
+ *   serial_schedule.bin*, cpu_schedule.bin*), as are hidden files and
+ *   subdirectories; any other file is ignored and counted (ct_trace_info
+ *   ignored_files; the command says "ignored: N files that are not
+ *   traces"). A file that cannot be read or decompressed is opened as a
+ *   stream, so that its fault is reported rather than hidden.
  *   A directory of window.NNNN subdirectories (a multi-window trace) is
  *   refused with a hint to name one window.
  *   Raw (not yet post-processed) files are recognised by their header and
@@ -39,6 +57,9 @@
  *     when its pc repeats the previous instruction's, else an ifetch.
  *   INSTR_NO_FETCH: a "nofetch" instruction (counted, never simulated).
  *   READ, WRITE: load, store of `size` bytes with the last instruction's pc.
+ *     Size 0 (an operand whose size the tracer could not tell, such as an
+ *     XSAVE area) is passed on as 0: the core model reads it as one byte
+ *     (sim/hier.c), compat = drcachesim as drcachesim does.
  *   Prefetch types: a prefetch with hints: write (PREFETCH_WRITE*),
  *     instruction (PREFETCH_INSTR*), non-temporal (NTA, *_NT), target
  *     level 1-3 (T0/T1/T2, *_L1/_L2/_L3); HARDWARE_PREFETCH: a plain one.
@@ -78,9 +99,22 @@
  *   the only resynchronisation point the format has; outside zip archives
  *   it ends the stream. Header faults (unsupported version, wrong record
  *   width, raw file, template library) always stop.
+ *   A fault of the byte source (a damaged gzip, zstd, lz4, snappy or
+ *   compress stream; a zip member that does not inflate, has the wrong
+ *   length or fails its CRC; a read error): what the read that met it
+ *   produced is not decoded (a damaged stream can give garbage before its
+ *   damage shows), and the source's message (compressed position, reason)
+ *   gets where the trace stops (byte, record) and where the damage showed
+ *   in the decompressed bytes (byte, and the record it falls in). In
+ *   lenient mode a faulty zip member is counted under its kind and
+ *   skipped: reading resumes with the next member. Records of it decoded
+ *   before the fault showed stay (a CRC error shows at the member's end:
+ *   only its last read, at most 1 MiB, is dropped). Other faults, and a
+ *   fault before the header was read, always stop.
  */
 #include <dirent.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +209,7 @@ typedef struct dmt {
     uint64_t flush_addr;
     /* a run of CORE_IDLE markers being coalesced: marker slot, or -1 */
     int64_t idle_slot;
+    int yield;              /* a TIMESTAMP marker was added: dmt_next returns 2 */
     /* physical addresses */
     v2p_map v2p;
     uint64_t prior_phys, page_size;
@@ -193,23 +228,31 @@ FORCE_INLINE uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint6
 
 /* ---- recognising files ------------------------------------------------------- */
 
-/* 12 or 8 for a final trace head, 0 otherwise. */
-static unsigned record_width(const uint8_t *h, size_t n)
+/* A record type that may follow the HEADER. */
+static int after_header(uint16_t type)
 {
+    return type == T_MARKER || type == T_THREAD || type == T_PID;
+}
+
+/* 12 or 8 for a final trace head, 0 otherwise; *plausible set to 1 when
+ * the version is one a trace could have (1..255; others are read so that
+ * the version can be refused by number). */
+static unsigned record_width(const uint8_t *h, size_t n, int *plausible)
+{
+    *plausible = 0;
     if (n < 12 || rd16(h) != T_HEADER || rd16(h + 2) != 0)
         return 0;
-    if (n >= 16) {
+    /* a version that does not fit 32 bits leaves 8-byte records no
+     * room: bytes 8..9 are then not a record type */
+    if (n >= 16 && after_header(rd16(h + 12)) && !after_header(rd16(h + 8))) {
         uint64_t v = rd64(h + 4);
-        uint16_t next = rd16(h + 12);
-        if (v >= 1 && v <= 255 &&
-            (next == T_MARKER || next == T_THREAD || next == T_PID))
-            return 12;
+        *plausible = v >= 1 && v <= 255;
+        return 12;
     }
-    {
+    if (after_header(rd16(h + 8))) {
         uint32_t v = rd32(h + 4);
-        uint16_t next = rd16(h + 8);
-        if (v >= 1 && v <= 255 && (next == T_MARKER || next == T_THREAD || next == T_PID))
-            return 8;
+        *plausible = v >= 1 && v <= 255;
+        return 8;
     }
     return 0;
 }
@@ -235,8 +278,9 @@ static int cut_in_header(const uint8_t *h, size_t n)
 
 static int dmt_probe(const uint8_t *h, size_t n)
 {
-    if (record_width(h, n))
-        return 95;
+    int plausible;
+    if (record_width(h, n, &plausible))
+        return plausible ? 95 : 80;  /* open refuses an unknown version by number */
     if (is_raw(h, n))
         return 90;  /* claimed so that open can refuse it with a hint */
     if (cut_in_header(h, n))
@@ -256,12 +300,6 @@ static int is_side_file(const char *name)
         if (strncmp(name, prefix[i], strlen(prefix[i])) == 0)
             return 1;
     return 0;
-}
-
-static int is_raw_name(const char *name)
-{
-    const char *dot = strstr(name, ".raw");
-    return dot && (dot[4] == '\0' || dot[4] == '.');
 }
 
 /* out = a "/" b; 0, or -1 when it does not fit. */
@@ -292,9 +330,32 @@ static void trace_dir(const char *dir, char *out, size_t n)
         snprintf(out, n, "%s", dir);
 }
 
+/* What a file of a trace directory holds, by its first bytes (after
+ * decompression). */
+enum { F_OTHER, F_TRACE, F_RAW };
+
+static int file_kind(const char *path)
+{
+    ct_bytes *in;
+    ct_error err;
+    int kind = F_TRACE;  /* what cannot be read is opened as a trace: its fault is reported */
+
+    memset(&err, 0, sizeof err);
+    if (ct_bytes_open_probe(&in, path, &err) != CT_OK)
+        return F_TRACE;
+    if (ct_bytes_fill(in, HEAD_SCAN, &err) >= 0 || ct_bytes_avail(in) > 0) {
+        const uint8_t *h = ct_bytes_ptr(in);
+        size_t n = ct_bytes_avail(in);
+        int sc = dmt_probe(h, n);
+        kind = is_raw(h, n) ? F_RAW : sc > 0 ? F_TRACE : F_OTHER;
+    }
+    ct_bytes_close(in);
+    return kind;
+}
+
 static int dmt_probe_path(const char *path)
 {
-    char dir[PATH_MAX];
+    char dir[PATH_MAX], full[PATH_MAX];
     DIR *d;
     struct dirent *e;
     int score = 0;
@@ -305,10 +366,17 @@ static int dmt_probe_path(const char *path)
     d = opendir(dir);
     if (!d)
         return 0;
-    while ((e = readdir(d)) != NULL && !score) {
-        size_t len = strlen(e->d_name);
-        if (strstr(e->d_name, ".trace") || (len > 3 && strcmp(e->d_name + len - 3, ".sz") == 0))
+    /* by content: the first file that is a trace decides */
+    while ((e = readdir(d)) != NULL && score < 70) {
+        int kind;
+        if (e->d_name[0] == '.' || is_side_file(e->d_name) ||
+            join_path(full, sizeof full, dir, e->d_name) != 0 || is_dir_path(full))
+            continue;
+        kind = file_kind(full);
+        if (kind == F_TRACE)
             score = 70;
+        else if (kind == F_RAW)
+            score = 60;  /* refused by list_dir with a hint */
     }
     closedir(d);
     if (!score) {
@@ -324,8 +392,8 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int dmt_list_dir(const char *path, int (*fn)(void *ctx, const char *path), void *ctx,
-                        ct_error *err)
+static int dmt_list_dir(const char *path, int (*fn)(void *ctx, const char *path, int trace),
+                        void *ctx, ct_error *err)
 {
     char dir[PATH_MAX], full[PATH_MAX];
     DIR *d;
@@ -348,10 +416,16 @@ static int dmt_list_dir(const char *path, int (*fn)(void *ctx, const char *path)
                 windows++;
             continue;
         }
-        if (is_raw_name(e->d_name)) {
+        switch (file_kind(full)) {
+        case F_RAW:
             rc = ct_error_set(err, CT_E_UNSUPPORTED,
                               "%s: raw drmemtrace file (not post-processed): run raw2trace "
                               "on its directory first", full);
+            continue;
+        case F_OTHER:
+            (void)fn(ctx, full, 0);  /* counted, not read */
+            continue;
+        default:
             break;
         }
         if (n == cap) {
@@ -389,7 +463,7 @@ static int dmt_list_dir(const char *path, int (*fn)(void *ctx, const char *path)
         if (rc == CT_OK) {
             if (join_path(full, sizeof full, dir, names[i]) != 0)
                 rc = ct_error_set(err, CT_E_IO, "%s: path too long", names[i]);
-            else if (fn(ctx, full) != 0)
+            else if (fn(ctx, full, 1) != 0)
                 rc = err->code ? err->code : CT_E_INTERNAL;
         }
         free(names[i]);
@@ -441,21 +515,42 @@ static int fail_at(dmt *d, ct_error *err, uint64_t off, uint64_t rec, int code,
 
 /* ---- opening ------------------------------------------------------------------ */
 
+/* The thread id accesses carry: the low 32 bits of the trace's, or the
+ * stream number + 1 when those are 0 (the reader's rule for streams that
+ * name no thread). */
+static uint32_t thread_of(const dmt *d, uint64_t tid)
+{
+    return (uint32_t)tid ? (uint32_t)tid : d->s->index + 1;
+}
+
 static int dmt_open(void **st, ct_stream *s, ct_error *err)
 {
     dmt *d;
     ssize_t n = ct_bytes_fill(s->in, HEAD_SCAN, err);
     const uint8_t *h;
     unsigned rs;
+    int plausible;
 
-    if (n < 0)
-        return (int)n;
-    h = ct_bytes_ptr(s->in);
+    {
+        /* after a fault, the head (the bytes held back included) still
+         * tells the record width; the fault is reported by dmt_next */
+        size_t head;
+        h = ct_bytes_head(s->in, &head);
+        if (n < 0 && head == 0)
+            return (int)n;
+        if (n < 0)
+            memset(err, 0, sizeof *err);
+        n = (ssize_t)head;
+    }
     if (is_raw(h, (size_t)n))
         return ct_error_set(err, CT_E_UNSUPPORTED,
                             "%s: raw drmemtrace file (offline_entry_t records, not "
                             "post-processed): run raw2trace on its directory first", s->path);
-    rs = record_width(h, (size_t)n);
+    rs = record_width(h, (size_t)n, &plausible);
+    if (!rs && ct_bytes_fault(s->in)) {  /* damaged from the start */
+        *err = *ct_bytes_fault(s->in);
+        return err->code;
+    }
     if (!rs && cut_in_header(h, (size_t)n))
         return ct_error_set(err, CT_E_FORMAT,
                             "%s: byte 0, record 0: truncated: the file ends after %zd bytes, "
@@ -471,6 +566,7 @@ static int dmt_open(void **st, ct_stream *s, ct_error *err)
     d->in = s->in;
     d->rs = rs;
     d->cpu = CPU_UNKNOWN;
+    d->thread = thread_of(d, 0);
     d->zip = s->in->ops == &ct_source_zip;
     d->nmembers = ct_zip_members(s->in);
     /* the thread id, for markers that precede the THREAD record */
@@ -478,7 +574,7 @@ static int dmt_open(void **st, ct_stream *s, ct_error *err)
         uint16_t t = rd16(h + off);
         if (t == T_THREAD) {
             d->tid = rs == 12 ? rd64(h + off + 4) : rd32(h + off + 4);
-            d->thread = (uint32_t)d->tid;
+            d->thread = thread_of(d, d->tid);
         }
         if (t != T_MARKER && t != T_THREAD)
             break;
@@ -519,7 +615,7 @@ static void switch_thread(dmt *d, uint64_t tid)
 {
     remember_cpu(d);
     d->tid = tid;
-    d->thread = (uint32_t)tid;
+    d->thread = thread_of(d, tid);
     d->cpu = CPU_UNKNOWN;
     for (uint32_t i = 0; i < d->ncpu; i++)
         if (d->cpu_tid[i] == tid)
@@ -717,6 +813,7 @@ static NOINLINE int do_marker(dmt *d, ct_batch *b, uint16_t mt, uint64_t v, uint
         m = mark(d, b, CT_MK_TIMESTAMP);
         m->time = v;
         m->value = v;
+        d->yield = d->s->yield_at_timestamp;
         return CT_OK;
     case M_CPU_ID:
         if (d->chunk_instr_count && skip_pending(d)) {
@@ -892,79 +989,110 @@ static NOINLINE int do_header(dmt *d, ct_batch *b, uint16_t type, uint16_t size,
 /*
  * The common records (loads, stores, fetched and no-fetch instructions of
  * non-zero size, short encodings) of a thread's body, decoded with the
- * decoder's state in locals. Stops at the first other record or when the
- * batch is nearly full; returns how many records it consumed. Same mapping
- * as decode() below.
+ * decoder's state in locals, for records of rs bytes (a constant in each
+ * copy). Stops at the first other record or when the batch is nearly full;
+ * returns how many records it consumed. Same mapping as decode() below.
  */
-static uint64_t fast_run(dmt *d, const uint8_t *p, uint64_t n, uint64_t rec, ct_batch *b)
-{
-    const unsigned rs = d->rs;
-    ct_access *const acc = b->acc;
-    const uint32_t lim = b->cap - MAX_PER_RECORD;
-    const uint32_t thread = d->thread;
-    const uint16_t cpu = d->cpu;
-    uint32_t na = b->n, enc = d->enc_bytes;
-    uint64_t pc = d->pc, next_pc = d->next_pc, prev = d->prev_instr_pc;
-    uint16_t lt = d->last_type, ls = d->last_size;
-    int have = d->have_instr;
-    uint64_t i;
+/* The records fast_run_rs takes, by type: the access kind of loads and
+ * stores (never 0); FK_INSTR | kind for instructions; FK_ENCODING; 0 for
+ * any other type (the general decoder takes it). */
+enum { FK_INSTR = 0x40, FK_ENCODING = 0x80 };
+static const uint8_t fast_kind[64] = {
+    [T_READ] = CT_LOAD, [T_WRITE] = CT_STORE,
+    [T_INSTR] = FK_INSTR | CT_IFETCH, [T_INSTR_DIRECT_JUMP] = FK_INSTR | CT_IFETCH,
+    [T_INSTR_INDIRECT_JUMP] = FK_INSTR | CT_IFETCH,
+    [T_INSTR_CONDITIONAL_JUMP] = FK_INSTR | CT_IFETCH, [T_INSTR_DIRECT_CALL] = FK_INSTR | CT_IFETCH,
+    [T_INSTR_INDIRECT_CALL] = FK_INSTR | CT_IFETCH, [T_INSTR_RETURN] = FK_INSTR | CT_IFETCH,
+    [T_INSTR_SYSENTER] = FK_INSTR | CT_IFETCH, [T_INSTR_TAKEN_JUMP] = FK_INSTR | CT_IFETCH,
+    [T_INSTR_UNTAKEN_JUMP] = FK_INSTR | CT_IFETCH, [T_INSTR_NO_FETCH] = FK_INSTR | CT_NOFETCH,
+    [T_ENCODING] = FK_ENCODING,
+};
+_Static_assert(CT_LOAD != 0 && CT_STORE != 0 && (int)CT_KIND_STREAM <= (int)FK_INSTR,
+               "fast_kind keeps 0 for other types and kinds below FK_INSTR");
 
-    for (i = 0; i < n && na <= lim; i++, p += rs) {
+FORCE_INLINE uint64_t fast_run_rs(dmt *d, const uint8_t *p, uint64_t n, uint64_t rec,
+                                  ct_batch *b, const unsigned rs)
+{
+    ct_access *o = b->acc + b->n;
+    ct_access *const olim = b->acc + (b->cap - MAX_PER_RECORD);
+    const uint8_t *const p0 = p, *const pend = p + n * rs;
+    const uint64_t who = (uint64_t)d->thread << 32;  /* size | thread << 32 */
+    const uint64_t where = d->cpu;                    /* cpu, core 0, kind, op 0, flags 0 */
+    uint32_t enc = d->enc_bytes;
+    uint64_t pc = d->pc, next_pc = d->next_pc, prev = d->prev_instr_pc;
+    int have = d->have_instr;
+
+    for (; p < pend && o <= olim; p += rs, rec++) {
         const uint16_t type = rd16(p), size = rd16(p + 2);
         const uint64_t addr = rs == 12 ? rd64(p + 4) : rd32(p + 4);
-        int kind;
+        const unsigned f = type < 64 ? fast_kind[type] : 0;
+        uint64_t kind = f;
 
-        switch (type) {
-        case T_READ:
-            kind = CT_LOAD;
+        if (f == 0)
             break;
-        case T_WRITE:
-            kind = CT_STORE;
-            break;
-        case T_INSTR:
-        case T_INSTR_DIRECT_JUMP:
-        case T_INSTR_INDIRECT_JUMP:
-        case T_INSTR_CONDITIONAL_JUMP:
-        case T_INSTR_DIRECT_CALL:
-        case T_INSTR_INDIRECT_CALL:
-        case T_INSTR_RETURN:
-        case T_INSTR_SYSENTER:
-        case T_INSTR_TAKEN_JUMP:
-        case T_INSTR_UNTAKEN_JUMP:
-        case T_INSTR_NO_FETCH:
+        if (f >= FK_INSTR) {
+            if (f == FK_ENCODING) {
+                if (size > rs - 4 || enc + size > MAX_ENCODING)
+                    break;
+                enc += size;
+                continue;
+            }
             if (size == 0 || enc != 0)
-                goto out;
-            kind = type == T_INSTR_NO_FETCH ? CT_NOFETCH : CT_IFETCH;
+                break;
+            kind = f & ~(unsigned)FK_INSTR;
             pc = addr;
             next_pc = addr + size;
             prev = addr;
             have = 1;
-            break;
-        case T_ENCODING:
-            if (size > rs - 4 || enc + size > MAX_ENCODING)
-                goto out;
-            enc += size;
-            lt = type;
-            ls = size;
-            continue;
-        default:
-            goto out;
         }
-        acc[na++] = (ct_access){.vaddr = addr, .pc = pc, .time = rec + i, .size = size,
-                                .thread = thread, .cpu = cpu, .kind = (uint8_t)kind};
-        lt = type;
-        ls = size;
+        /* the access, as whole words: fields past size are thread, then
+         * cpu, core, kind, op and flags (access.h's layout) */
+        o->vaddr = addr;
+        o->paddr = 0;
+        o->pc = pc;
+        o->time = rec;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        {
+            const uint64_t w4 = size | who, w5 = where | kind << 32;
+            memcpy(&o->size, &w4, sizeof w4);
+            memcpy(&o->cpu, &w5, sizeof w5);
+        }
+#else
+        o->size = size;
+        o->thread = (uint32_t)(who >> 32);
+        o->cpu = (uint16_t)where;
+        o->core = 0;
+        o->kind = (uint8_t)kind;
+        o->op = 0;
+        o->flags = 0;
+#endif
+        o++;
     }
-out:
-    b->n = na;
+    if (p > p0) {  /* the last record consumed */
+        d->last_type = rd16(p - rs);
+        d->last_size = rd16(p - rs + 2);
+    }
+    b->n = (uint32_t)(o - b->acc);
     d->enc_bytes = enc;
     d->pc = pc;
     d->next_pc = next_pc;
     d->prev_instr_pc = prev;
     d->have_instr = have;
-    d->last_type = lt;
-    d->last_size = ls;
-    return i;
+    return (uint64_t)(p - p0) / rs;
+}
+
+_Static_assert(offsetof(ct_access, thread) == offsetof(ct_access, size) + 4 &&
+                   offsetof(ct_access, cpu) == offsetof(ct_access, size) + 8 &&
+                   offsetof(ct_access, core) == offsetof(ct_access, cpu) + 2 &&
+                   offsetof(ct_access, kind) == offsetof(ct_access, cpu) + 4 &&
+                   offsetof(ct_access, op) == offsetof(ct_access, cpu) + 5 &&
+                   offsetof(ct_access, flags) == offsetof(ct_access, cpu) + 6 &&
+                   sizeof(ct_access) == offsetof(ct_access, cpu) + 8,
+               "fast_run_rs writes ct_access as words in this layout");
+
+static uint64_t fast_run(dmt *d, const uint8_t *p, uint64_t n, uint64_t rec, ct_batch *b)
+{
+    return d->rs == 12 ? fast_run_rs(d, p, n, rec, b, 12) : fast_run_rs(d, p, n, rec, b, 8);
 }
 
 /*
@@ -1003,6 +1131,11 @@ static int64_t decode(dmt *d, const uint8_t *p, uint64_t n, uint64_t off0, ct_ba
             rc = do_header(d, b, type, size, p, addr, off0 + i * rs, rec, err);
             if (rc)
                 goto fail;
+            if (UNLIKELY(d->yield)) {
+                i++;
+                rec++;
+                break;
+            }
             continue;
         }
         switch (type) {
@@ -1077,6 +1210,11 @@ static int64_t decode(dmt *d, const uint8_t *p, uint64_t n, uint64_t off0, ct_ba
         other:
             if ((rc = do_other(d, b, type, size, p, addr, off0 + i * rs, rec, err)))
                 goto fail;
+            if (UNLIKELY(d->yield)) {
+                i++;
+                rec++;
+                goto out;
+            }
             break;
         }
         continue;
@@ -1085,6 +1223,7 @@ static int64_t decode(dmt *d, const uint8_t *p, uint64_t n, uint64_t off0, ct_ba
         d->s->info->records += i;
         return rc;
     }
+out:
     d->rec = rec;
     d->s->info->records += i;
     return (int64_t)i;
@@ -1119,6 +1258,21 @@ static int skip_member_rest(dmt *d, ct_error *err)
     return CT_OK;
 }
 
+/* The stream ended after whole records: it must have ended with the
+ * FOOTER record. 0, or a negative code. */
+static int at_end(dmt *d, ct_error *err)
+{
+    int rc;
+    if (d->last_type == T_FOOTER)
+        return 0;
+    rc = MALFORMED(d, err, ct_bytes_offset(d->in), d->rec, "trace without its FOOTER (truncated)",
+                   "truncated: no footer (the %s ends without the FOOTER record that ends "
+                   "every trace%s)", d->zip ? "archive's last member" : "trace",
+                   d->zip ? ": chunks are missing or the last one was cut" : "");
+    d->last_type = T_FOOTER;  /* reported once */
+    return rc;
+}
+
 /* Open member d->member at the current offset. Returns 1 when it is open,
  * 0 when the archive has no more members, or a negative code. */
 static int start_member(dmt *d, ct_error *err)
@@ -1130,7 +1284,7 @@ static int start_member(dmt *d, ct_error *err)
     if (d->member >= d->nmembers) {
         if (d->nmembers == 0)
             return ct_error_set(err, CT_E_FORMAT, "%s: zip archive without members", d->s->path);
-        return 0;
+        return at_end(d, err);
     }
     if (ct_zip_member(d->in, d->member, &name, &size) != 0)
         return ct_error_set(err, CT_E_FORMAT, "%s: zip member %llu: unreadable entry",
@@ -1156,8 +1310,11 @@ static int end_member(dmt *d, ct_error *err)
     int rc = CT_OK;
     if (!(d->last_type == T_FOOTER ||
           (d->last_type == T_MARKER && d->last_size == M_CHUNK_FOOTER)))
+    {
         rc = MALFORMED(d, err, d->mend, d->rec, "chunk without CHUNK_FOOTER or FOOTER",
                        "chunk ends without a CHUNK_FOOTER or FOOTER record (truncated chunk)");
+        d->last_type = T_FOOTER;  /* reported: not again as a trace without its footer */
+    }
     d->member_open = 0;
     d->member++;
     return rc;
@@ -1178,6 +1335,71 @@ static int truncated(dmt *d, uint64_t off, size_t have, ct_error *err)
     return CT_OK;
 }
 
+/* The byte source found a fault (a damaged compressed stream or zip
+ * member, a read error) and every whole record before the read that met it
+ * is decoded. The source's message says where in the compressed data and
+ * why; this adds where the trace stops, in records, and where the damage
+ * was found in the decompressed bytes. Strict mode, and any fault outside
+ * a zip archive, end the stream; lenient mode counts a faulty zip member
+ * under its kind and goes on with the next member. */
+static NOINLINE int source_fault(dmt *d, ct_error *err)
+{
+    const ct_error *f = ct_bytes_fault(d->in);
+    uint64_t off = ct_bytes_offset(d->in), at = d->in->fault_at, base = 0, rec0 = 0, member;
+    const char *kind = d->zip ? ct_zip_fault(d->in, &member) : NULL;
+    const char *what = d->zip && d->member_open ? "member" : "trace";
+    char msg[sizeof err->msg], also[96] = "";
+    int rc;
+
+    if (!f)
+        return ct_error_set(err, CT_E_INTERNAL, "%s: a byte source fault without a message",
+                            d->s->path);
+    rc = f->code;
+    memcpy(msg, f->msg, sizeof msg);
+    if (d->zip && d->member_open) {
+        base = d->mstart;
+        rec0 = d->mrec0;
+        snprintf(also, sizeof also, " (record %llu of the file)", (unsigned long long)d->rec);
+    }
+    if (at != UINT64_MAX && at >= off + d->rs)
+        ct_error_set(err, rc, "%s; the %s is read up to byte %llu, record %llu%s; the damage "
+                     "shows at byte %llu, in record %llu", msg, what,
+                     (unsigned long long)(off - base), (unsigned long long)(d->rec - rec0), also,
+                     (unsigned long long)(at - base), (unsigned long long)((at - base) / d->rs));
+    else
+        ct_error_set(err, rc, "%s; the %s is read up to byte %llu, record %llu%s", msg, what,
+                     (unsigned long long)(off - base), (unsigned long long)(d->rec - rec0),
+                     also);
+    if (!kind || !d->member_open || member != d->member || d->state != ST_BODY)
+        return rc;  /* nothing to resume at, or no header to read the rest with */
+    if ((rc = ct_stream_malformed(d->s, err, kind)) != CT_OK)
+        return rc;
+    if (ct_zip_skip_member(d->in) != 0)
+        return ct_error_set(err, CT_E_INTERNAL, "%s: cannot skip a zip member", d->s->path);
+    d->last_type = T_FOOTER;  /* already reported */
+    return CT_OK;
+}
+
+/* 1 when the source's fault lies in a later zip member than the one being
+ * decoded: reads never cross members, so this one's bytes are all
+ * buffered and are decoded as usual. */
+static int fault_later(const dmt *d)
+{
+    uint64_t member;
+    return d->zip && ct_zip_fault(d->in, &member) && member > d->member;
+}
+
+/* At the end of a zip member: the zip layer checks a member's length and
+ * CRC when it reads past its end, so read on (when nothing is buffered)
+ * for a fault of this member to be this member's. 1 when it has one. */
+static int member_checked(dmt *d, ct_error *err)
+{
+    uint64_t m;
+    if (ct_bytes_avail(d->in) == 0 && !ct_bytes_fault(d->in))
+        (void)ct_bytes_fill(d->in, 1, err);
+    return ct_zip_fault(d->in, &m) && m == d->member;
+}
+
 static int dmt_next(void *st, ct_batch *b, ct_error *err)
 {
     dmt *d = st;
@@ -1191,6 +1413,11 @@ static int dmt_next(void *st, ct_batch *b, ct_error *err)
         int rc;
 
         if (d->zip && (!d->member_open || off >= d->mend)) {
+            if (d->member_open && member_checked(d, err)) {
+                if ((rc = source_fault(d, err)) != CT_OK)
+                    return rc;
+                continue;
+            }
             if (d->member_open && (rc = end_member(d, err)) != CT_OK)
                 return rc;
             rc = start_member(d, err);
@@ -1199,8 +1426,24 @@ static int dmt_next(void *st, ct_batch *b, ct_error *err)
             continue;
         }
         avail = ct_bytes_fill(in, 1u << 16, err);
-        if (avail < 0)
+        if (UNLIKELY(ct_bytes_fault(in) != NULL)) {
+            if (fault_later(d)) {
+                avail = (ssize_t)ct_bytes_avail(in);
+            } else {
+                /* what the read that met the fault produced is not decoded:
+                 * a damaged stream may give garbage before the damage shows */
+                avail = in->fault_from > off ? (ssize_t)(in->fault_from - off) : 0;
+                if (avail > (ssize_t)ct_bytes_avail(in))
+                    avail = (ssize_t)ct_bytes_avail(in);
+                if (avail < (ssize_t)d->rs) {
+                    if ((rc = source_fault(d, err)) != CT_OK)
+                        return rc;
+                    continue;
+                }
+            }
+        } else if (avail < 0) {
             return (int)avail;
+        }
         limit = (size_t)avail;
         if (d->zip && limit > d->mend - off)
             limit = (size_t)(d->mend - off);
@@ -1208,7 +1451,7 @@ static int dmt_next(void *st, ct_batch *b, ct_error *err)
             if (d->zip)
                 return ct_error_set(err, CT_E_FORMAT, "%s:%s: archive ends inside the member",
                                     d->s->path, member_name(d));
-            return 0;
+            return at_end(d, err);
         }
         if (limit < d->rs) {
             if ((rc = truncated(d, off, limit, err)) != CT_OK)
@@ -1224,6 +1467,10 @@ static int dmt_next(void *st, ct_batch *b, ct_error *err)
         }
         ct_bytes_skip(in, (size_t)done * d->rs);
         d->s->info->bytes += (uint64_t)done * d->rs;
+        if (d->yield) {
+            d->yield = 0;
+            return 2;
+        }
     }
     return 1;
 }
@@ -1234,6 +1481,8 @@ const ct_format_ops ct_format_drmemtrace = {
             "versions 1-7",
     .max_per_record = MAX_PER_RECORD,
     .default_schedule = CT_SCHED_THREADS,
+    .checked = 1,  /* sizes are 16-bit fields; every access gets a thread */
+    .yields = 1,
     .probe = dmt_probe,
     .probe_path = dmt_probe_path,
     .list_dir = dmt_list_dir,

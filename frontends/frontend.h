@@ -43,12 +43,23 @@ typedef struct ct_source_ops {
     int (*probe)(const uint8_t *head, size_t n);
     int (*open)(void **st, ct_bytes *inner, ct_error *err);
     /* Read up to n bytes into dst: bytes read, 0 at the end, or a negative
-     * code with err naming the input and the reason. */
+     * code with err naming the input and the reason. A fault found after
+     * some bytes were produced returns those bytes first and the error on
+     * the next call (ct_source_fail), so that the layer above knows where
+     * in its data the fault lies (it holds those bytes back: a damaged
+     * stream can give garbage before its damage shows); decoders then say
+     * which record the fault cut. */
     ssize_t (*read)(void *st, uint8_t *dst, size_t n, ct_error *err);
     void (*close)(void *st);
+    /* Optional: the fault a read kept back after returning the bytes
+     * before it (ct_source_fail), or NULL. */
+    const ct_error *(*fault)(void *st);
+    /* Bytes of this layer's buffer (0: CT_BYTES_BUF). */
+    size_t buf;
 } ct_source_ops;
 
 #define CT_BYTES_BUF (1u << 20)
+#define CT_BYTES_PROBE (64u << 10)  /* the buffers of ct_bytes_open_probe */
 
 struct ct_bytes {
     const ct_source_ops *ops;
@@ -56,17 +67,36 @@ struct ct_bytes {
     ct_bytes *inner;          /* the layer below (owned), NULL for the file layer */
     uint8_t *buf;
     size_t cap, pos, end;     /* unread bytes are buf[pos..end) */
+    size_t held;              /* buf[end..held): the bytes of the read that met a
+                                 fault, held back (ct_bytes_head shows them) */
     uint64_t base;            /* stream offset of buf[0] */
     int eof;
+    ct_error fault;           /* a read failed (code != 0): no read follows */
+    uint64_t fault_from;      /* stream offset where the read that failed began:
+                                 the bytes handed out end there */
+    uint64_t fault_at;        /* stream offset of the fault (the bytes the source
+                                 produced before it end there; those of the read
+                                 that met it are dropped) */
     char name[PATH_MAX];      /* the input as the user named it */
     char chain[64];           /* layers, outermost first: "gzip+file" */
     uint64_t file_size;       /* file layer: the file's size (0: stdin, memory) */
     uint64_t zip_total;       /* zip layer: its members' total size (0: not known yet) */
 };
 
+/* For sources: a fault (code rc, described in err) found after `got` bytes
+ * were produced by the current read. The fault is kept in *kept: every
+ * later read gives it (ct_source_kept, called first). Returns the bytes
+ * when got > 0 (err is cleared), else rc. */
+ssize_t ct_source_fail(ct_error *kept, size_t got, int rc, ct_error *err);
+ssize_t ct_source_kept(const ct_error *kept, ct_error *err);
+
 /* Open a path ("-" for stdin) and, when containers is not 0, stack
  * decompressors found by magic bytes ([trace] containers). */
 int ct_bytes_open(ct_bytes **out, const char *path, int containers, ct_error *err);
+
+/* The same with buffers of CT_BYTES_PROBE bytes: to look at a file's first
+ * bytes without decompressing (and touching) a megabyte per layer. */
+int ct_bytes_open_probe(ct_bytes **out, const char *path, ct_error *err);
 
 /* Open raw memory as a stream (tests; the memory must outlive the stream). */
 int ct_bytes_open_mem(ct_bytes **out, const char *name, const void *data, size_t n,
@@ -77,7 +107,10 @@ int ct_bytes_push(ct_bytes **out, ct_bytes *inner, const ct_source_ops *ops, ct_
 
 /* Make at least `want` unread bytes available (fewer only at the end of
  * the stream; want is capped at the buffer size). Returns the number of
- * unread bytes, or a negative code. */
+ * unread bytes, or a negative code. After a fault no read is made: a
+ * request the buffered bytes cannot meet gives the fault again. The bytes
+ * of earlier reads stay buffered; those of the read that met the fault are
+ * dropped, its position is kept (fault_at). */
 ssize_t ct_bytes_fill(ct_bytes *b, size_t want, ct_error *err);
 
 /* Copy up to n bytes out (reads through as needed); returns bytes copied
@@ -89,6 +122,21 @@ static inline size_t ct_bytes_avail(const ct_bytes *b) { return b->end - b->pos;
 static inline const uint8_t *ct_bytes_ptr(const ct_bytes *b) { return b->buf + b->pos; }
 static inline void ct_bytes_skip(ct_bytes *b, size_t n) { b->pos += n; }
 
+/* The bytes at hand for a look at a stream's head (format detection, a
+ * decoder's header): the unread ones and those held back after a fault. */
+static inline const uint8_t *ct_bytes_head(const ct_bytes *b, size_t *n)
+{
+    *n = (b->held > b->end ? b->held : b->end) - b->pos;
+    return b->buf + b->pos;
+}
+
+/* The fault of the layer (NULL when none): its message names the input and
+ * the position in the data the layer decodes. */
+static inline const ct_error *ct_bytes_fault(const ct_bytes *b)
+{
+    return b->fault.code ? &b->fault : NULL;
+}
+
 void ct_bytes_close(ct_bytes *b);
 
 /* How far through its file the stream b (any layer) is: *size is the
@@ -96,6 +144,10 @@ void ct_bytes_close(ct_bytes *b);
  * archive, the size scaled by the share of the members' bytes read), both
  * 0 when unknown (stdin, memory). */
 void ct_bytes_progress(ct_bytes *b, uint64_t *done, uint64_t *size);
+
+/* A layer that is read no more (a zip archive reopens its file): its buffer
+ * is freed, and reading it gives the end of the stream. */
+void ct_bytes_release(ct_bytes *b);
 
 extern const ct_source_ops ct_source_file, ct_source_mem, ct_source_gzip, ct_source_zstd,
     ct_source_compress, ct_source_zip, ct_source_snappy, ct_source_lz4;
@@ -106,6 +158,31 @@ extern const ct_source_ops ct_source_file, ct_source_mem, ct_source_gzip, ct_sou
  * other in b's stream, in this order, with no gap. */
 uint64_t ct_zip_members(const ct_bytes *b);
 int ct_zip_member(const ct_bytes *b, uint64_t i, const char **name, uint64_t *size);
+
+/* After a read of zip layer b failed: the kind of fault of the member it
+ * was reading ("zip member does not inflate", "zip member of the wrong
+ * length", "zip member CRC mismatch"; a fixed text for counting) and that
+ * member's number in *member; NULL when the layer has no fault. */
+const char *ct_zip_fault(const ct_bytes *b, uint64_t *member);
+
+/* After a fault: drop what is left of the faulty member (buffered bytes
+ * included) and go on with the next one, at the stream offset where it
+ * starts. 0, or -1 when b is not a zip layer with a fault. */
+int ct_zip_skip_member(ct_bytes *b);
+
+/* CRC-32 (zip, gzip) of n bytes, continuing from crc (0 to start): the
+ * value zlib's crc32() gives, computed with carry-less multiplication
+ * where the CPU has it (crc32.c). */
+uint32_t ct_crc32(uint32_t crc, const void *data, size_t n);
+
+/* How ct_crc32 computes on this CPU: 2 with 512-bit carry-less
+ * multiplication (AVX-512 VPCLMULQDQ), 1 with 128-bit (PCLMULQDQ), 0 with
+ * zlib's tables. */
+int ct_crc32_accelerated(void);
+
+/* ct_crc32 by a given way (tests): how as above, falling back to a lesser
+ * way the CPU or the length does not allow. */
+uint32_t ct_crc32_path(int how, uint32_t crc, const void *data, size_t n);
 
 /* State for ct_source_mem reading n bytes at data (NULL: no memory). */
 void *ct_source_mem_state(const void *data, size_t n);
@@ -130,9 +207,11 @@ typedef struct ct_format_ops {
      * (a directory, or a synthetic "gen:" input). */
     int (*probe_path)(const char *path);
     /* Optional: the per-stream files of a directory, in stream order. fn is
-     * called once per file; a non-zero return stops. */
-    int (*list_dir)(const char *dir, int (*fn)(void *ctx, const char *path), void *ctx,
-                    ct_error *err);
+     * called once per file with trace = 1; a non-zero return stops. Files
+     * that hold no trace (by content) and that the format does not know as
+     * side files are passed with trace = 0: counted, not read. */
+    int (*list_dir)(const char *dir, int (*fn)(void *ctx, const char *path, int trace),
+                    void *ctx, ct_error *err);
     /* 1 when the format reads no bytes (s->in is NULL). */
     int no_bytes;
     /* 1 when the format has no magic number of its own, so that its first
@@ -143,10 +222,19 @@ typedef struct ct_format_ops {
      * cpu 0 and core 0 (a stream is one thread and carries no ids): a trace
      * of one such stream then needs no pass to assign cores. */
     int one_thread;
+    /* 1 when every access the decoder gives has a thread id (the stream
+     * number + 1 when the trace names none) and none exceeds 1 MiB but a
+     * cache operation that cleans or invalidates: the reader then does not
+     * look at each access again (see check_sizes() in trace.c). */
+    int checked;
+    /* 1 when the decoder honours ct_stream.yield_at_timestamp. */
+    int yields;
     int (*open)(void **st, ct_stream *s, ct_error *err);
     /* Add records to b (without clearing it) until b has fewer than
      * max_per_record free slots or the input ends. Returns 1 when more may
-     * follow, 0 at the end, or a negative code. */
+     * follow, 0 at the end, or a negative code; 2 when it stopped right
+     * after adding a TIMESTAMP marker because the stream asked for it
+     * (yield_at_timestamp). */
     int (*next)(void *st, ct_batch *b, ct_error *err);
     void (*close)(void *st);
 } ct_format_ops;
@@ -171,6 +259,7 @@ struct ct_stream {
     uint64_t max_errors;
     uint32_t index;                /* stream number, 0-based */
     ct_trace_info *info;           /* shared counters: decoders add to records */
+    int yield_at_timestamp;        /* stop after each TIMESTAMP marker (format.yields) */
     struct ct_trace *trace;        /* private to trace.c */
     int sizes_bounded;             /* set by a decoder while it vouches that none of
                                       its accesses (cache operations included)
@@ -182,7 +271,7 @@ struct ct_stream {
 /* An access larger than this is not a real access but a damaged record
  * (the model would split it into one piece per line): the trace layer
  * stops a strict read there and drops it in lenient mode. Cache operations
- * cover ranges and are not bounded. */
+ * that clean or invalidate cover ranges and are not bounded (trace.c). */
 #define CT_MAX_ACCESS_BYTES (1u << 20)
 
 /* A decoder found a malformed record and filled err. Strict mode: returns

@@ -31,6 +31,7 @@ typedef struct lzw_src {
     uint8_t suffix[1 << 16];
     uint8_t stack[1 << 16];
     uint32_t sp;             /* stack[sp..] holds output not yet delivered */
+    ct_error kept;          /* a fault found after bytes were returned */
 } lzw_src;
 
 static int lzw_probe(const uint8_t *h, size_t n)
@@ -122,6 +123,8 @@ static ssize_t lzw_read(void *st, uint8_t *dst, size_t n, ct_error *err)
     lzw_src *z = st;
     size_t got = 0;
 
+    if (z->kept.code)
+        return ct_source_kept(&z->kept, err);
     while (got < n) {
         if (z->sp < sizeof z->stack) { /* deliver pending output */
             size_t k = sizeof z->stack - z->sp;
@@ -137,14 +140,14 @@ static ssize_t lzw_read(void *st, uint8_t *dst, size_t n, ct_error *err)
         if (z->free_ent > z->maxcode && z->n_bits < (uint32_t)z->maxbits) {
             int rc = skip_group(z, err);
             if (rc)
-                return rc;
+                return ct_source_fail(&z->kept, got, rc, err);
             z->n_bits++;
             z->maxcode = z->n_bits == (uint32_t)z->maxbits ? z->maxmaxcode
                                                           : (1u << z->n_bits) - 1;
         }
         int64_t c = next_code(z, err);
         if (c < -1)
-            return (ssize_t)(c + 1);
+            return ct_source_fail(&z->kept, got, (int)(c + 1), err);
         if (c == -1) {
             z->done = 1;
             break;
@@ -152,10 +155,12 @@ static ssize_t lzw_read(void *st, uint8_t *dst, size_t n, ct_error *err)
         uint32_t code = (uint32_t)c, incode;
         if (z->oldcode == -1) {
             if (code >= 256)
-                return ct_error_set(err, CT_E_FORMAT,
-                                    "%s: compressed byte %llu: corrupt compress data (first "
-                                    "code %u)", z->in->name,
-                                    (unsigned long long)ct_bytes_offset(z->in), code);
+                return ct_source_fail(
+                    &z->kept, got,
+                    ct_error_set(err, CT_E_FORMAT,
+                                 "%s: compressed byte %llu: corrupt compress data (first code %u)",
+                                 z->in->name, (unsigned long long)ct_bytes_offset(z->in), code),
+                    err);
             z->oldcode = (int32_t)code;
             z->finchar = (uint8_t)code;
             z->stack[--z->sp] = (uint8_t)code;
@@ -167,7 +172,7 @@ static ssize_t lzw_read(void *st, uint8_t *dst, size_t n, ct_error *err)
             z->free_ent = FIRST_FREE - 1;
             rc = skip_group(z, err);
             if (rc)
-                return rc;
+                return ct_source_fail(&z->kept, got, rc, err);
             z->n_bits = 9;
             z->maxcode = (1u << 9) - 1;
             continue;
@@ -175,18 +180,23 @@ static ssize_t lzw_read(void *st, uint8_t *dst, size_t n, ct_error *err)
         incode = code;
         if (code >= z->free_ent) { /* the KwKwK case */
             if (code > z->free_ent)
-                return ct_error_set(err, CT_E_FORMAT,
-                                    "%s: compressed byte %llu: corrupt compress data (code "
-                                    "%u beyond table end %u)", z->in->name,
-                                    (unsigned long long)ct_bytes_offset(z->in), code,
-                                    z->free_ent);
+                return ct_source_fail(
+                    &z->kept, got,
+                    ct_error_set(err, CT_E_FORMAT,
+                                 "%s: compressed byte %llu: corrupt compress data (code %u "
+                                 "beyond table end %u)", z->in->name,
+                                 (unsigned long long)ct_bytes_offset(z->in), code, z->free_ent),
+                    err);
             z->stack[--z->sp] = z->finchar;
             code = (uint32_t)z->oldcode;
         }
         while (code >= 256) {
             if (z->sp == 0)
-                return ct_error_set(err, CT_E_FORMAT, "%s: corrupt compress data (loop)",
-                                    z->in->name);
+                return ct_source_fail(
+                    &z->kept, got,
+                    ct_error_set(err, CT_E_FORMAT, "%s: corrupt compress data (loop)",
+                                 z->in->name),
+                    err);
             z->stack[--z->sp] = z->suffix[code];
             code = z->prefix[code];
         }
@@ -202,7 +212,14 @@ static ssize_t lzw_read(void *st, uint8_t *dst, size_t n, ct_error *err)
     return (ssize_t)got;
 }
 
+static const ct_error *lzw_fault(void *st)
+{
+    const lzw_src *s = st;
+    return s->kept.code ? &s->kept : NULL;
+}
+
 const ct_source_ops ct_source_compress = {
     .name = "compress",
     .probe = lzw_probe, .open = lzw_open, .read = lzw_read, .close = free,
+    .fault = lzw_fault,
 };

@@ -13,6 +13,7 @@ typedef struct gz_src {
     z_stream z;
     ct_bytes *in;
     int done;
+    ct_error kept;      /* a fault found after bytes were returned */
 } gz_src;
 
 static int gz_probe(const uint8_t *h, size_t n)
@@ -39,6 +40,8 @@ static ssize_t gz_read(void *st, uint8_t *dst, size_t n, ct_error *err)
     gz_src *g = st;
     ct_bytes *in = g->in;
 
+    if (g->kept.code)
+        return ct_source_kept(&g->kept, err);
     if (g->done)
         return 0;
     g->z.next_out = dst;
@@ -47,13 +50,15 @@ static ssize_t gz_read(void *st, uint8_t *dst, size_t n, ct_error *err)
         ssize_t avail = ct_bytes_fill(in, 1, err);
         int zr;
         if (avail < 0)
-            return avail;
+            return ct_source_fail(&g->kept, n - g->z.avail_out, (int)avail, err);
         if (avail == 0) {
             if (g->z.total_in == 0 && g->z.avail_out == n)
                 break;
-            return ct_error_set(err, CT_E_FORMAT,
-                                "%s: compressed byte %llu: gzip stream truncated",
-                                in->name, (unsigned long long)ct_bytes_offset(in));
+            return ct_source_fail(&g->kept, n - g->z.avail_out,
+                                  ct_error_set(err, CT_E_FORMAT,
+                                               "%s: compressed byte %llu: gzip stream truncated",
+                                               in->name, (unsigned long long)ct_bytes_offset(in)),
+                                  err);
         }
         g->z.next_in = (Bytef *)ct_bytes_ptr(in);
         g->z.avail_in = (uInt)avail;
@@ -63,7 +68,7 @@ static ssize_t gz_read(void *st, uint8_t *dst, size_t n, ct_error *err)
             /* another member may follow */
             ssize_t more = ct_bytes_fill(in, 2, err);
             if (more < 0)
-                return more;
+                return ct_source_fail(&g->kept, n - g->z.avail_out, (int)more, err);
             if (more >= 2 && ct_bytes_ptr(in)[0] == 0x1f && ct_bytes_ptr(in)[1] == 0x8b) {
                 inflateReset(&g->z);
                 continue;
@@ -72,9 +77,12 @@ static ssize_t gz_read(void *st, uint8_t *dst, size_t n, ct_error *err)
             break;
         }
         if (zr != Z_OK && zr != Z_BUF_ERROR)
-            return ct_error_set(err, CT_E_FORMAT, "%s: compressed byte %llu: corrupt gzip data: %s",
-                                in->name, (unsigned long long)ct_bytes_offset(in),
-                                g->z.msg ? g->z.msg : "inflate failed");
+            return ct_source_fail(
+                &g->kept, n - g->z.avail_out,
+                ct_error_set(err, CT_E_FORMAT, "%s: compressed byte %llu: corrupt gzip data: %s",
+                             in->name, (unsigned long long)ct_bytes_offset(in),
+                             g->z.msg ? g->z.msg : "inflate failed"),
+                err);
     }
     return (ssize_t)(n - g->z.avail_out);
 }
@@ -88,7 +96,14 @@ static void gz_close(void *st)
     free(g);
 }
 
+static const ct_error *gz_fault(void *st)
+{
+    const gz_src *s = st;
+    return s->kept.code ? &s->kept : NULL;
+}
+
 const ct_source_ops ct_source_gzip = {
     .name = "gzip",
     .probe = gz_probe, .open = gz_open, .read = gz_read, .close = gz_close,
+    .fault = gz_fault,
 };

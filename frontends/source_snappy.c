@@ -32,6 +32,7 @@ typedef struct sz_src {
     uint32_t crc_table[8][256];  /* slice-by-8 tables otherwise */
     uint8_t out[SZ_MAX_BLOCK];
     size_t out_pos, out_len;
+    ct_error kept;      /* a fault found after bytes were returned */
 } sz_src;
 
 static int sz_probe(const uint8_t *h, size_t n)
@@ -213,6 +214,8 @@ static ssize_t sz_read(void *st, uint8_t *dst, size_t n, ct_error *err)
     sz_src *s = st;
     size_t done = 0;
 
+    if (s->kept.code)
+        return ct_source_kept(&s->kept, err);
     while (done < n) {
         size_t take;
         if (s->out_pos == s->out_len) {
@@ -221,7 +224,7 @@ static ssize_t sz_read(void *st, uint8_t *dst, size_t n, ct_error *err)
                 rc = next_chunk(s, dst + done, err);
                 if (rc <= 0) {
                     if (rc < 0)
-                        return rc;
+                        return ct_source_fail(&s->kept, done, rc, err);
                     break;
                 }
                 done += (size_t)rc;
@@ -229,7 +232,7 @@ static ssize_t sz_read(void *st, uint8_t *dst, size_t n, ct_error *err)
             }
             rc = next_chunk(s, s->out, err);
             if (rc < 0)
-                return rc;
+                return ct_source_fail(&s->kept, done, rc, err);
             if (rc == 0)
                 break;
             s->out_pos = 0;
@@ -245,7 +248,14 @@ static ssize_t sz_read(void *st, uint8_t *dst, size_t n, ct_error *err)
     return (ssize_t)done;
 }
 
+static const ct_error *sz_fault(void *st)
+{
+    const sz_src *s = st;
+    return s->kept.code ? &s->kept : NULL;
+}
+
 const ct_source_ops ct_source_snappy = {
     .name = "snappy",
     .probe = sz_probe, .open = sz_open, .read = sz_read, .close = free,
+    .fault = sz_fault,
 };

@@ -12,6 +12,7 @@ typedef struct zs_src {
     ZSTD_DStream *z;
     ct_bytes *in;
     int in_frame;      /* a frame was started and has not ended */
+    ct_error kept;      /* a fault found after bytes were returned */
 } zs_src;
 
 static int zs_probe(const uint8_t *h, size_t n)
@@ -40,17 +41,22 @@ static ssize_t zs_read(void *st, uint8_t *dst, size_t n, ct_error *err)
     zs_src *s = st;
     ZSTD_outBuffer out = {dst, n, 0};
 
+    if (s->kept.code)
+        return ct_source_kept(&s->kept, err);
     while (out.pos < out.size) {
         ssize_t avail = ct_bytes_fill(s->in, 1, err);
         ZSTD_inBuffer in;
         size_t r;
         if (avail < 0)
-            return avail;
+            return ct_source_fail(&s->kept, out.pos, (int)avail, err);
         if (avail == 0) {
             if (s->in_frame)
-                return ct_error_set(err, CT_E_FORMAT,
-                                    "%s: compressed byte %llu: zstd stream truncated",
-                                    s->in->name, (unsigned long long)ct_bytes_offset(s->in));
+                return ct_source_fail(
+                    &s->kept, out.pos,
+                    ct_error_set(err, CT_E_FORMAT,
+                                 "%s: compressed byte %llu: zstd stream truncated", s->in->name,
+                                 (unsigned long long)ct_bytes_offset(s->in)),
+                    err);
             break;
         }
         in.src = ct_bytes_ptr(s->in);
@@ -59,9 +65,12 @@ static ssize_t zs_read(void *st, uint8_t *dst, size_t n, ct_error *err)
         r = ZSTD_decompressStream(s->z, &out, &in);
         ct_bytes_skip(s->in, in.pos);
         if (ZSTD_isError(r))
-            return ct_error_set(err, CT_E_FORMAT, "%s: compressed byte %llu: corrupt zstd data: %s",
-                                s->in->name, (unsigned long long)ct_bytes_offset(s->in),
-                                ZSTD_getErrorName(r));
+            return ct_source_fail(
+                &s->kept, out.pos,
+                ct_error_set(err, CT_E_FORMAT, "%s: compressed byte %llu: corrupt zstd data: %s",
+                             s->in->name, (unsigned long long)ct_bytes_offset(s->in),
+                             ZSTD_getErrorName(r)),
+                err);
         s->in_frame = r != 0;
         if (in.pos == 0 && out.pos == 0 && r == 0)
             break;
@@ -78,7 +87,14 @@ static void zs_close(void *st)
     free(s);
 }
 
+static const ct_error *zs_fault(void *st)
+{
+    const zs_src *s = st;
+    return s->kept.code ? &s->kept : NULL;
+}
+
 const ct_source_ops ct_source_zstd = {
     .name = "zstd",
     .probe = zs_probe, .open = zs_open, .read = zs_read, .close = zs_close,
+    .fault = zs_fault,
 };

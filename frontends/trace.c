@@ -46,6 +46,12 @@
  *   quantum: streams take turns in input order, `quantum` accesses each.
  *   auto: timestamp when the first stream has a timestamp marker in its
  *     first batch, else quantum.
+ *   Streams are decoded into their own buffers and copied out in this
+ *   order, except under timestamp interleaving with a decoder that stops
+ *   after each timestamp (drmemtrace): the running stream then decodes
+ *   straight into the output batch, and only a timestamp that hands the
+ *   turn to another stream is taken back into its buffer. Same order,
+ *   no copy.
  *
  * Scheduling (which simulated core runs each access), as drcachesim's
  * simulator assigns cores
@@ -67,11 +73,12 @@
  *   on core 0 throughout (the decoder fills both in).
  *
  * Read-ahead
- *   With [trace] readahead = yes (the default) one thread decodes and
- *   schedules the next batches while the caller simulates the current
- *   one. Batches are handed over by exchanging array pointers, never
- *   copied; at most RA_SLOTS batches are decoded ahead. The records and
- *   their order are exactly those of reading without the thread.
+ *   With [trace] readahead = yes (the default) one thread decodes (and
+ *   inflates, and checks) and schedules the next batches while the caller
+ *   simulates the current one, so that on two cores the two halves of the
+ *   work overlap. Batches are handed over by exchanging array pointers,
+ *   never copied; at most RA_SLOTS batches are decoded ahead. The records
+ *   and their order are exactly those of reading without the thread.
  *   The thread pays only when the caller has work of its own to overlap
  *   with decoding. After the first RA_PROBE batches the two times are
  *   compared: when the caller spent at least RA_IDLE_PCT % of the thread's
@@ -268,17 +275,18 @@ static const ct_format_ops *detect(const char *path, ct_bytes *in, int *best_sco
 {
     const ct_format_ops *best = NULL;
     /* the first PROBE_BYTES only: the buffer may hold a megabyte by now */
-    size_t head = in ? ct_bytes_avail(in) : 0;
-    if (head > PROBE_BYTES)
-        head = PROBE_BYTES;
+    const size_t head = PROBE_BYTES;
     *best_score = 0;
     for (size_t i = 0; ct_format_at(i); i++) {
         const ct_format_ops *f = ct_format_at(i);
         int sc = 0;
-        if (in && f->probe)
-            sc = f->probe(ct_bytes_ptr(in), head);
-        else if (!in && f->probe_path)
+        if (in && f->probe) {
+            size_t n;
+            const uint8_t *h = ct_bytes_head(in, &n);
+            sc = f->probe(h, n < head ? n : head);
+        } else if (!in && f->probe_path) {
             sc = f->probe_path(path);
+        }
         if (sc > *best_score) {
             *best_score = sc;
             best = f;
@@ -354,11 +362,18 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
             if (rc)
                 return container_hint(t, f, path, rc, err);
         }
+        /* a fault past the first bytes is the decoder's to report, with
+         * its position in records (the layer keeps it) */
         if (ct_bytes_fill(in, PROBE_BYTES, err) < 0) {
-            ct_bytes_close(in);
-            return container_hint(t, f, path, err->code, err);
+            size_t got;
+            (void)ct_bytes_head(in, &got);
+            if (got == 0) {
+                ct_bytes_close(in);
+                return container_hint(t, f, path, err->code, err);
+            }
+            memset(err, 0, sizeof *err);
         }
-        if (ct_bytes_avail(in) == 0) {
+        if (ct_bytes_avail(in) == 0 && !ct_bytes_fault(in)) {
             int compressed = in->inner != NULL;
             ct_bytes_close(in);
             return ct_error_set(err, CT_E_FORMAT, "%s: empty file: no trace records%s", path,
@@ -418,9 +433,14 @@ typedef struct dir_ctx {
     size_t n, cap;
 } dir_ctx;
 
-static int collect_path(void *ctx, const char *path)
+static int collect_path(void *ctx, const char *path, int trace)
 {
     dir_ctx *d = ctx;
+    if (!trace) {
+        if (d->t->info.ignored_files++ == 0)
+            snprintf(d->t->info.ignored_first, sizeof d->t->info.ignored_first, "%s", path);
+        return 0;
+    }
     if (d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 16;
         char **v = realloc(d->paths, cap * sizeof *v);
@@ -461,10 +481,20 @@ static int open_dir(ct_trace *t, const char *dir, ct_error *err)
         return ct_error_set(err, CT_E_IO, "%s: is a directory; the %s format reads %s", dir,
                             f->name, f->no_bytes ? "synthetic inputs (gen:NAME:...)" : "files");
     }
-    rc = f->list_dir(dir, collect_path, &d, err);
-    if (!rc && d.n == 0)
-        rc = ct_error_set(err, CT_E_FORMAT, "%s: directory holds no %s trace files", dir,
-                          f->name);
+    {
+        uint64_t ignored = t->info.ignored_files;
+        rc = f->list_dir(dir, collect_path, &d, err);
+        ignored = t->info.ignored_files - ignored;
+        if (!rc && d.n == 0 && ignored)
+            rc = ct_error_set(err, CT_E_FORMAT, "%s: directory holds no %s trace files (%llu "
+                              "%s, e.g. %s)", dir, f->name, (unsigned long long)ignored,
+                              ignored == 1 ? "file that is not a trace"
+                                           : "files that are not traces",
+                              t->info.ignored_first);
+        else if (!rc && d.n == 0)
+            rc = ct_error_set(err, CT_E_FORMAT, "%s: directory holds no %s trace files", dir,
+                              f->name);
+    }
     for (size_t i = 0; i < d.n; i++) {
         path_store *ps = paths_of(t);
         if (!rc && ps->n == ps->cap) {
@@ -883,8 +913,9 @@ FORCE_INLINE int oversized(const ct_access *a)
 }
 
 /* Check the accesses a decoder just added (from index `from`): oversized
- * ones stop a strict read, and are dropped and counted in lenient mode. */
-static int check_sizes(ct_trace *t, stream_rt *r, ct_batch *b, uint32_t from, ct_error *err)
+ * ones stop a strict read, and are dropped and counted in lenient mode.
+ * Accesses are moved only after the first one dropped. */
+static int check_sizes(stream_rt *r, ct_batch *b, uint32_t from, ct_error *err)
 {
     uint32_t i = from, w;
 
@@ -924,42 +955,62 @@ static int check_sizes(ct_trace *t, stream_rt *r, ct_batch *b, uint32_t from, ct
                 b->ev[e].index--;
     }
     b->n = w;
-    (void)t;
+    return CT_OK;
+}
+
+/* One call of the decoder adding to b: its answer (1, 2 after a yield at
+ * a timestamp, 0 at the end, or a negative code), with the new accesses
+ * checked and the input bytes counted. */
+static int decode_once(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
+{
+    uint32_t from = b->n;
+    uint64_t bytes_before = t->info.bytes;
+    int rc = t->fmt->next(r->st, b, err);
+
+    if (rc < 0)
+        return container_hint(t, t->fmt, r->s.path, rc, err);
+    if (rc == 0)
+        r->done = 1;
+    if (!t->fmt->checked && !r->s.sizes_bounded && check_sizes(r, b, from, err) != CT_OK)
+        return err->code;
+    /* decoders that do not count their input themselves: the stream's
+     * decoded offset */
+    if (t->info.bytes == bytes_before && r->s.in) {
+        uint64_t off = ct_bytes_offset(r->s.in);
+        if (off > r->counted) {
+            t->info.bytes += off - r->counted;
+            r->counted = off;
+        }
+    }
+    if (r->s.in) {
+        uint64_t done, size;
+        ct_bytes_progress(r->s.in, &done, &size);
+        if (done > r->input_counted) {
+            t->info.input_done += done - r->input_counted;
+            r->input_counted = done;
+        }
+    }
+    return rc;
+}
+
+/* Fill b from r until it is full or r ends (or, with stop_at_yield, the
+ * decoder stopped after a timestamp). */
+static int fill_stream_until(ct_trace *t, stream_rt *r, ct_batch *b, int stop_at_yield,
+                             ct_error *err)
+{
+    while (!r->done && ct_batch_room(b, t->fmt->max_per_record)) {
+        int rc = decode_once(t, r, b, err);
+        if (rc < 0)
+            return rc;
+        if (rc == 2 && stop_at_yield)
+            break;
+    }
     return CT_OK;
 }
 
 static int fill_stream(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
 {
-    int rc;
-    while (!r->done && ct_batch_room(b, t->fmt->max_per_record)) {
-        uint32_t from = b->n;
-        uint64_t bytes_before = t->info.bytes;
-        rc = t->fmt->next(r->st, b, err);
-        if (rc < 0)
-            return container_hint(t, t->fmt, r->s.path, rc, err);
-        if (rc == 0)
-            r->done = 1;
-        if (!r->s.sizes_bounded && check_sizes(t, r, b, from, err) != CT_OK)
-            return err->code;
-        /* decoders that do not count their input themselves: the stream's
-         * decoded offset */
-        if (t->info.bytes == bytes_before && r->s.in) {
-            uint64_t off = ct_bytes_offset(r->s.in);
-            if (off > r->counted) {
-                t->info.bytes += off - r->counted;
-                r->counted = off;
-            }
-        }
-        if (r->s.in) {
-            uint64_t done, size;
-            ct_bytes_progress(r->s.in, &done, &size);
-            if (done > r->input_counted) {
-                t->info.input_done += done - r->input_counted;
-                r->input_counted = done;
-            }
-        }
-    }
-    return CT_OK;
+    return fill_stream_until(t, r, b, 0, err);
 }
 
 static void default_thread(ct_batch *b, uint32_t from, uint32_t stream_index)
@@ -980,9 +1031,13 @@ static int refill(ct_trace *t, stream_rt *r, ct_error *err)
     while (!buffered(r) && !r->done) {
         ct_batch_clear(&r->b);
         r->ai = r->mi = r->ei = 0;
-        if (fill_stream(t, r, &r->b, err) < 0)
+        /* a stream that yields at timestamps decodes straight into the
+         * output afterwards: its buffer takes the records up to its first
+         * timestamp only (memory stays untouched) */
+        if (fill_stream_until(t, r, &r->b, r->s.yield_at_timestamp, err) < 0)
             return err->code;
-        default_thread(&r->b, 0, r->s.index);
+        if (!t->fmt->checked)
+            default_thread(&r->b, 0, r->s.index);
     }
     if (!buffered(r) && r->done)
         r->finished = 1;
@@ -1059,11 +1114,63 @@ static int start_streams(ct_trace *t, ct_error *err)
     return CT_OK;
 }
 
+/*
+ * Timestamp interleaving, for decoders that yield at timestamps: the
+ * running stream, its buffer empty, decodes straight into the output (no
+ * copy). The decoder stops after each TIMESTAMP marker; when that makes
+ * another stream the oldest, the marker is taken back into the stream's
+ * buffer (it is emitted when the stream runs again) and the other stream
+ * runs. The same choices as next_multi() makes from a buffer. Returns 1
+ * when it decoded, 0 when the output has no room for the decoder, or a
+ * negative code.
+ */
+static int decode_direct(ct_trace *t, stream_rt *r, ct_batch *out, ct_error *err)
+{
+    uint32_t from;
+    int rc;
+
+    if (!ct_batch_room(out, t->fmt->max_per_record))
+        return 0;
+    from = out->n;
+    rc = decode_once(t, r, out, err);
+    if (rc < 0)
+        return rc;
+    if (!t->fmt->checked)
+        default_thread(out, from, r->s.index);
+    if (rc == 2 && out->nmk > 0 && out->mk[out->nmk - 1].type == CT_MK_TIMESTAMP &&
+        out->mk[out->nmk - 1].index == out->n) {
+        const ct_marker m = out->mk[out->nmk - 1];
+        int nx;
+        r->next_ts = m.time;
+        nx = oldest_stream(t);
+        if (nx >= 0 && (uint32_t)nx != t->cur) {
+            out->nmk--;
+            ct_batch_clear(&r->b);
+            r->ai = r->mi = r->ei = 0;
+            r->b.mk[r->b.nmk++] = m;
+            r->b.mk[0].index = 0;
+            t->cur = (uint32_t)nx;
+            t->sv[nx]->ts_taken = 1;
+        }
+    }
+    return 1;
+}
+
 static int next_multi(ct_trace *t, ct_batch *out, ct_error *err)
 {
+    const int direct = t->interleave == CT_IL_TIMESTAMP && t->fmt->yields;
+
     while (ct_batch_room(out, 1)) {
         stream_rt *r = t->sv[t->cur];
 
+        if (direct && !r->done && !buffered(r)) {
+            int rc = decode_direct(t, r, out, err);
+            if (rc < 0)
+                return rc;
+            if (rc == 0)
+                break;  /* the output is full enough */
+            continue;
+        }
         if (refill(t, r, err) != CT_OK)
             return err->code;
         if (r->finished) {
@@ -1147,8 +1254,12 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
     } else {
         if (!t->started) {
             t->started = 1;
+            const int yields = t->fmt->yields && t->interleave != CT_IL_QUANTUM;
+            for (uint32_t i = 0; i < t->nstreams; i++)
+                t->sv[i]->s.yield_at_timestamp = yields;
             if (t->interleave == CT_IL_AUTO) {
-                /* timestamps if the first stream has any in its first batch */
+                /* timestamps if the first stream has any in its first batch
+                 * (a yielding decoder stops at the first one: the same answer) */
                 stream_rt *r = t->sv[0];
                 if (refill(t, r, err) != CT_OK)
                     return err->code;
@@ -1158,6 +1269,9 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
                         t->interleave = CT_IL_TIMESTAMP;
                         break;
                     }
+                if (t->interleave == CT_IL_QUANTUM)
+                    for (uint32_t i = 0; i < t->nstreams; i++)
+                        t->sv[i]->s.yield_at_timestamp = 0;
             }
             if (t->interleave == CT_IL_TIMESTAMP && start_streams(t, err) != CT_OK)
                 return err->code;

@@ -933,8 +933,8 @@ static int by_version(const void *a, const void *b)
     return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int tt6_list_dir(const char *dir, int (*fn)(void *ctx, const char *path), void *ctx,
-                        ct_error *err)
+static int tt6_list_dir(const char *dir, int (*fn)(void *ctx, const char *path, int trace),
+                        void *ctx, ct_error *err)
 {
     DIR *dp = opendir(dir);
     struct dirent *e;
@@ -973,7 +973,7 @@ static int tt6_list_dir(const char *dir, int (*fn)(void *ctx, const char *path),
     for (size_t i = 0; i < n; i++) {
         if (rc == CT_OK) {
             snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-            rc = fn(ctx, path);
+            rc = fn(ctx, path, 1);
         }
         free(names[i]);
     }

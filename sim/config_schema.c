@@ -161,11 +161,19 @@ const ct_schema_row ct_schema_rows[] = {
     {S_TRACE, "max_errors", CT_VT_UINT, F(max_errors), 1, UINT64_MAX, "100", NULL, NULL,
      "lenient mode gives up after this many malformed records"},
     {S_TRACE, "schedule", CT_VT_ENUM, F(schedule), 0, 0, "auto", schedule_names, NULL,
-     "map threads to cores in order of first appearance, traced cpus to cores, or "
-     "everything to core 0 (auto: the format's choice)"},
+     "which simulated core runs each access. threads: a thread takes the core with the "
+     "fewest live threads when it first appears (round-robin in order of appearance; a "
+     "thread exit frees its place), as drcachesim -no_core_sharded; cpus: each traced cpu "
+     "takes a core in order of first appearance and a thread runs on the core of the cpu "
+     "it was last seen on (threads without a cpu as in threads), as drcachesim "
+     "-cpu_scheduling; single: everything on core 0; auto: the format's choice (threads "
+     "for drmemtrace, din, ctr, vixl and TT6; cpus for Tarmac and Trace Matcher)"},
     {S_TRACE, "interleave", CT_VT_ENUM, F(interleave), 0, 0, "auto", interleave_names, NULL,
-     "how several streams take turns: at timestamp markers (oldest first) or every "
-     "quantum accesses (auto: timestamp when the streams carry timestamps)"},
+     "the order in which several streams (per-thread files, several traces) take turns. "
+     "timestamp: the stream with the oldest pending timestamp runs until its next "
+     "timestamp marker, as drcachesim replays an offline trace in its serial order; "
+     "quantum: streams take turns in input order, quantum accesses each; auto: timestamp "
+     "when the first stream has a timestamp marker (drmemtrace traces do), else quantum"},
     {S_TRACE, "quantum", CT_VT_UINT, F(quantum), 1, UINT64_MAX, "1000", NULL, NULL,
      "accesses per turn when streams are interleaved by quantum"},
     {S_TRACE, "readahead", CT_VT_BOOL, F(readahead), 0, 1, "yes", NULL, NULL,

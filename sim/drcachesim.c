@@ -72,10 +72,20 @@ typedef struct seen_set {
 
 /* Per level: LRU stamps (the last use of each line; drcachesim's counters
  * give the same order) and the lines that ever missed. */
+/* Where each level looks first: the line that last held a block with the
+ * same low bits (a hint, checked against the tag: only speed depends on it). */
+#define HINTS 512
+
 typedef struct dcs_level {
-    uint64_t *stamp;   /* sets * ways */
+    uint64_t hint[HINTS];           /* line index by block % HINTS */
+    uint64_t *tag;                  /* the level's tags (ct_cache), for the hit path */
+    uint64_t *stamp;                /* sets * ways */
+    ct_kind_stats *kind;            /* the level's counters by kind */
+    uint64_t sets, set_mask;
+    int set_pow2;
+    uint32_t ways;
+    int li;                         /* its index in ct_sim's levels */
     seen_set seen;
-    uint64_t memo_block, memo_idx;  /* the line touched last */
 } dcs_level;
 
 struct ct_dcs {
@@ -83,6 +93,9 @@ struct ct_dcs {
     size_t nlv;
     uint64_t clock;
     int nomem;       /* a seen set could not grow: compulsory counts are low */
+    dcs_level **route; /* per core and kind (ifetch, load, store): first level, or NULL */
+    uint64_t line;   /* the line size of every level */
+    uint32_t line_bits;
 };
 
 static uint64_t mix(uint64_t x)
@@ -143,32 +156,18 @@ static uint64_t victim(const ct_cache *c, const uint64_t *stamp, uint64_t set)
     return best;
 }
 
-/* One piece (inside one line) at level li. */
-static void piece(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind)
+/* The miss of one piece at level li, whose access is counted: count the
+ * miss, fill a way of `set`, ask the next level, prefetch the next line. */
+static NOINLINE void piece_miss(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind,
+                                uint64_t set)
 {
     ct_level *L = &s->lv[li];
     ct_cache *c = &L->c;
     dcs_level *D = &s->dcs->lv[li];
     uint64_t block = addr >> c->line_bits;
     ct_kind_stats *k = &L->st.kind[kind];
-    uint64_t set, idx;
-    int64_t found;
+    uint64_t idx;
 
-    k->accesses++;
-    if (block == D->memo_block && c->tag[D->memo_idx] == block) {
-        k->hits++;
-        D->stamp[D->memo_idx] = ++s->dcs->clock;
-        return;
-    }
-    set = ct_cache_set(c, block);
-    found = ct_cache_find(c, set, block);
-    if (found >= 0) {
-        k->hits++;
-        D->stamp[found] = ++s->dcs->clock;
-        D->memo_block = block;
-        D->memo_idx = (uint64_t)found;
-        return;
-    }
     k->misses++;
     if (seen_add(s->dcs, &D->seen, block))
         k->compulsory++;
@@ -182,12 +181,50 @@ static void piece(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind)
     ct_cache_put(c, set, idx, block);
     c->flag[idx] = 0;
     D->stamp[idx] = ++s->dcs->clock;
-    D->memo_block = block;
-    D->memo_idx = idx;
+    D->hint[block % HINTS] = idx;
     if (L->pf && kind != CT_PREFETCH && kind != CT_HWPREFETCH) {
         L->st.prefetches_issued++;
         request(s, li, addr + L->line, size, CT_HWPREFETCH);
     }
+}
+
+/* One piece (inside one line) at level D: counted, then a hit (the line
+ * becomes the most recently used: its stamp is the next tick of the clock)
+ * or piece_miss. Returns the clock. */
+FORCE_INLINE uint64_t piece_at(ct_sim *s, dcs_level *D, uint64_t addr, uint32_t size, int kind,
+                               uint32_t line_bits, uint64_t clock)
+{
+    const uint64_t block = addr >> line_bits;
+    ct_kind_stats *k = &D->kind[kind];
+    const uint64_t hinted = D->hint[block % HINTS];
+    const uint64_t *t;
+    uint64_t set;
+
+    k->accesses++;
+    if (D->tag[hinted] == block) {
+        k->hits++;
+        D->stamp[hinted] = ++clock;
+        return clock;
+    }
+    set = D->set_pow2 ? block & D->set_mask : block % D->sets;
+    t = &D->tag[set * D->ways];
+    for (uint32_t w = 0; w < D->ways; w++)
+        if (t[w] == block) {
+            const uint64_t idx = set * D->ways + w;
+            k->hits++;
+            D->stamp[idx] = ++clock;
+            D->hint[block % HINTS] = idx;
+            return clock;
+        }
+    s->dcs->clock = clock;
+    piece_miss(s, D->li, addr, size, kind, set);
+    return s->dcs->clock;
+}
+
+static void piece(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind)
+{
+    s->dcs->clock = piece_at(s, &s->dcs->lv[li], addr, size, kind, s->dcs->line_bits,
+                             s->dcs->clock);
 }
 
 static void request(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind)
@@ -254,13 +291,13 @@ static void flush_all(ct_sim *s)
     }
 }
 
-FORCE_INLINE void dcs_access(ct_sim *s, const ct_access *a)
+/* Any access, by the rules above. */
+static void dcs_access(ct_sim *s, const ct_access *a)
 {
     const int kind = a->kind;
     const uint64_t addr = (s->use_paddr && (a->flags & CT_F_PADDR)) ? a->paddr : a->vaddr;
     int li;
 
-    s->cur = a;
     s->tot.accesses[kind]++;
     switch (kind) {
     case CT_NOFETCH:
@@ -285,23 +322,7 @@ FORCE_INLINE void dcs_access(ct_sim *s, const ct_access *a)
     }
     if (li < 0)
         return;
-    if (LIKELY(a->size != 0 &&
-               ((addr ^ (addr + a->size - 1)) >> s->lv[li].c.line_bits) == 0)) {
-        ct_level *L = &s->lv[li];
-        dcs_level *D = &s->dcs->lv[li];
-        const uint64_t block = addr >> L->c.line_bits;
-        if (block == D->memo_block && L->c.tag[D->memo_idx] == block) {
-            /* the line touched last at this level: a hit (piece() would agree) */
-            ct_kind_stats *k = &L->st.kind[kind == CT_ATOMIC ? CT_STORE : kind];
-            k->accesses++;
-            k->hits++;
-            D->stamp[D->memo_idx] = ++s->dcs->clock;
-            return;
-        }
-        piece(s, li, addr, a->size, kind == CT_ATOMIC ? CT_STORE : kind);
-        return;
-    }
-    if (a->size > 1)
+    if (a->size > 1 && ((addr ^ (addr + a->size - 1)) >> s->lv[li].c.line_bits) != 0)
         s->tot.line_crossings++;
     request(s, li, addr, a->size, kind == CT_ATOMIC ? CT_STORE : kind);
 }
@@ -311,24 +332,81 @@ void ct_dcs_access(ct_sim *s, const ct_access *a)
     dcs_access(s, a);
 }
 
+static NOINLINE int dcs_refuse(const ct_sim *s, const ct_access *a, ct_error *err)
+{
+    if (a->flags & CT_F_NOADDR)
+        return ct_error_set(err, CT_E_UNSUPPORTED,
+                            "access at trace time %llu has no address (the trace masks its "
+                            "addresses): it cannot be simulated", (unsigned long long)a->time);
+    return ct_error_set(err, CT_E_INTERNAL, "access of kind %u on core %u of %u", a->kind,
+                        a->core, s->cores);
+}
+
+/* Any access ct_dcs_run does not take inline: refused ones end the batch
+ * (a negative code), the rest take dcs_access() (the clock is the
+ * state's). */
+static NOINLINE int dcs_slow(ct_sim *s, const ct_access *a, ct_error *err)
+{
+    if ((a->flags & CT_F_NOADDR) || a->core >= s->cores || a->kind >= CT_KIND_STREAM)
+        return dcs_refuse(s, a, err);
+    dcs_access(s, a);
+    return CT_OK;
+}
+
+/*
+ * A batch. Fetches, loads and stores that stay inside one line take the
+ * inlined path (the first level's hinted line, then its set); everything
+ * else, and every miss, takes the general code. Same rules, same numbers
+ * as dcs_access() on each access.
+ */
 int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err)
 {
+    struct ct_dcs *const dc = s->dcs;
+    dcs_level *const *const route = dc->route;
+    const uint32_t cores = s->cores, line_bits = dc->line_bits;
+    const uint16_t paddr_flag = s->use_paddr ? CT_F_PADDR : 0;
+    const uint64_t lmask = dc->line - 1;
+    uint64_t clock = dc->clock, count[3] = {0, 0, 0}, nofetch = 0;
+    int rc = CT_OK;
+
     for (const ct_access *a = b->acc, *end = b->acc + b->n; a < end; a++) {
-        if (UNLIKELY((a->flags & CT_F_NOADDR) || a->core >= s->cores ||
-                     a->kind >= CT_KIND_STREAM)) {
-            s->cur = NULL;
+        const unsigned kind = a->kind, core = a->core;
+        const uint32_t size = a->size;
+        uint64_t addr = a->vaddr;
+        dcs_level *D;
+
+        if (UNLIKELY(a->flags & (paddr_flag | CT_F_NOADDR))) {
             if (a->flags & CT_F_NOADDR)
-                return ct_error_set(err, CT_E_UNSUPPORTED,
-                                    "access at trace time %llu has no address (the trace "
-                                    "masks its addresses): it cannot be simulated",
-                                    (unsigned long long)a->time);
-            return ct_error_set(err, CT_E_INTERNAL, "access of kind %u on core %u of %u",
-                                a->kind, a->core, s->cores);
+                goto slow;
+            addr = a->paddr;
         }
-        dcs_access(s, a);
+        /* fetches, loads and stores inside one line (size 0 inside a line
+         * included; size 0 at a line start covers nothing) */
+        if (UNLIKELY(core >= cores || kind > CT_STORE || (addr & lmask) + size - 1 > lmask)) {
+            if (kind == CT_NOFETCH && core < cores) {
+                nofetch++;  /* counted, never simulated */
+                continue;
+            }
+            goto slow;
+        }
+        D = route[core * 3 + kind];
+        if (UNLIKELY(!D))
+            goto slow;
+        count[kind]++;
+        clock = piece_at(s, D, addr, size, (int)kind, line_bits, clock);
+        continue;
+    slow:
+        dc->clock = clock;
+        rc = dcs_slow(s, a, err);
+        clock = dc->clock;
+        if (rc != CT_OK)
+            break;
     }
-    s->cur = NULL;
-    return CT_OK;
+    dc->clock = clock;
+    for (int k = 0; k < 3; k++)
+        s->tot.accesses[k] += count[k];
+    s->tot.accesses[CT_NOFETCH] += nofetch;
+    return rc;
 }
 
 int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err)
@@ -364,10 +442,28 @@ int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
     }
     d->nlv = s->nlv;
+    d->route = malloc((size_t)s->cores * 3 * sizeof *d->route);
+    if (!d->route) {
+        ct_dcs_free(d);
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    }
+    for (uint32_t c = 0; c < s->cores; c++) {
+        d->route[c * 3 + CT_IFETCH] = s->first_i[c] >= 0 ? &d->lv[s->first_i[c]] : NULL;
+        d->route[c * 3 + CT_LOAD] = s->first_d[c] >= 0 ? &d->lv[s->first_d[c]] : NULL;
+        d->route[c * 3 + CT_STORE] = d->route[c * 3 + CT_LOAD];
+    }
     for (size_t li = 0; li < s->nlv; li++) {
         const ct_cache *c = &s->lv[li].c;
         d->lv[li].stamp = calloc(c->sets * c->ways, sizeof *d->lv[li].stamp);
-        d->lv[li].memo_block = CT_TAG_INVALID;
+        d->lv[li].tag = c->tag;
+        d->lv[li].kind = s->lv[li].st.kind;
+        d->lv[li].sets = c->sets;
+        d->lv[li].set_mask = c->set_mask;
+        d->lv[li].set_pow2 = c->set_pow2;
+        d->lv[li].ways = c->ways;
+        d->lv[li].li = (int)li;
+        d->line = s->lv[li].line;
+        d->line_bits = c->line_bits;
         if (!d->lv[li].stamp || seen_grow(&d->lv[li].seen) != 0) {
             ct_dcs_free(d);
             return ct_error_set(err, CT_E_NOMEM, "out of memory");
@@ -386,5 +482,6 @@ void ct_dcs_free(struct ct_dcs *d)
         free(d->lv[li].seen.key);
     }
     free(d->lv);
+    free(d->route);
     free(d);
 }

@@ -34,8 +34,21 @@
  *   first level it reaches is split into one access per line touched; each
  *   piece is counted, looked up and charged on its own. A request sent down
  *   to a level with a different line size is split the same way there.
- *   (A size of 0 counts as 1 byte.) An access that would run past the top
- *   of the address space (2^64) ends there: the bytes beyond are dropped.
+ *   An access that would run past the top of the address space (2^64) ends
+ *   there: the bytes beyond are dropped.
+ *
+ * Accesses of size 0
+ *   A load, store, fetch or prefetch of size 0 touches one byte at its
+ *   address: it is counted, looked up and charged like a 1-byte access.
+ *   Traces write size 0 for accesses whose size the tracer could not tell,
+ *   not for accesses that did not happen: DynamoRIO's drmemtrace records
+ *   the XSAVE family that way (the area written depends on the machine;
+ *   DynamoRIO issue #3473) and did so for AArch64 SVE operands (pull
+ *   request #6544). The first byte is the part of such an access that is
+ *   certain. (compat = drcachesim follows drcachesim instead: nothing at a
+ *   line start, one line otherwise, sim/drcachesim.c; the two differ on
+ *   drmemtrace.simple_app, whose eight size-0 accesses start lines, and
+ *   tests/drmemtrace_l1_reference.py reproduces both.)
  *
  * Reads (ifetch, load, atomic, software prefetch)
  *   Hit: the policy is told. Miss: the line is fetched from the next level

@@ -218,9 +218,10 @@ static inline void dw_snappy(const char *path, const uint8_t *data, size_t n, si
     dw_free(&o);
 }
 
-/* A zip archive whose members are added (and so stored) in the order given. */
-static inline void dw_zip(const char *path, int members, const char *const *names,
-                   const dw_buf *const *data)
+/* A zip archive whose members are added (and so stored) in the order given;
+ * stored[i] (when stored is not NULL) keeps member i uncompressed. */
+static inline void dw_zip_stored(const char *path, int members, const char *const *names,
+                                 const dw_buf *const *data, const int *stored)
 {
     int zerr;
     zip_t *z;
@@ -230,11 +231,55 @@ static inline void dw_zip(const char *path, int members, const char *const *name
         abort();
     for (int i = 0; i < members; i++) {
         zip_source_t *src = zip_source_buffer(z, data[i]->p, data[i]->n, 0);
-        if (!src || zip_file_add(z, names[i], src, ZIP_FL_ENC_UTF_8) < 0)
+        zip_int64_t at;
+        if (!src || (at = zip_file_add(z, names[i], src, ZIP_FL_ENC_UTF_8)) < 0)
+            abort();
+        if (stored && stored[i] && zip_set_file_compression(z, (zip_uint64_t)at, ZIP_CM_STORE, 0))
             abort();
     }
     if (zip_close(z) != 0)
         abort();
+}
+
+static inline void dw_zip(const char *path, int members, const char *const *names,
+                          const dw_buf *const *data)
+{
+    dw_zip_stored(path, members, names, data, NULL);
+}
+
+/* The whole of a file, malloc'd (abort on failure). */
+static inline uint8_t *dw_slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *p;
+    long len;
+    if (!f || fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0)
+        abort();
+    rewind(f);
+    p = malloc((size_t)len + 1);
+    if (!p || fread(p, 1, (size_t)len, f) != (size_t)len)
+        abort();
+    fclose(f);
+    *n = (size_t)len;
+    return p;
+}
+
+/* Offset of the data of member i of a zip archive written by dw_zip (local
+ * headers in order, sizes in the headers). */
+static inline size_t dw_zip_data_at(const uint8_t *zip, int i)
+{
+    size_t at = 0;
+    for (;;) {
+        const uint8_t *h = zip + at;
+        size_t csize = (size_t)h[18] | (size_t)h[19] << 8 | (size_t)h[20] << 16 |
+                       (size_t)h[21] << 24;
+        size_t data = at + 30 + (h[26] | h[27] << 8) + (h[28] | h[29] << 8);
+        if (h[0] != 'P' || h[1] != 'K' || h[2] != 3 || h[3] != 4)
+            abort();
+        if (i-- == 0)
+            return data;
+        at = data + csize;
+    }
 }
 
 #endif

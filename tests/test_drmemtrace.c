@@ -203,6 +203,7 @@ TEST(interleaved_threads_switch_and_keep_their_cpu)
     dw_rec(&b, DW_INSTR, 4, 0x14);
     dw_rec(&b, DW_THREAD, 8, 1);        /* a repeat changes nothing */
     dw_rec(&b, DW_READ, 4, 0x99);
+    dw_rec(&b, DW_FOOTER, 0, 0);
     dw_file(dw_path("inter.trace"), b.p, b.n);
     r = tc_read1(dw_path("inter.trace"), (const char *const[]){"trace.schedule=single", NULL});
     CHECK_EQ_U64(r->rc, 0);
@@ -344,6 +345,59 @@ TEST(directories_skip_side_files_and_accept_dir_trace)
     r = tc_read1(dw_path("raw.dir"), (const char *const[]){"trace.format=drmemtrace", NULL});
     CHECK_EQ_U64(r->rc, CT_E_UNSUPPORTED);
     CHECK_STR_CONTAINS(r->err.msg, "raw2trace");
+    dw_free(&a);
+    dw_free(&b);
+}
+
+TEST(directories_are_read_by_content_not_by_name)
+{
+    dw_buf a, b;
+    tc_result *r;
+
+    dw_init(&a, 12);
+    dw_header(&a, 7, DW_FT_X86_64, 11, 0);
+    dw_rec(&a, DW_INSTR, 4, 0x10);
+    dw_end(&a, 11);
+    dw_init(&b, 12);
+    dw_header(&b, 7, DW_FT_X86_64, 12, 0);
+    dw_rec(&b, DW_INSTR, 4, 0x20);
+    dw_rec(&b, DW_WRITE, 4, 0x30);
+    dw_end(&b, 12);
+    mkdir(dw_path("named.dir"), 0700);
+    /* per-thread traces under names no rule knows */
+    dw_gzip(dw_path("named.dir/app.11.memtrace.gz"), a.p, a.n);
+    dw_file(dw_path("named.dir/thread-12.bin"), b.p, b.n);
+    /* files that are not traces, and DynamoRIO's side files */
+    dw_file(dw_path("named.dir/README.txt"), "how this was traced\n", 20);
+    dw_gzip(dw_path("named.dir/notes.gz"), "not a trace either", 18);
+    dw_file(dw_path("named.dir/empty"), "", 0);
+    dw_file(dw_path("named.dir/funclist.log"), "0,1,0x10,f\n", 11);
+    dw_file(dw_path("named.dir/cpu_schedule.bin.zip"), "PK junk", 7);
+    r = tc_read1(dw_path("named.dir"), NULL);
+    CHECK_EQ_U64(r->rc, 0);
+    CHECK(r->info.format && strcmp(r->info.format, "drmemtrace") == 0);
+    CHECK_EQ_U64(r->info.streams, 2);
+    CHECK_EQ_U64(r->n, 3);
+    CHECK_EQ_U64(r->info.threads, 2);
+    CHECK_EQ_U64(r->info.ignored_files, 3);   /* README.txt, notes.gz, empty */
+    CHECK_STR_CONTAINS(r->info.ignored_first, "named.dir/");
+
+    /* only files that are not traces: an error that says so */
+    mkdir(dw_path("none.dir"), 0700);
+    dw_file(dw_path("none.dir/README.txt"), "nothing here\n", 13);
+    r = tc_read1(dw_path("none.dir"), (const char *const[]){"trace.format=drmemtrace", NULL});
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "none.dir: directory holds no drmemtrace trace files (1 file "
+                                   "that is not a trace, e.g. ");
+
+    /* a raw file, whatever its name, is refused with the hint */
+    mkdir(dw_path("rawname.dir"), 0700);
+    dw_file(dw_path("rawname.dir/t.1.trace"), a.p, a.n);
+    dw_file(dw_path("rawname.dir/thread2"), "\x40\x0c\x00\x00\x00\x00\x08\xc4\0\0\0\0\0\0\0\0",
+            16);
+    r = tc_read1(dw_path("rawname.dir"), NULL);
+    CHECK_EQ_U64(r->rc, CT_E_UNSUPPORTED);
+    CHECK_STR_CONTAINS(r->err.msg, "rawname.dir/thread2: raw drmemtrace file");
     dw_free(&a);
     dw_free(&b);
 }
@@ -520,6 +574,252 @@ TEST(zip_member_faults_name_the_member_and_resync_leniently)
     dw_free(&junk);
 }
 
+/* A trace of n body records after the header (7 records), the thread exit
+ * and the footer: loads and fetches at distinct addresses. */
+static void build_long(dw_buf *b, int n)
+{
+    dw_init(b, 12);
+    dw_header(b, 7, DW_FT_X86_64, 1, 0);
+    for (int i = 0; i < n; i++)
+        dw_rec(b, i % 2 ? DW_READ : DW_INSTR, 4, 0x1000 + 7 * (uint64_t)i * (uint64_t)i);
+    dw_end(b, 1);
+}
+
+/* A file of two compressed pieces: data[0..cut) and data[cut..n), each
+ * compressed by `pack` on its own; then byte `at` of the second piece is
+ * set to `x`. */
+static void two_pieces(const char *path, const uint8_t *data, size_t n, size_t cut,
+                       void (*pack)(const char *, const void *, size_t), size_t at, uint8_t x)
+{
+    size_t n1, n2;
+    uint8_t *p1, *p2, *all;
+    pack(dw_path("piece1"), data, cut);
+    pack(dw_path("piece2"), data + cut, n - cut);
+    p1 = dw_slurp(dw_path("piece1"), &n1);
+    p2 = dw_slurp(dw_path("piece2"), &n2);
+    p2[at] = x;
+    all = malloc(n1 + n2);
+    if (!all)
+        abort();
+    memcpy(all, p1, n1);
+    memcpy(all + n1, p2, n2);
+    dw_file(path, all, n1 + n2);
+    free(p1);
+    free(p2);
+    free(all);
+}
+
+static void gzip_file(const char *path, const void *data, size_t n) { dw_gzip(path, data, n); }
+static void zstd_file(const char *path, const void *data, size_t n) { dw_zstd(path, data, n); }
+static void lz4_file(const char *path, const void *data, size_t n) { dw_lz4(path, data, n); }
+
+TEST(a_damaged_stream_names_the_record_it_cuts)
+{
+    dw_buf b;
+    tc_result *r;
+    const size_t cut = 12 * 600;   /* the fault starts at record 600 */
+    /* the whole file decompresses in one read: none of it is decoded */
+    const char *const want = "the trace is read up to byte 0, record 0; the damage shows at "
+                             "byte 7200, in record 600";
+
+    build_long(&b, 2000);
+    /* gzip: a second member whose first block has the reserved type 3 */
+    two_pieces(dw_path("two.gz"), b.p, b.n, cut, gzip_file, 10, 0x07);
+    r = tc_read1(dw_path("two.gz"), NULL);
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "two.gz: compressed byte ");
+    CHECK_STR_CONTAINS(r->err.msg, "corrupt gzip data: invalid block type");
+    CHECK_STR_CONTAINS(r->err.msg, want);
+    CHECK_EQ_U64(r->info.records, 0);
+
+    /* zstd and lz4: a second frame with a damaged magic number */
+    two_pieces(dw_path("two.zst"), b.p, b.n, cut, zstd_file, 0, 0x00);
+    r = tc_read1(dw_path("two.zst"), NULL);
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "two.zst: compressed byte ");
+    CHECK_STR_CONTAINS(r->err.msg, want);
+    two_pieces(dw_path("two.lz4"), b.p, b.n, cut, lz4_file, 0, 0x00);
+    r = tc_read1(dw_path("two.lz4"), NULL);
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "two.lz4: compressed byte ");
+    CHECK_STR_CONTAINS(r->err.msg, want);
+
+    /* snappy: chunks of 1200 bytes; the CRC of the seventh is wrong */
+    dw_snappy(dw_path("crc.sz"), b.p, b.n, 1200);
+    {
+        size_t n, at = 10;
+        uint8_t *z = dw_slurp(dw_path("crc.sz"), &n);
+        for (int k = 0; k < 6; k++)
+            at += 4 + (size_t)(z[at + 1] | z[at + 2] << 8 | z[at + 3] << 16);
+        z[at + 4] ^= 0x01;
+        dw_file(dw_path("crc.sz"), z, n);
+        free(z);
+    }
+    r = tc_read1(dw_path("crc.sz"), lenient);  /* lenient changes nothing here */
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "crc.sz: compressed byte ");
+    CHECK_STR_CONTAINS(r->err.msg, "snappy chunk CRC mismatch");
+    CHECK_STR_CONTAINS(r->err.msg, want);
+    dw_free(&b);
+}
+
+/* Three chunks of 101, 100 and 102 records (the first with the header). */
+static void build_big_chunks(dw_buf c[3])
+{
+    for (int i = 0; i < 3; i++)
+        dw_init(&c[i], 12);
+    dw_header(&c[0], 7, DW_FT_X86_64, 5, 50);
+    for (int i = 0; i < 3; i++) {
+        int n = i == 0 ? 93 : i == 1 ? 99 : 100;
+        for (int k = 0; k < n; k++)
+            dw_rec(&c[i], k % 2 ? DW_WRITE : DW_INSTR, 4,
+                   0x10000 * (uint64_t)(i + 1) + 8 * (uint64_t)k);
+    }
+    dw_marker(&c[0], DWM_CHUNK_FOOTER, 0);
+    dw_marker(&c[1], DWM_CHUNK_FOOTER, 1);
+    dw_end(&c[2], 5);
+}
+
+TEST(lenient_reading_skips_a_zip_member_that_fails_its_checks)
+{
+    dw_buf c[3];
+    const dw_buf *m[3] = {&c[0], &c[1], &c[2]};
+    const char *names[3] = {"chunk.0000", "chunk.0001", "chunk.0002"};
+    const int stored[3] = {0, 1, 0};
+    tc_result *r;
+    size_t n;
+    uint8_t *z;
+    uint64_t all;
+
+    build_big_chunks(c);
+    all = (93 + 99 + 100);   /* accesses of the three chunks */
+
+    /* chunk.0001 stored, one address byte changed: the CRC differs */
+    dw_zip_stored(dw_path("crc.zip"), 3, names, m, stored);
+    z = dw_slurp(dw_path("crc.zip"), &n);
+    z[dw_zip_data_at(z, 1) + 12 * 5 + 8] ^= 0x40;
+    dw_file(dw_path("crc.zip"), z, n);
+    free(z);
+    r = tc_read1(dw_path("crc.zip"), NULL);
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "crc.zip:chunk.0001: uncompressed byte 1200: corrupt member: "
+                                   "CRC error");
+    CHECK_STR_CONTAINS(r->err.msg, "the member is read up to byte 0, record 0 (record 101 of "
+                                   "the file); the damage shows at byte 1200, in record 100");
+    r = tc_read1(dw_path("crc.zip"), lenient);
+    CHECK_EQ_U64(r->rc, 0);
+    CHECK_EQ_U64(r->info.malformed, 1);
+    CHECK_STR_CONTAINS(r->info.reasons[0].what, "zip member CRC mismatch");
+    CHECK_EQ_U64(r->n, all - 99);   /* the member is skipped */
+    CHECK_EQ_U64(r->a[93].vaddr, 0x30000);
+    CHECK_EQ_U64(r->a[r->n - 1].vaddr, 0x30000 + 8 * 99);
+
+    /* chunk.0001 deflated, its first block of the reserved type 3 */
+    dw_zip(dw_path("inflate.zip"), 3, names, m);
+    z = dw_slurp(dw_path("inflate.zip"), &n);
+    z[dw_zip_data_at(z, 1)] = 0x07;
+    dw_file(dw_path("inflate.zip"), z, n);
+    free(z);
+    r = tc_read1(dw_path("inflate.zip"), NULL);
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "inflate.zip:chunk.0001: uncompressed byte 0: corrupt member: ");
+    CHECK_STR_CONTAINS(r->err.msg, "the member is read up to byte 0, record 0 (record 101 of "
+                                   "the file)");
+    r = tc_read1(dw_path("inflate.zip"), lenient);
+    CHECK_EQ_U64(r->rc, 0);
+    CHECK_EQ_U64(r->info.malformed, 1);
+    CHECK_STR_CONTAINS(r->info.reasons[0].what, "zip member does not inflate");
+    CHECK_EQ_U64(r->n, all - 99);   /* chunk.0001 skipped */
+    CHECK_EQ_U64(r->a[93].vaddr, 0x30000);
+    CHECK_EQ_U64(r->a[r->n - 1].vaddr, 0x30000 + 8 * 99);
+    for (int i = 0; i < 3; i++)
+        dw_free(&c[i]);
+}
+
+TEST(a_trace_without_its_footer_is_truncated)
+{
+    static const char *const names[5] = {"nf.trace", "nf.trace.gz", "nf.trace.zst",
+                                         "nf.trace.lz4", "nf.sz"};
+    dw_buf b, c[3];
+    const dw_buf *m[2] = {&c[0], &c[1]};
+    const char *chunks[2] = {"chunk.0000", "chunk.0001"};
+    tc_result *r;
+    char want[96];
+
+    /* cut at a record boundary: the thread exit is there, the footer not */
+    build_long(&b, 40);
+    b.n -= 12;
+    dw_file(dw_path(names[0]), b.p, b.n);
+    dw_gzip(dw_path(names[1]), b.p, b.n);
+    dw_zstd(dw_path(names[2]), b.p, b.n);
+    dw_lz4(dw_path(names[3]), b.p, b.n);
+    dw_snappy(dw_path(names[4]), b.p, b.n, 100);
+    snprintf(want, sizeof want, "byte %zu, record %zu: truncated: no footer", b.n, b.n / 12);
+    for (int i = 0; i < 5; i++) {
+        fprintf(stderr, "  (%s)\n", names[i]);
+        r = tc_read1(dw_path(names[i]), NULL);
+        CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+        CHECK_STR_CONTAINS(r->err.msg, names[i]);
+        CHECK_STR_CONTAINS(r->err.msg, want);
+        r = tc_read1(dw_path(names[i]), lenient);
+        CHECK_EQ_U64(r->rc, 0);
+        CHECK_EQ_U64(r->n, 40);    /* every access is there */
+        CHECK_EQ_U64(r->info.malformed, 1);
+        CHECK_STR_CONTAINS(r->info.reasons[0].what, "trace without its FOOTER (truncated)");
+    }
+    dw_free(&b);
+
+    /* a chunked trace whose last chunk ends with CHUNK_FOOTER: chunks are missing */
+    build_big_chunks(c);
+    dw_zip(dw_path("nf.zip"), 2, chunks, m);
+    r = tc_read1(dw_path("nf.zip"), NULL);
+    CHECK_EQ_U64(r->rc, CT_E_FORMAT);
+    CHECK_STR_CONTAINS(r->err.msg, "nf.zip: byte 2412, record 201: truncated: no footer");
+    r = tc_read1(dw_path("nf.zip"), lenient);
+    CHECK_EQ_U64(r->rc, 0);
+    CHECK_EQ_U64(r->info.malformed, 1);
+    for (int i = 0; i < 3; i++)
+        dw_free(&c[i]);
+}
+
+TEST(an_unknown_version_is_refused_by_number)
+{
+    static const uint64_t versions[4] = {0, 8, 1000, (uint64_t)1 << 40};
+    for (int i = 0; i < 4; i++) {
+        dw_buf b;
+        tc_result *r;
+        char name[32], want[80];
+        dw_init(&b, 12);
+        dw_header(&b, 7, DW_FT_X86_64, 1, 0);
+        for (int k = 0; k < 8; k++)         /* the HEADER's version */
+            b.p[4 + k] = (uint8_t)(versions[i] >> (8 * k));
+        dw_end(&b, 1);
+        snprintf(name, sizeof name, "v%d.trace", i);
+        dw_file(dw_path(name), b.p, b.n);
+        r = tc_read1(dw_path(name), NULL);
+        snprintf(want, sizeof want, "byte 0, record 0: unsupported trace version %llu",
+                 (unsigned long long)versions[i]);
+        CHECK_EQ_U64(r->rc, CT_E_UNSUPPORTED);
+        CHECK_STR_CONTAINS(r->err.msg, want);
+        CHECK(strstr(r->err.msg, "not a drmemtrace trace") == NULL);
+        dw_free(&b);
+    }
+    /* 8-byte records: version 0 */
+    {
+        dw_buf b;
+        tc_result *r;
+        dw_init(&b, 8);
+        dw_header(&b, 7, DW_FT_X86_32, 1, 0);
+        memset(b.p + 4, 0, 4);
+        dw_end(&b, 1);
+        dw_file(dw_path("v0-32.trace"), b.p, b.n);
+        r = tc_read1(dw_path("v0-32.trace"), NULL);
+        CHECK_EQ_U64(r->rc, CT_E_UNSUPPORTED);
+        CHECK_STR_CONTAINS(r->err.msg, "unsupported trace version 0");
+        dw_free(&b);
+    }
+}
+
 static void flip(const char *path, long at)
 {
     FILE *f = fopen(path, "r+b");
@@ -573,9 +873,13 @@ TEST(corrupt_compressed_streams_are_errors)
     dw_zip(dw_path("bad.zip"), 1, names, m);
     stat(dw_path("bad.zip"), &sb);
     flip(dw_path("bad.zip"), sb.st_size / 3);
+    r = tc_read1(dw_path("bad.zip"), NULL);
+    CHECK(r->rc < 0);
+    CHECK_STR_CONTAINS(r->err.msg, "bad.zip:chunk.0000: uncompressed byte ");
+    /* lenient too: the only member holds the header, nothing can be read */
     r = tc_read1(dw_path("bad.zip"), lenient);
     CHECK(r->rc < 0);
-    CHECK_STR_CONTAINS(r->err.msg, "bad.zip");
+    CHECK_STR_CONTAINS(r->err.msg, "bad.zip:chunk.0000: uncompressed byte ");
     dw_free(&b);
 }
 
@@ -590,12 +894,17 @@ int main(void)
     RUN(zip_chunks_in_archive_order_without_duplicates);
     RUN(physical_address_markers_translate_pages);
     RUN(directories_skip_side_files_and_accept_dir_trace);
+    RUN(directories_are_read_by_content_not_by_name);
     RUN(truncated_record_names_file_offset_and_index);
     RUN(unknown_type_stops_or_is_skipped);
     RUN(header_faults_always_stop);
     RUN(encoding_must_match_the_instruction);
     RUN(zip_member_faults_name_the_member_and_resync_leniently);
     RUN(corrupt_compressed_streams_are_errors);
+    RUN(a_damaged_stream_names_the_record_it_cuts);
+    RUN(lenient_reading_skips_a_zip_member_that_fails_its_checks);
+    RUN(a_trace_without_its_footer_is_truncated);
+    RUN(an_unknown_version_is_refused_by_number);
     dw_cleanup();
     return harness_done();
 }

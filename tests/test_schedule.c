@@ -103,6 +103,7 @@ static const char *mixed_file(void)
     dw_rec(&b, DW_THREAD, 8, 1);
     dw_marker(&b, DWM_CPU_ID, 5);
     dw_rec(&b, DW_READ, 4, 0x1001);            /* t1 again, on a new cpu */
+    dw_rec(&b, DW_FOOTER, 0, 0);
     dw_file(path, b.p, b.n);
     dw_free(&b);
     return path;

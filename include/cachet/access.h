@@ -93,7 +93,8 @@ typedef struct ct_access {
     uint64_t paddr;   /* physical address when flags & CT_F_PADDR */
     uint64_t pc;      /* pc of the instruction that made it */
     uint64_t time;    /* the trace's own timestamp or record index */
-    uint32_t size;    /* bytes (>= 1; cache ops: range size, 0 with CT_OP_ALL) */
+    uint32_t size;    /* bytes (0: the trace did not tell, see sim/hier.c; cache
+                         ops: range size, 0 with CT_OP_ALL) */
     uint32_t thread;  /* thread id from the trace (0 when unknown) */
     uint16_t cpu;     /* cpu id as traced */
     uint16_t core;    /* simulated core, set by the scheduler */

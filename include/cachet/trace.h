@@ -93,6 +93,10 @@ typedef struct ct_trace_info {
     uint32_t nstructures;      /* names of structures referred to by events */
     const char *const *structures;
     int masked_addresses;      /* the trace hides its addresses (CT_F_NOADDR) */
+    uint64_t ignored_files;    /* files of trace directories that hold no trace
+                                  (by content) and are not known side files:
+                                  skipped */
+    char ignored_first[256];   /* the first of them */
 } ct_trace_info;
 
 const ct_trace_info *ct_trace_get_info(const ct_trace *t);

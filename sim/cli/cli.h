@@ -40,6 +40,7 @@ typedef struct cli_common {
     int nsets;
     const char *format;
     int lenient;
+    int drcachesim;   /* no -c: start from drcachesim's default hierarchy (run --compat) */
 } cli_common;
 
 /* Take option c (as getopt_long returned it, with its argument arg) when it
@@ -47,8 +48,9 @@ typedef struct cli_common {
  * 0 not one of them, -1 refused (the message is printed). */
 int cli_common_option(cli_common *o, int c, const char *arg);
 
-/* Load the configuration: the file (or the built-in default) plus -s
- * settings. Returns CT_OK or fills err. */
+/* Load the configuration: the file (or the built-in default, or with
+ * drcachesim set drcachesim's default hierarchy) plus -s settings.
+ * Returns CT_OK or fills err. */
 int cli_load_config(const cli_common *o, ct_config **out, ct_error *err);
 
 /* An output written to a temporary name and renamed into place on commit,

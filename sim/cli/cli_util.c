@@ -61,10 +61,48 @@ int cli_common_option(cli_common *o, int c, const char *arg)
     }
 }
 
+/* DynamoRIO drcachesim's default hierarchy, counted by its rules: the
+ * values of configs/drcachesim-default.ini plus [system] compat (its
+ * defaults: 4 cores, private 32 KiB 8-way L1I and L1D, a shared 8 MiB
+ * 16-way last level, 64-byte lines, LRU, next-line prefetching at the
+ * L1D, threads scheduled in order of appearance). A test compares the two. */
+static int drcachesim_config(ct_config **out, ct_error *err)
+{
+    static const char *const sec[] = {
+        "system", "system", "system",
+        "l1i", "l1i", "l1i", "l1i",
+        "l1d", "l1d", "l1d", "l1d", "l1d",
+        "l2", "l2", "l2", "l2", "l2",
+        "trace"};
+    static const char *const key[] = {
+        "cores", "indexing", "compat",
+        "size", "assoc", "line", "replacement",
+        "size", "assoc", "line", "replacement", "prefetcher",
+        "size", "assoc", "line", "replacement", "shared",
+        "schedule"};
+    static const char *const val[] = {
+        "4", "virtual", "drcachesim",
+        "32K", "8", "64", "lru",
+        "32K", "8", "64", "lru", "nextline",
+        "8M", "16", "64", "lru", "yes",
+        "threads"};
+    int rc = ct_config_new_empty(out, err);
+    if (rc)
+        return rc;
+    rc = ct_config_set_many(*out, "--compat drcachesim (drcachesim's default hierarchy)",
+                            sizeof key / sizeof key[0], sec, key, val, err);
+    if (rc) {
+        ct_config_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
 int cli_load_config(const cli_common *o, ct_config **out, ct_error *err)
 {
-    int rc = o->config_path ? ct_config_load(out, o->config_path, err)
-                            : ct_config_new_default(out, err);
+    int rc = o->config_path  ? ct_config_load(out, o->config_path, err)
+             : o->drcachesim ? drcachesim_config(out, err)
+                             : ct_config_new_default(out, err);
     if (rc)
         return rc;
     rc = ct_config_set_all(*out, o->sets, (size_t)o->nsets, err);

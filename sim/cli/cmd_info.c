@@ -148,6 +148,7 @@ int cmd_info(int argc, char **argv)
         reasons_json(&w, ti->reasons, ti->nreasons);
         ct_writef(&w, ",\n  \"ignored\": ");
         reasons_json(&w, ti->warnings, ti->nwarnings);
+        ct_writef(&w, ",\n  \"ignored_files\": %llu", (unsigned long long)ti->ignored_files);
         ct_writef(&w, "\n}\n");
     } else {
         ct_writef(&w, "format        %s (%u stream%s)\n", ti->format, ti->streams,
@@ -173,6 +174,11 @@ int cmd_info(int argc, char **argv)
             ct_writef(&w, "  ignored: %llu x %s (first at %s)\n",
                       (unsigned long long)ti->warnings[i].count, ti->warnings[i].what,
                       ti->warnings[i].first);
+        if (ti->ignored_files)
+            ct_writef(&w, "  ignored: %llu %s (first: %s)\n", (unsigned long long)ti->ignored_files,
+                      ti->ignored_files == 1 ? "file that is not a trace"
+                                             : "files that are not traces",
+                      ti->ignored_first);
     }
 out:
     ct_batch_free(&b);

@@ -25,7 +25,12 @@ static void help(FILE *f)
             "  -f, --format NAME   force the trace format (default: detected)\n"
             "      --lenient       skip and count malformed records instead of stopping\n"
             "      --compat NAME   count as another simulator does ([system] compat):\n"
-            "                      drcachesim = DynamoRIO's cache simulator\n"
+            "                      drcachesim = DynamoRIO's cache simulator; without -c\n"
+            "                      the hierarchy is drcachesim's default too (that of\n"
+            "                      configs/drcachesim-default.ini: 4 cores, L1I and L1D\n"
+            "                      32K 8-way, shared LL 8M 16-way, 64-byte lines,\n"
+            "                      next-line prefetch at the L1D); with -c, the file's\n"
+            "                      hierarchy, counted by drcachesim's rules\n"
             "      --json FILE     write results as JSON ('-' for stdout, replaces the table)\n"
             "      --csv FILE      write one CSV row per level ('-' for stdout)\n"
             "      --events FILE   write the model's events as Tarmac lines: CACHE, and with\n"
@@ -68,6 +73,10 @@ static void report_diagnostics(const ct_trace_info *ti)
         cli_error("note: %llu record%s of a kind not simulated: %s (first at %s)",
                   (unsigned long long)ti->warnings[i].count, ti->warnings[i].count == 1 ? "" : "s",
                   ti->warnings[i].what, ti->warnings[i].first);
+    if (ti->ignored_files)
+        cli_error("note: ignored: %llu %s (first: %s)", (unsigned long long)ti->ignored_files,
+                  ti->ignored_files == 1 ? "file that is not a trace" : "files that are not traces",
+                  ti->ignored_first);
 }
 
 int cmd_run(int argc, char **argv)
@@ -127,6 +136,7 @@ int cmd_run(int argc, char **argv)
         return EXIT_USAGE;
     }
     cli_catch_signals(); /* from here on no output file is left half-written */
+    co.drcachesim = compat && strcmp(compat, "drcachesim") == 0 && !co.config_path;
     if ((rc = cli_load_config(&co, &cfg, &err)) != CT_OK)
         return cli_fail(&err);
     if (compat && (rc = ct_config_set_kv(cfg, "system", "compat", compat, &err)) != CT_OK) {
