@@ -55,7 +55,9 @@
  *     traces). INSTR_BUNDLE: one ifetch per length, at consecutive pcs after
  *     the previous instruction. INSTR_MAYBE_FETCH: a no-fetch instruction
  *     when its pc repeats the previous instruction's, else an ifetch.
- *   INSTR_NO_FETCH: a "nofetch" instruction (counted, never simulated).
+ *   INSTR_NO_FETCH: a "nofetch" access with CT_F_REPEAT (counted, never
+ *     simulated, and no instruction: it repeats the one before, as
+ *     basic_counts counts "(fetched) instructions").
  *   READ, WRITE: load, store of `size` bytes with the last instruction's pc.
  *     Size 0 (an operand whose size the tracer could not tell, such as an
  *     XSAVE area) is passed on as 0: the core model reads it as one byte
@@ -735,7 +737,8 @@ FORCE_INLINE void emit(dmt *d, ct_batch *b, int kind, uint64_t addr, uint32_t si
     a->core = 0;
     a->kind = (uint8_t)kind;
     a->op = op;
-    a->flags = 0;
+    /* a no-fetch instruction is a repeat: a rep-string iteration */
+    a->flags = kind == CT_NOFETCH ? CT_F_REPEAT : 0;
     if (UNLIKELY(d->v2p.used != 0))
         translate(d, a);
 }
@@ -1053,7 +1056,9 @@ FORCE_INLINE uint64_t fast_run_rs(dmt *d, const uint8_t *p, uint64_t n, uint64_t
         o->time = rec;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         {
-            const uint64_t w4 = size | who, w5 = where | kind << 32;
+            const uint64_t w4 = size | who,
+                           w5 = where | kind << 32 |
+                                (uint64_t)(kind == CT_NOFETCH) * CT_F_REPEAT << 48;
             memcpy(&o->size, &w4, sizeof w4);
             memcpy(&o->cpu, &w5, sizeof w5);
         }
@@ -1064,7 +1069,7 @@ FORCE_INLINE uint64_t fast_run_rs(dmt *d, const uint8_t *p, uint64_t n, uint64_t
         o->core = 0;
         o->kind = (uint8_t)kind;
         o->op = 0;
-        o->flags = 0;
+        o->flags = kind == CT_NOFETCH ? CT_F_REPEAT : 0;
 #endif
         o++;
     }

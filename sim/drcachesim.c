@@ -23,7 +23,8 @@
  *   the core's L1I; loads, stores, atomics (as stores) and every other
  *   software prefetch, the levelled instruction prefetches included, go to
  *   its L1D. No-fetch instruction records are counted as such (accesses of
- *   kind nofetch, and instructions as hier.c counts them), never simulated.
+ *   kind nofetch, and instructions as hier.c counts them: a repeat is not
+ *   one), never simulated.
  *
  * Requests and line crossing
  *   A request for [addr, addr + size) is split at line boundaries; each
@@ -301,6 +302,7 @@ static void dcs_access(ct_sim *s, const ct_access *a)
     s->tot.accesses[kind]++;
     switch (kind) {
     case CT_NOFETCH:
+        s->tot.repeats += (a->flags & CT_F_REPEAT) != 0;
         return;
     case CT_IFETCH:
         li = s->first_i[a->core];
@@ -366,7 +368,7 @@ int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err)
     const uint32_t cores = s->cores, line_bits = dc->line_bits;
     const uint16_t paddr_flag = s->use_paddr ? CT_F_PADDR : 0;
     const uint64_t lmask = dc->line - 1;
-    uint64_t clock = dc->clock, count[3] = {0, 0, 0}, nofetch = 0;
+    uint64_t clock = dc->clock, count[3] = {0, 0, 0}, nofetch = 0, repeats = 0;
     int rc = CT_OK;
 
     for (const ct_access *a = b->acc, *end = b->acc + b->n; a < end; a++) {
@@ -385,6 +387,7 @@ int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err)
         if (UNLIKELY(core >= cores || kind > CT_STORE || (addr & lmask) + size - 1 > lmask)) {
             if (kind == CT_NOFETCH && core < cores) {
                 nofetch++;  /* counted, never simulated */
+                repeats += (a->flags & CT_F_REPEAT) != 0;
                 continue;
             }
             goto slow;
@@ -406,6 +409,7 @@ int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err)
     for (int k = 0; k < 3; k++)
         s->tot.accesses[k] += count[k];
     s->tot.accesses[CT_NOFETCH] += nofetch;
+    s->tot.repeats += repeats;
     return rc;
 }
 

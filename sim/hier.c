@@ -140,12 +140,12 @@
  *   first level it reaches. cycles = the sum over demand pieces;
  *   AMAT(kind) = cycles of that kind / accesses of that kind;
  *   CPI = cycles / instructions and MPKI = misses * 1000 / instructions,
- *   instructions being every instruction record: the fetched ones (ifetch
- *   accesses) and those retired without a fetch (nofetch accesses: a
- *   drmemtrace INSTR_NO_FETCH, TT6E's synthetic trap pair), one each, as
- *   `cachet info` counts them. The two kinds stay apart in the access
- *   counts, as drmemtrace's basic_counts separates "(fetched) instructions"
- *   from "non-fetched instructions".
+ *   instructions being the fetched ones (ifetch accesses) and those
+ *   retired without a fetch (nofetch accesses: TT6E's synthetic trap
+ *   pair), one each, as `cachet info` counts them, except the no-fetch
+ *   records that repeat the previous instruction (CT_F_REPEAT: drmemtrace
+ *   INSTR_NO_FETCH, a rep-string iteration after the first), which
+ *   drmemtrace's basic_counts does not count as instructions either.
  *   A request's latency is charged to a demand access only when it lies on
  *   that access's fetch path (the `demand` flag): write-backs, write-throughs
  *   and prefetches sent down clear it.
@@ -832,8 +832,10 @@ FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
     s->demand = kind != CT_PREFETCH;
     s->tot.accesses[kind]++;
     if (UNLIKELY(kind >= CT_PREFETCH)) {
-        if (kind == CT_NOFETCH)
+        if (kind == CT_NOFETCH) {
+            s->tot.repeats += (a->flags & CT_F_REPEAT) != 0;
             return;
+        }
         if (kind == CT_CACHEOP) {
             cost = cacheop(s, a, addr);
             s->tot.kind_cycles[kind] += cost;
@@ -1475,7 +1477,8 @@ static void refresh(const ct_sim *cs)
     s->tot.cycles = 0;
     for (int k = 0; k < CT_KIND_STREAM; k++)
         s->tot.cycles += s->tot.kind_cycles[k];
-    s->tot.instructions = s->tot.accesses[CT_IFETCH] + s->tot.accesses[CT_NOFETCH];
+    s->tot.instructions =
+        s->tot.accesses[CT_IFETCH] + s->tot.accesses[CT_NOFETCH] - s->tot.repeats;
 }
 
 const ct_level_stats *ct_sim_level_stats(const ct_sim *s, size_t i)

@@ -177,6 +177,17 @@ TEST(only_the_unlevelled_instruction_prefetch_goes_to_the_l1i)
     CHECK_EQ_U64(ks(s, 1, CT_PREFETCH)->accesses, 1);
     CHECK_EQ_U64(ct_sim_get_totals(s)->instructions, 1);  /* the no-fetch one, not prefetches */
     CHECK_EQ_U64(ct_sim_get_totals(s)->accesses[CT_NOFETCH], 1);
+    {
+        ct_access a;   /* a repeat (drmemtrace's no-fetch record): no instruction */
+        memset(&a, 0, sizeof a);
+        a.kind = CT_NOFETCH;
+        a.vaddr = 0x3000;
+        a.size = 4;
+        a.flags = CT_F_REPEAT;
+        ct_sim_access(s, &a);
+        CHECK_EQ_U64(ct_sim_get_totals(s)->instructions, 1);
+        CHECK_EQ_U64(ct_sim_get_totals(s)->accesses[CT_NOFETCH], 2);
+    }
     ct_sim_free(s);
 }
 

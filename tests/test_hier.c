@@ -242,6 +242,15 @@ TEST(instructions_are_the_fetched_and_the_unfetched_ones)
     acc(s, CT_NOFETCH, 0x1004, 4);
     CHECK_EQ_U64(ct_sim_get_totals(s)->instructions, 3);
     CHECK_EQ_U64(ct_sim_get_totals(s)->accesses[CT_NOFETCH], 1);
+    {
+        /* a repeat of the instruction before (drmemtrace's no-fetch record):
+         * a nofetch access, no instruction */
+        ct_access a = {.vaddr = 0x1004, .size = 4, .kind = CT_NOFETCH, .flags = CT_F_REPEAT};
+        ct_sim_access(s, &a);
+        CHECK_EQ_U64(ct_sim_get_totals(s)->instructions, 3);
+        CHECK_EQ_U64(ct_sim_get_totals(s)->repeats, 1);
+        CHECK_EQ_U64(ct_sim_get_totals(s)->accesses[CT_NOFETCH], 2);
+    }
     CHECK_EQ_U64(ks(s, lvl(s, "l1i", 0), CT_IFETCH)->accesses, 2);
     CHECK_EQ_U64(ct_sim_get_totals(s)->cycles, 100 + 1);
     ct_sim_free(s);

@@ -38,10 +38,10 @@ enum ct_kind {
     CT_PREFETCH,     /* software prefetch; `op` holds CT_PF_* hints */
     CT_CACHEOP,      /* cache maintenance; `op` holds CT_OP_* */
     CT_ATOMIC,       /* read-modify-write (one access that reads and writes) */
-    CT_NOFETCH,      /* an instruction record without a fetch (drmemtrace
-                        INSTR_NO_FETCH, TT6E's synthetic trap pair): an
-                        instruction, counted as an access of its own kind,
-                        never simulated */
+    CT_NOFETCH,      /* an instruction record without a fetch (TT6E's
+                        synthetic trap pair; drmemtrace INSTR_NO_FETCH, with
+                        CT_F_REPEAT): counted as an access of its own kind,
+                        never simulated; an instruction unless CT_F_REPEAT */
     CT_KIND_STREAM,  /* number of kinds a trace can contain */
     CT_WRITEBACK = CT_KIND_STREAM, /* dirty line written to the next level */
     CT_HWPREFETCH,   /* request made by a hardware prefetcher */
@@ -81,10 +81,15 @@ enum ct_access_flag {
     CT_F_UNPRIV = 0x0010,  /* unprivileged (Tarmac 'T' attribute) */
     CT_F_NOADDR = 0x0020,  /* address unknown (masked in the trace): never simulate */
     CT_F_NOPC = 0x0040,    /* pc unknown */
-    CT_F_NS_REGIME = 0x0080 /* made in a non-secure translation regime (Tarmac: the
+    CT_F_NS_REGIME = 0x0080, /* made in a non-secure translation regime (Tarmac: the
                                cpu's security state, the _n of EL1h_n); the TLB
                                entries it fills are non-secure (CT_EVF_VNS).
                                CT_F_NS is the physical address's security */
+    CT_F_REPEAT = 0x0100   /* CT_NOFETCH only: the previous instruction executing
+                              again (drmemtrace INSTR_NO_FETCH: an iteration of a
+                              rep-string instruction after the first), not an
+                              instruction of its own, as DynamoRIO's basic_counts
+                              counts "(fetched) instructions" */
 };
 
 /* One access. 48 bytes, plain data, no pointers. */

@@ -113,9 +113,12 @@ const ct_level_stats *ct_sim_level_stats(const ct_sim *s, size_t i);
 
 /* Whole-run figures. */
 typedef struct ct_sim_totals {
-    uint64_t instructions;                /* instruction records: the fetched ones (ifetch
+    uint64_t instructions;                /* instructions: the fetched ones (ifetch
                                              accesses) and those retired without a fetch
-                                             (nofetch accesses) */
+                                             (nofetch accesses) but repeats */
+    uint64_t repeats;                     /* nofetch accesses with CT_F_REPEAT: an
+                                             instruction executing again, not counted
+                                             in instructions */
     uint64_t accesses[CT_KIND_STREAM];    /* stream accesses by kind */
     uint64_t cycles;                      /* sum of demand latencies (timing rule) */
     uint64_t kind_cycles[CT_KIND_STREAM]; /* cycles by kind, for AMAT */

@@ -15,10 +15,11 @@ static void help(FILE *f)
             "Decodes the traces without simulating and reports the detected format and the\n"
             "counts: records (native: lines, entries, words), instructions (one per\n"
             "instruction record: the fetched ones, accesses of kind ifetch, and those\n"
-            "retired without a fetch, kind nofetch; drmemtrace's basic_counts calls them\n"
-            "\"(fetched) instructions\" and \"non-fetched instructions\"), accesses by kind,\n"
-            "load and store bytes, threads, markers, reference events, malformed records by\n"
-            "reason.\n\n"
+            "retired without a fetch, kind nofetch, such as TT6E's trap pair; a drmemtrace\n"
+            "no-fetch record repeats the instruction before it and is a nofetch access but\n"
+            "no instruction, as basic_counts counts \"(fetched) instructions\"), accesses by\n"
+            "kind, load and store bytes, threads, markers, reference events, malformed\n"
+            "records by reason.\n\n"
             "  -f, --format NAME   force the trace format\n"
             "      --lenient       skip and count malformed records instead of stopping\n"
             "      --json          one JSON object on stdout\n"
@@ -37,6 +38,7 @@ typedef struct counts {
     uint64_t bytes[CT_KIND_STREAM];   /* by kind */
     uint64_t load_bytes, store_bytes, atomic_bytes;
     uint64_t markers, events, noaddr;
+    uint64_t repeats;                 /* nofetch records of CT_F_REPEAT: no instructions */
 } counts;
 
 static void reasons_json(ct_writer *w, const ct_reason *r, uint32_t n)
@@ -110,6 +112,7 @@ int cmd_info(int argc, char **argv)
             n.kind[a->kind]++;
             n.bytes[a->kind] += a->size;
             n.noaddr += (a->flags & CT_F_NOADDR) != 0;
+            n.repeats += (a->flags & CT_F_REPEAT) != 0;
         }
         n.markers += b.nmk;
         n.events += b.nev;
@@ -133,7 +136,7 @@ int cmd_info(int argc, char **argv)
         ct_writef(&w, ",\n  \"streams\": %u,\n  \"records\": %llu,\n  \"bytes\": %llu,\n"
                       "  \"instructions\": %llu,\n  \"accesses\": {",
                   ti->streams, (unsigned long long)ti->records, (unsigned long long)ti->bytes,
-                  (unsigned long long)(n.kind[CT_IFETCH] + n.kind[CT_NOFETCH]));
+                  (unsigned long long)(n.kind[CT_IFETCH] + n.kind[CT_NOFETCH] - n.repeats));
         for (int k = 0; k < CT_KIND_STREAM; k++)
             ct_writef(&w, "%s\"%s\": %llu", k ? ", " : "", ct_kind_name(k),
                       (unsigned long long)n.kind[k]);
@@ -155,7 +158,7 @@ int cmd_info(int argc, char **argv)
                   ti->streams == 1 ? "" : "s");
         ct_writef(&w, "records       %llu\n", (unsigned long long)ti->records);
         ct_writef(&w, "instructions  %llu\n",
-                  (unsigned long long)(n.kind[CT_IFETCH] + n.kind[CT_NOFETCH]));
+                  (unsigned long long)(n.kind[CT_IFETCH] + n.kind[CT_NOFETCH] - n.repeats));
         for (int k = 0; k < CT_KIND_STREAM; k++)
             ct_writef(&w, "%-13s %llu\n", ct_kind_name(k), (unsigned long long)n.kind[k]);
         ct_writef(&w, "load bytes    %llu\nstore bytes   %llu\nthreads       %llu\n"
