@@ -142,6 +142,7 @@ struct ct_trace {
     int schedule;          /* enum ct_schedule, resolved */
     uint32_t cores;
     uint64_t quantum;
+    int from_memory;       /* ct_trace_open_mem: the input is no file */
     struct ct_config *own_cfg;
     const struct ct_config *cfg;
     ct_trace_info info;
@@ -311,8 +312,8 @@ static int container_hint(const ct_trace *t, const ct_format_ops *f, const char 
     ct_error e2 = {0};
     ssize_t n;
 
-    if (!f || !f->no_magic || !t->cfg->containers || strcmp(path, "-") == 0 ||
-        ct_bytes_open(&raw, path, 0, &e2) != CT_OK)
+    if (!f || !f->no_magic || !t->cfg->containers || t->from_memory ||
+        strcmp(path, "-") == 0 || ct_bytes_open(&raw, path, 0, &e2) != CT_OK)
         return rc;
     n = ct_bytes_fill(raw, 16, &e2);
     for (size_t i = 0; n > 0 && ct_source_decoder_at(i); i++)
@@ -627,6 +628,7 @@ int ct_trace_open_mem(ct_trace **out, const char *name, const void *data, size_t
     *out = NULL;
     if ((rc = trace_new(&t, opts, err)) != CT_OK)
         return rc;
+    t->from_memory = 1;
     rc = ct_bytes_open_mem(&in, name, data, n, t->cfg->containers, err);
     if (rc == CT_OK)
         rc = add_stream_from(t, name, in, err);

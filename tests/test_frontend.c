@@ -540,6 +540,46 @@ TEST(oversized_accesses_are_damaged_records)
     CHECK_EQ_U64(ok.n, 20);
 }
 
+TEST(a_memory_input_never_opens_a_file_of_its_name)
+{
+    /* a TT6 error may suggest reading a file as it is when its raw bytes
+     * look compressed; for memory the name is no file, even when a file of
+     * that name exists (here one that starts like gzip data) */
+    static const unsigned char gz[] = {0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0};
+    static const unsigned char odd[] = {0x00, 0x00, 0x10, 0x00, 0x60, 0x00}; /* 1.5 words */
+    const char *name = "cachet-test-memory-name.tt6";
+    const char *kv[] = {"trace.format=tt6"};
+    ct_config *cfg = NULL;
+    ct_trace *t = NULL;
+    ct_trace_opts o = {0};
+    ct_batch b = {0};
+    ct_error err = {0};
+    FILE *f = fopen(name, "wb");
+    int rc;
+
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    CHECK(fwrite(gz, 1, sizeof gz, f) == sizeof gz);
+    fclose(f);
+    CHECK(ct_config_new_empty(&cfg, &err) == CT_OK);
+    CHECK(ct_config_set_all(cfg, kv, 1, &err) == CT_OK);
+    o.cfg = cfg;
+    rc = ct_trace_open_mem(&t, name, odd, sizeof odd, &o, &err);
+    if (rc == CT_OK) {
+        ct_batch_init(&b, 64);
+        while ((rc = ct_trace_next(t, &b, &err)) > 0)
+            ;
+    }
+    CHECK(rc < 0);
+    CHECK_STR_CONTAINS(err.msg, "partial word");
+    CHECK(strstr(err.msg, "containers=no") == NULL);
+    ct_batch_free(&b);
+    ct_trace_close(t);
+    ct_config_free(cfg);
+    remove(name);
+}
+
 TEST(din_writer_round_trips)
 {
     char path[512];
@@ -763,6 +803,7 @@ int main(void)
     RUN(compress_source_with_width_changes_and_clears);
     RUN(generators_are_deterministic_and_bounded);
     RUN(oversized_accesses_are_damaged_records);
+    RUN(a_memory_input_never_opens_a_file_of_its_name);
     RUN(din_writer_round_trips);
     RUN(read_ahead_gives_what_a_direct_read_gives);
     {
