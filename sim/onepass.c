@@ -322,7 +322,7 @@ FORCE_INLINE uint32_t slot_of(const uint32_t *tm, uint32_t n, uint32_t t)
 
 /* Pack the live slots of one set to the front, in order, dropping all but
  * the newest D (deeper than D: evicted). Returns the first free slot. */
-CT_CLONES_POPCNT NOINLINE static uint32_t list_pack(stack *s, uint8_t *R)
+CT_CLONES_POPCNT static uint32_t list_pack(stack *s, uint8_t *R)
 {
     list_head *h = (list_head *)R;
     uint64_t *bits = (uint64_t *)(R + sizeof *h);
@@ -687,11 +687,6 @@ static void count(stack *s, int cls, uint32_t d, int first, uint32_t dfa, int cl
             bf++;
         HIST(s->caphist, b < bf ? b : bf, cls)++;
     }
-}
-
-FORCE_INLINE uint64_t set_of(const stack *s, uint64_t block)
-{
-    return LIKELY(s->pow2) ? block & s->smask : block % s->sets;
 }
 
 /* Sampled mode: the stacks that follow a request to block; *rep gets the
