@@ -34,10 +34,9 @@
  * fill, ct_cache_touch / ct_cache_filled), and memo_block the block it held
  * then. While tag[memo_idx] still equals memo_block, a policy whose
  * rehit_idempotent is set has nothing to learn from another hit on it.
- * prev_idx / prev_block are the line touched before that one: only a
- * shortcut for finding it (a hit on it is told to the policy as any hit),
- * for two streams that take turns, as instruction fetches and data do in
- * a unified level.
+ * (Every fill tells the policy, so a line that is memo_idx and holds a
+ * block held it when the policy was told: hier.c's shortcuts compare the
+ * index alone.)
  */
 #ifndef CT_CACHE_H
 #define CT_CACHE_H
@@ -75,8 +74,6 @@ typedef struct ct_cache {
     int memo_ok;              /* policy lets repeated hits skip it */
     uint64_t memo_block;      /* block of the line touched last */
     uint64_t memo_idx;        /* its line index */
-    uint64_t prev_block;      /* block of the line touched before it */
-    uint64_t prev_idx;        /* its line index */
 } ct_cache;
 
 #define CT_LRU_MATRIX_WAYS 8
@@ -150,8 +147,6 @@ FORCE_INLINE int64_t ct_cache_find(const ct_cache *c, uint64_t set, uint64_t blo
 /* Record line idx, holding block, as the one touched last. */
 FORCE_INLINE void ct_cache_memo(ct_cache *c, uint64_t idx, uint64_t block)
 {
-    c->prev_block = c->memo_block;
-    c->prev_idx = c->memo_idx;
     c->memo_block = block;
     c->memo_idx = idx;
 }
