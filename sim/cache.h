@@ -92,6 +92,13 @@ FORCE_INLINE uint64_t ct_cache_set(const ct_cache *c, uint64_t block)
     return c->set_pow2 ? block & c->set_mask : block % c->sets;
 }
 
+/* ct_cache_set in a copy specialised for W ways (W != 0), which is used
+ * only when the number of sets is a power of two. */
+FORCE_INLINE uint64_t ct_cache_set_w(const ct_cache *c, uint64_t block, const uint32_t W)
+{
+    return W ? block & c->set_mask : ct_cache_set(c, block);
+}
+
 /* The fingerprint of block, repeated in every byte of a word. */
 FORCE_INLINE uint64_t ct_cache_fp8(uint64_t block)
 {

@@ -527,7 +527,7 @@ FORCE_INLINE int64_t lru_find(ct_cache *c, uint64_t set, uint64_t block, const u
 FORCE_INLINE void lru_reuse(ct_cache *c, uint64_t idx, uint64_t block, const uint32_t W)
 {
     if (idx != c->memo_idx) {
-        lru_use(c, ct_cache_set(c, block), idx, W);
+        lru_use(c, ct_cache_set_w(c, block, W), idx, W);
         ct_cache_memo(c, idx, block);
     }
 }
@@ -545,7 +545,7 @@ FORCE_INLINE uint32_t serve_lru_w(ct_sim *s, int li, uint64_t addr, uint32_t byt
     if (block == c->memo_block && c->tag[c->memo_idx] == block) {
         idx = (int64_t)c->memo_idx;  /* the line told last: nothing to tell */
     } else {
-        set = ct_cache_set(c, block);
+        set = ct_cache_set_w(c, block, W);
         idx = lru_find(c, set, block, W);
         if (idx < 0)
             return L->miss(s, L, addr, bytes, kind, write, set);
@@ -561,7 +561,7 @@ FORCE_INLINE uint32_t serve_below(ct_sim *s, ct_level *N, uint64_t block, int ki
                                   const uint32_t WN)
 {
     ct_cache *c = &N->c;
-    const uint64_t set = ct_cache_set(c, block);
+    const uint64_t set = ct_cache_set_w(c, block, WN);
     const int64_t idx = lru_find(c, set, block, WN);
 
     N->st.kind[kind].accesses++;
@@ -666,6 +666,7 @@ static ct_miss_fn plain_miss_for(uint32_t ways, uint32_t below_ways)
     };
     const int i = ways == 8 ? 0 : ways == 16 ? 1 : 2;
     const int j = below_ways == 8 ? 0 : below_ways == 16 ? 1 : 2;
+    /* (ways and below_ways are wsel values) */
     return fns[i][j];
 }
 
@@ -1121,8 +1122,6 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
             continue;
         }
         block = addr >> c->line_bits;
-        s->cur = a;
-        s->ns = (a->flags & CT_F_NS) != 0; /* fills below a write-through hit need it too */
         R->n[kind]++;
         if (block == H->block[0] && c->tag[H->idx[0]] == block) {
             idx = (int64_t)H->idx[0];
@@ -1135,16 +1134,30 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
             H->block[0] = block;
             H->idx[0] = (uint64_t)idx;
         } else {
-            const uint64_t set = ct_cache_set(c, block);
-            idx = c->ways == 8    ? lru_find(c, set, block, 8)
-                  : c->ways == 16 ? lru_find(c, set, block, 16)
-                                  : lru_find(c, set, block, 0);
+            uint64_t set;
+            if (L->wsel == 8) {
+                set = ct_cache_set_w(c, block, 8);
+                idx = lru_find(c, set, block, 8);
+            } else if (L->wsel == 16) {
+                set = ct_cache_set_w(c, block, 16);
+                idx = lru_find(c, set, block, 16);
+            } else {
+                set = ct_cache_set(c, block);
+                idx = lru_find(c, set, block, 0);
+            }
             H->block[1] = H->block[0];
             H->idx[1] = H->idx[0];
             H->block[0] = block;
             if (idx < 0) {
-                R->cycles[kind] += L->miss(s, L, addr, a->size ? a->size : 1, (int)kind,
-                                           kind == CT_STORE, set);
+                const uint32_t bytes = a->size ? a->size : 1;
+                s->cur = a;
+                s->ns = (a->flags & CT_F_NS) != 0;
+                if (L->miss == plain_miss_8_16)
+                    R->cycles[kind] += plain_miss_w(s, L, addr, bytes, (int)kind,
+                                                    kind == CT_STORE, set, 8, 16);
+                else
+                    R->cycles[kind] += L->miss(s, L, addr, bytes, (int)kind, kind == CT_STORE,
+                                               set);
                 H->idx[0] = c->memo_idx; /* the line filled, if any */
                 continue;
             }
@@ -1152,15 +1165,18 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
             goto hit;
         }
         /* found by a hint: tell LRU */
-        if (c->ways == 8)
+        if (L->wsel == 8)
             lru_reuse(c, (uint64_t)idx, block, 8);
-        else if (c->ways == 16)
+        else if (L->wsel == 16)
             lru_reuse(c, (uint64_t)idx, block, 16);
         else
             lru_reuse(c, (uint64_t)idx, block, 0);
     hit:
-        if (kind == CT_STORE)
+        if (kind == CT_STORE) {
+            s->cur = a;
+            s->ns = (a->flags & CT_F_NS) != 0; /* a write-through level writes below */
             write_line(s, L->index, (uint64_t)idx, addr, a->size);
+        }
         R->cycles[kind] += L->latency;
     }
     for (uint32_t core = 0; core < cores; core++)
@@ -1239,12 +1255,13 @@ static void choose_paths(ct_sim *s)
                           L->inclusion == CT_INCL_NONINCLUSIVE &&
                           (!N || (N->plain && N->line == L->line));
         const uint32_t ways = L->c.ways;
-        L->serve = L->tap    ? serve_tap
-                   : !lru    ? serve_any
-                   : ways == 8  ? serve_lru_8
-                   : ways == 16 ? serve_lru_16
-                                : serve_lru_0;
-        L->miss = plain ? plain_miss_for(ways, N ? N->c.ways : 0) : miss;
+        L->wsel = (ways == 8 || ways == 16) && L->c.set_pow2 ? ways : 0;
+        L->serve = L->tap          ? serve_tap
+                   : !lru          ? serve_any
+                   : L->wsel == 8  ? serve_lru_8
+                   : L->wsel == 16 ? serve_lru_16
+                                   : serve_lru_0;
+        L->miss = plain ? plain_miss_for(L->wsel, N ? N->wsel : 0) : miss;
         L->plain = plain;
         tapped |= L->tap != NULL;
     }

@@ -70,6 +70,8 @@ typedef struct ct_level {
     ct_serve_fn serve;          /* chosen for the level's policy and tap (choose_paths) */
     ct_miss_fn miss;            /* chosen with it: the plain miss path or the general one */
     int plain;                  /* misses take the plain path (hier.c, choose_paths) */
+    uint32_t wsel;              /* 8 or 16: its paths are the copies for that many ways
+                                   (and a power-of-two number of sets); 0: for any */
     int index;                  /* position in ct_sim.lv */
     int next;                   /* index of the next level, -1: memory */
     struct ct_level *below;     /* the next level, NULL: memory */
