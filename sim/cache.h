@@ -116,21 +116,20 @@ FORCE_INLINE uint64_t ct_cache_load8(const uint8_t *p)
     return v;
 }
 
-/* Line index holding block in set, or -1. W is the number of ways when the
- * caller knows it at compile time (a specialised copy), else 0. */
-FORCE_INLINE int64_t ct_cache_find_w(const ct_cache *c, uint64_t set, uint64_t block,
-                                     const uint32_t W)
+/* Line index holding block in set, or -1; want is ct_cache_fp8(block). W is
+ * the number of ways when the caller knows it at compile time (a
+ * specialised copy), else 0. */
+FORCE_INLINE int64_t ct_cache_find_fp(const ct_cache *c, uint64_t set, uint64_t block,
+                                      uint64_t want, const uint32_t W)
 {
     const uint32_t ways = W ? W : c->ways;
     const uint32_t stride = W ? (W + 7) & ~7u : c->fp_stride;
     const uint64_t base = set * ways;
     const uint8_t *f;
-    uint64_t want;
 
     if (ways == 1)
         return c->tag[set] == block ? (int64_t)set : -1;
     f = &c->fp[set * stride];
-    want = ct_cache_fp8(block);
     for (uint32_t w = 0; w < ways; w += 8) {
         /* bytes equal to the fingerprint become 0; the lowest zero byte of a
          * word is found exactly, higher ones may be false candidates */
@@ -146,6 +145,12 @@ FORCE_INLINE int64_t ct_cache_find_w(const ct_cache *c, uint64_t set, uint64_t b
     return -1;
 }
 
+FORCE_INLINE int64_t ct_cache_find_w(const ct_cache *c, uint64_t set, uint64_t block,
+                                     const uint32_t W)
+{
+    return ct_cache_find_fp(c, set, block, ct_cache_fp8(block), W);
+}
+
 FORCE_INLINE int64_t ct_cache_find(const ct_cache *c, uint64_t set, uint64_t block)
 {
     return ct_cache_find_w(c, set, block, 0);
@@ -158,21 +163,22 @@ FORCE_INLINE void ct_cache_memo(ct_cache *c, uint64_t idx, uint64_t block)
     c->memo_idx = idx;
 }
 
-/* Make line idx (way idx - set * ways of set) hold block; its flags and
- * policy state are the caller's. W as for ct_cache_find_w. */
-FORCE_INLINE void ct_cache_put_w(ct_cache *c, uint64_t set, uint64_t idx, uint64_t block,
-                                 const uint32_t W)
+/* Make line idx (way idx - set * ways of set) hold block, whose
+ * ct_cache_fp8 is want; its flags and policy state are the caller's. W as
+ * for ct_cache_find_fp. */
+FORCE_INLINE void ct_cache_put_fp(ct_cache *c, uint64_t set, uint64_t idx, uint64_t block,
+                                  uint64_t want, const uint32_t W)
 {
     c->tag[idx] = block;
     if (W && W % 8 == 0)  /* a row of fingerprints is a row of lines */
-        c->fp[idx] = (uint8_t)ct_cache_fp8(block);
+        c->fp[idx] = (uint8_t)want;
     else if (c->fp)
-        c->fp[set * c->fp_stride + (idx - set * c->ways)] = (uint8_t)ct_cache_fp8(block);
+        c->fp[set * c->fp_stride + (idx - set * c->ways)] = (uint8_t)want;
 }
 
 FORCE_INLINE void ct_cache_put(ct_cache *c, uint64_t set, uint64_t idx, uint64_t block)
 {
-    ct_cache_put_w(c, set, idx, block, 0);
+    ct_cache_put_fp(c, set, idx, block, ct_cache_fp8(block), 0);
 }
 
 /* The least recently used of ways stamps (empty lines have stamp 0; the

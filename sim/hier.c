@@ -511,10 +511,11 @@ FORCE_INLINE void lru_use(ct_cache *c, uint64_t set, uint64_t idx, const uint32_
 }
 
 /* The line of block in set of an LRU level, told to LRU as used; -1 on a
- * miss. */
-FORCE_INLINE int64_t lru_find(ct_cache *c, uint64_t set, uint64_t block, const uint32_t W)
+ * miss. want is the block's fingerprint (ct_cache_fp8). */
+FORCE_INLINE int64_t lru_find(ct_cache *c, uint64_t set, uint64_t block, uint64_t want,
+                              const uint32_t W)
 {
-    const int64_t idx = ct_cache_find_w(c, set, block, W);
+    const int64_t idx = ct_cache_find_fp(c, set, block, want, W);
     if (idx >= 0) {
         lru_use(c, set, (uint64_t)idx, W);
         ct_cache_memo(c, (uint64_t)idx, block);
@@ -546,7 +547,7 @@ FORCE_INLINE uint32_t serve_lru_w(ct_sim *s, int li, uint64_t addr, uint32_t byt
         idx = (int64_t)c->memo_idx;  /* the line told last: nothing to tell */
     } else {
         set = ct_cache_set_w(c, block, W);
-        idx = lru_find(c, set, block, W);
+        idx = lru_find(c, set, block, ct_cache_fp8(block), W);
         if (idx < 0)
             return L->miss(s, L, addr, bytes, kind, write, set);
     }
@@ -556,13 +557,14 @@ FORCE_INLINE uint32_t serve_lru_w(ct_sim *s, int li, uint64_t addr, uint32_t byt
 }
 
 /* A whole-line request (a fetch, or a write-back when write is set) from a
- * plain level to the plain level N below it, which has WN ways. */
-FORCE_INLINE uint32_t serve_below(ct_sim *s, ct_level *N, uint64_t block, int kind, int write,
-                                  const uint32_t WN)
+ * plain level to the plain level N below it, which has WN ways; want is
+ * the block's fingerprint. */
+FORCE_INLINE uint32_t serve_below(ct_sim *s, ct_level *N, uint64_t block, uint64_t want,
+                                  int kind, int write, const uint32_t WN)
 {
     ct_cache *c = &N->c;
     const uint64_t set = ct_cache_set_w(c, block, WN);
-    const int64_t idx = lru_find(c, set, block, WN);
+    const int64_t idx = lru_find(c, set, block, want, WN);
 
     N->st.kind[kind].accesses++;
     if (idx < 0)
@@ -574,9 +576,11 @@ FORCE_INLINE uint32_t serve_below(ct_sim *s, ct_level *N, uint64_t block, int ki
     return N->latency;
 }
 
+/* want is the fingerprint of the block of addr (the same in the level
+ * below: a plain level has the line size of the plain level below it). */
 FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32_t bytes,
-                                   int kind, int write, uint64_t set, const uint32_t W,
-                                   const uint32_t WN)
+                                   int kind, int write, uint64_t set, uint64_t want,
+                                   const uint32_t W, const uint32_t WN)
 {
     ct_cache *c = &L->c;
     const uint32_t lb = c->line_bits, ways = W ? W : c->ways;
@@ -596,7 +600,7 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
         s->tot.mem_reads++;
         lat = s->mem_latency;
     } else {
-        lat = serve_below(s, N, block, kind, 0, WN);
+        lat = serve_below(s, N, block, want, kind, 0, WN);
     }
     idx = base + (matrix ? ct_matrix_victim(c->lru_matrix[set])
                          : ct_lru_oldest(&c->lru_stamp[base], ways));
@@ -612,12 +616,12 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
                 s->tot.mem_writes++;
             } else {
                 s->ns = (vflag & CT_LF_NS) != 0;
-                (void)serve_below(s, N, victim, CT_WRITEBACK, 1, WN);
+                (void)serve_below(s, N, victim, ct_cache_fp8(victim), CT_WRITEBACK, 1, WN);
                 s->ns = ns;
             }
         }
     }
-    ct_cache_put_w(c, set, idx, block, W);
+    ct_cache_put_fp(c, set, idx, block, want, W);
     c->flag[idx] = (uint8_t)((ns ? CT_LF_NS : 0) | (write ? CT_LF_DIRTY : 0));
     if (matrix)
         c->lru_matrix[set] = ct_matrix_use(c->lru_matrix[set], (uint32_t)(idx - base), ways);
@@ -641,7 +645,8 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
                                                    uint32_t bytes, int kind, int write,     \
                                                    uint64_t set)                            \
     {                                                                                        \
-        return plain_miss_w(s, L, addr, bytes, kind, write, set, W, WN);                     \
+        return plain_miss_w(s, L, addr, bytes, kind, write, set,                             \
+                            ct_cache_fp8(addr >> L->c.line_bits), W, WN);                    \
     }
 SERVE_COPY(8)
 SERVE_COPY(16)
@@ -1092,7 +1097,6 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
 
     for (const ct_access *a = b->acc, *end = b->acc + b->n; a < end; a++) {
         const unsigned kind = a->kind, core = a->core;
-        const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
         uint64_t block;
         int64_t idx;
         ct_route *R;
@@ -1117,11 +1121,15 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
             continue;
         }
         c = &L->c;
-        if (UNLIKELY((addr & (L->line - 1)) + a->size > L->line)) {
-            access_one(s, a); /* crosses a line */
-            continue;
+        {
+            /* (the address is read again where it is needed, not kept) */
+            const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
+            if (UNLIKELY((addr & (L->line - 1)) + a->size > L->line)) {
+                access_one(s, a); /* crosses a line */
+                continue;
+            }
+            block = addr >> c->line_bits;
         }
-        block = addr >> c->line_bits;
         R->n[kind]++;
         if (block == H->block[0] && c->tag[H->idx[0]] == block) {
             idx = (int64_t)H->idx[0];
@@ -1134,27 +1142,29 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
             H->block[0] = block;
             H->idx[0] = (uint64_t)idx;
         } else {
+            const uint64_t want = ct_cache_fp8(block);
             uint64_t set;
             if (L->wsel == 8) {
                 set = ct_cache_set_w(c, block, 8);
-                idx = lru_find(c, set, block, 8);
+                idx = lru_find(c, set, block, want, 8);
             } else if (L->wsel == 16) {
                 set = ct_cache_set_w(c, block, 16);
-                idx = lru_find(c, set, block, 16);
+                idx = lru_find(c, set, block, want, 16);
             } else {
                 set = ct_cache_set(c, block);
-                idx = lru_find(c, set, block, 0);
+                idx = lru_find(c, set, block, want, 0);
             }
             H->block[1] = H->block[0];
             H->idx[1] = H->idx[0];
             H->block[0] = block;
             if (idx < 0) {
+                const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
                 const uint32_t bytes = a->size ? a->size : 1;
                 s->cur = a;
                 s->ns = (a->flags & CT_F_NS) != 0;
                 if (L->miss == plain_miss_8_16)
                     R->cycles[kind] += plain_miss_w(s, L, addr, bytes, (int)kind,
-                                                    kind == CT_STORE, set, 8, 16);
+                                                    kind == CT_STORE, set, want, 8, 16);
                 else
                     R->cycles[kind] += L->miss(s, L, addr, bytes, (int)kind, kind == CT_STORE,
                                                set);
@@ -1173,6 +1183,7 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
             lru_reuse(c, (uint64_t)idx, block, 0);
     hit:
         if (kind == CT_STORE) {
+            const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
             s->cur = a;
             s->ns = (a->flags & CT_F_NS) != 0; /* a write-through level writes below */
             write_line(s, L->index, (uint64_t)idx, addr, a->size);
