@@ -558,9 +558,9 @@ FORCE_INLINE uint32_t serve_lru_w(ct_sim *s, int li, uint64_t addr, uint32_t byt
 
 /* A whole-line request (a fetch, or a write-back when write is set) from a
  * plain level to the plain level N below it, which has WN ways; want is
- * the block's fingerprint. */
+ * the block's fingerprint. E: an event sink is installed. */
 FORCE_INLINE uint32_t serve_below(ct_sim *s, ct_level *N, uint64_t block, uint64_t want,
-                                  int kind, int write, const uint32_t WN)
+                                  int kind, int write, const uint32_t WN, const int E)
 {
     ct_cache *c = &N->c;
     const uint64_t set = ct_cache_set_w(c, block, WN);
@@ -571,16 +571,19 @@ FORCE_INLINE uint32_t serve_below(ct_sim *s, ct_level *N, uint64_t block, uint64
         return N->miss(s, N, block << c->line_bits, N->line, kind, write, set);
     if (write && !(c->flag[idx] & CT_LF_DIRTY)) {
         c->flag[idx] |= CT_LF_DIRTY;
-        EMIT(s, (size_t)N->index, LC_WRITE, (uint64_t)idx, block, LINE_NS(c, idx));
+        if (E)
+            emit(s, (size_t)N->index, LC_WRITE, (uint64_t)idx, block, LINE_NS(c, idx));
     }
     return N->latency;
 }
 
 /* want is the fingerprint of the block of addr (the same in the level
- * below: a plain level has the line size of the plain level below it). */
+ * below: a plain level has the line size of the plain level below it). E:
+ * an event sink is installed (the copies without are chosen only when none
+ * is). */
 FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32_t bytes,
                                    int kind, int write, uint64_t set, uint64_t want,
-                                   const uint32_t W, const uint32_t WN)
+                                   const uint32_t W, const uint32_t WN, const int E)
 {
     ct_cache *c = &L->c;
     const uint32_t lb = c->line_bits, ways = W ? W : c->ways;
@@ -600,7 +603,7 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
         s->tot.mem_reads++;
         lat = s->mem_latency;
     } else {
-        lat = serve_below(s, N, block, want, kind, 0, WN);
+        lat = serve_below(s, N, block, want, kind, 0, WN, E);
     }
     idx = base + (matrix ? ct_matrix_victim(c->lru_matrix[set])
                          : ct_lru_oldest(&c->lru_stamp[base], ways));
@@ -609,14 +612,15 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
         const uint64_t victim = c->tag[idx];
         const uint8_t vflag = c->flag[idx];
         L->st.evictions++;
-        EMIT(s, (size_t)L->index, LC_EVICT, idx, victim, (vflag & CT_LF_NS) != 0);
+        if (E)
+            emit(s, (size_t)L->index, LC_EVICT, idx, victim, (vflag & CT_LF_NS) != 0);
         if (vflag & CT_LF_DIRTY) {
             L->st.writebacks++;
             if (!N) {
                 s->tot.mem_writes++;
             } else {
                 s->ns = (vflag & CT_LF_NS) != 0;
-                (void)serve_below(s, N, victim, ct_cache_fp8(victim), CT_WRITEBACK, 1, WN);
+                (void)serve_below(s, N, victim, ct_cache_fp8(victim), CT_WRITEBACK, 1, WN, E);
                 s->ns = ns;
             }
         }
@@ -628,9 +632,11 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
     else
         c->lru_stamp[idx] = ++c->lru_clock;
     ct_cache_memo(c, idx, block);
-    EMIT(s, (size_t)L->index, change, idx, block, ns);
-    if (write)
-        EMIT(s, (size_t)L->index, LC_WRITE, idx, block, ns);
+    if (E) {
+        emit(s, (size_t)L->index, change, idx, block, ns);
+        if (write)
+            emit(s, (size_t)L->index, LC_WRITE, idx, block, ns);
+    }
     return lat;
 }
 
@@ -646,7 +652,14 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
                                                    uint64_t set)                            \
     {                                                                                        \
         return plain_miss_w(s, L, addr, bytes, kind, write, set,                             \
-                            ct_cache_fp8(addr >> L->c.line_bits), W, WN);                    \
+                            ct_cache_fp8(addr >> L->c.line_bits), W, WN, 0);                 \
+    }                                                                                        \
+    static NOINLINE uint32_t plain_miss_ev_##W##_##WN(ct_sim *s, ct_level *L, uint64_t addr, \
+                                                      uint32_t bytes, int kind, int write,  \
+                                                      uint64_t set)                         \
+    {                                                                                        \
+        return plain_miss_w(s, L, addr, bytes, kind, write, set,                             \
+                            ct_cache_fp8(addr >> L->c.line_bits), W, WN, 1);                 \
     }
 SERVE_COPY(8)
 SERVE_COPY(16)
@@ -661,18 +674,21 @@ MISS_COPY(0, 8)
 MISS_COPY(0, 16)
 MISS_COPY(0, 0)
 
-/* The plain miss function for W ways above WN ways (0: any other number). */
-static ct_miss_fn plain_miss_for(uint32_t ways, uint32_t below_ways)
+/* The plain miss function for W ways above WN ways (wsel values), with
+ * events when ev is set. */
+static ct_miss_fn plain_miss_for(uint32_t ways, uint32_t below_ways, int ev)
 {
-    static const ct_miss_fn fns[3][3] = {
-        {plain_miss_8_8, plain_miss_8_16, plain_miss_8_0},
-        {plain_miss_16_8, plain_miss_16_16, plain_miss_16_0},
-        {plain_miss_0_8, plain_miss_0_16, plain_miss_0_0},
+    static const ct_miss_fn fns[2][3][3] = {
+        {{plain_miss_8_8, plain_miss_8_16, plain_miss_8_0},
+         {plain_miss_16_8, plain_miss_16_16, plain_miss_16_0},
+         {plain_miss_0_8, plain_miss_0_16, plain_miss_0_0}},
+        {{plain_miss_ev_8_8, plain_miss_ev_8_16, plain_miss_ev_8_0},
+         {plain_miss_ev_16_8, plain_miss_ev_16_16, plain_miss_ev_16_0},
+         {plain_miss_ev_0_8, plain_miss_ev_0_16, plain_miss_ev_0_0}},
     };
     const int i = ways == 8 ? 0 : ways == 16 ? 1 : 2;
     const int j = below_ways == 8 ? 0 : below_ways == 16 ? 1 : 2;
-    /* (ways and below_ways are wsel values) */
-    return fns[i][j];
+    return fns[ev != 0][i][j];
 }
 
 /* A tapped level: every request goes to the tap (a sweep's one-pass
@@ -1164,7 +1180,7 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
                 s->ns = (a->flags & CT_F_NS) != 0;
                 if (L->miss == plain_miss_8_16)
                     R->cycles[kind] += plain_miss_w(s, L, addr, bytes, (int)kind,
-                                                    kind == CT_STORE, set, want, 8, 16);
+                                                    kind == CT_STORE, set, want, 8, 16, 0);
                 else
                     R->cycles[kind] += L->miss(s, L, addr, bytes, (int)kind, kind == CT_STORE,
                                                set);
@@ -1272,7 +1288,7 @@ static void choose_paths(ct_sim *s)
                    : L->wsel == 8  ? serve_lru_8
                    : L->wsel == 16 ? serve_lru_16
                                    : serve_lru_0;
-        L->miss = plain ? plain_miss_for(L->wsel, N ? N->wsel : 0) : miss;
+        L->miss = plain ? plain_miss_for(L->wsel, N ? N->wsel : 0, s->ev_fn != NULL) : miss;
         L->plain = plain;
         tapped |= L->tap != NULL;
     }
@@ -1643,4 +1659,5 @@ void ct_sim_set_event_sink(ct_sim *s, ct_event_fn fn, void *ctx)
 {
     s->ev_fn = fn;
     s->ev_ctx = ctx;
+    choose_paths(s); /* the plain paths have copies with and without events */
 }
