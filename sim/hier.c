@@ -495,8 +495,14 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
  * the two against each other).
  *
  * Each function exists as a copy for 8 ways, for 16 ways and for any
- * number of ways (W = 0), and each miss function also for the ways of the
- * level below (WN), chosen per level with the rest.
+ * number of ways (W = 0; the copies for 8 and 16 also need a power-of-two
+ * number of sets, which they index with a mask: the level's wsel), and
+ * each miss function also for the ways of the level below (WN) and with
+ * and without events (E; the copies without are chosen while no event sink
+ * is installed), chosen per level with the rest. The batch loop (run_lru)
+ * serves first-level accesses itself, finding lines again by hints (the
+ * lines the fetches and the data accesses found last), and takes the
+ * misses of an 8-way level above a 16-way one inline.
  */
 
 /* Tell an LRU level that line idx of set was used: its matrix or its stamp
@@ -1253,8 +1259,8 @@ int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err)
 /* ---- creation ------------------------------------------------------------- */
 
 /* Choose every level's serve and miss functions and the batch loop, once
- * (again when a tap comes or goes): the access path never tests the
- * configuration. A level is plain (plain_miss) when it is LRU, write-back,
+ * (again when a tap or an event sink comes or goes): the access path never
+ * tests the configuration. A level is plain (plain_miss) when it is LRU, write-back,
  * write-allocate and non-inclusive, has no classifier, prefetcher or tap,
  * and the level below it is memory or a plain level with the same line
  * size. A tapped level takes every request through serve_tap, and the
