@@ -1082,6 +1082,7 @@ static NOINLINE int refuse(ct_sim *s, const ct_access *a, ct_error *err)
 }
 
 _Static_assert((int)CT_F_NOADDR > (int)CT_STORE, "run_lru tests kind and CT_F_NOADDR together");
+_Static_assert(CT_IFETCH == 0 && CT_LOAD == 1 && CT_STORE == 2, "run_lru: a store is kind >> 1");
 
 #define REFUSED(s, a) \
     UNLIKELY(((a)->flags & CT_F_NOADDR) || (a)->core >= (s)->cores || (a)->kind >= CT_KIND_STREAM)
@@ -1182,14 +1183,17 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
             if (idx < 0) {
                 const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
                 const uint32_t bytes = a->size ? a->size : 1;
+                /* (the store flag as kind >> 1, not a compare: gcc kept a
+                 * compare's result as a byte on the stack and read it back
+                 * as an int, which stalls) */
+                const int write = (int)(kind >> 1);
                 s->cur = a;
                 s->ns = (a->flags & CT_F_NS) != 0;
                 if (L->miss == plain_miss_8_16)
-                    R->cycles[kind] += plain_miss_w(s, L, addr, bytes, (int)kind,
-                                                    kind == CT_STORE, set, want, 8, 16, 0);
+                    R->cycles[kind] += plain_miss_w(s, L, addr, bytes, (int)kind, write, set,
+                                                    want, 8, 16, 0);
                 else
-                    R->cycles[kind] += L->miss(s, L, addr, bytes, (int)kind, kind == CT_STORE,
-                                               set);
+                    R->cycles[kind] += L->miss(s, L, addr, bytes, (int)kind, write, set);
                 H->idx[0] = c->memo_idx; /* the line filled, if any */
                 continue;
             }
