@@ -1082,7 +1082,8 @@ static NOINLINE int refuse(ct_sim *s, const ct_access *a, ct_error *err)
 }
 
 _Static_assert((int)CT_F_NOADDR > (int)CT_STORE, "run_lru tests kind and CT_F_NOADDR together");
-_Static_assert(CT_IFETCH == 0 && CT_LOAD == 1 && CT_STORE == 2, "run_lru: a store is kind >> 1");
+_Static_assert(CT_IFETCH == 0 && CT_LOAD == 1 && CT_STORE == 2,
+               "run_lru: a store is kind >> 1");
 
 #define REFUSED(s, a) \
     UNLIKELY(((a)->flags & CT_F_NOADDR) || (a)->core >= (s)->cores || (a)->kind >= CT_KIND_STREAM)
@@ -1264,10 +1265,10 @@ int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err)
 
 /* Choose every level's serve and miss functions and the batch loop, once
  * (again when a tap or an event sink comes or goes): the access path never
- * tests the configuration. A level is plain (plain_miss) when it is LRU, write-back,
- * write-allocate and non-inclusive, has no classifier, prefetcher or tap,
- * and the level below it is memory or a plain level with the same line
- * size. A tapped level takes every request through serve_tap, and the
+ * tests the configuration. A level is plain (plain_miss) when it is LRU,
+ * write-back, write-allocate and non-inclusive, has no classifier,
+ * prefetcher or tap, and the level below it is memory or a plain level
+ * with the same line size. A tapped level takes every request through serve_tap, and the
  * batch goes through the general loop. */
 static void choose_paths(ct_sim *s)
 {

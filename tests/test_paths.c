@@ -319,8 +319,8 @@ TEST(fetches_and_data_taking_turns_match_the_general_rules)
         {"l1d.size=4096", "l1d.assoc=16", "l2.size=16384", "l2.assoc=8", NULL},
         {"l1d.size=3072", "l1d.assoc=8", "l2.size=24576", "l2.assoc=16", NULL}, /* 6 sets */
         {"l1d.size=4096", "l1d.assoc=4", "l2.size=12288", "l2.assoc=12", NULL},
-        {"l1d.size=4096", "l1d.assoc=8", NULL},                                 /* memory below */
-        {"l2.size=16384", "l2.assoc=16", NULL},                                 /* no L1 at all */
+        {"l1d.size=4096", "l1d.assoc=8", NULL},       /* memory below */
+        {"l2.size=16384", "l2.assoc=16", NULL},       /* no L1 at all */
     };
     ct_batch b = {0};
     int inline_path = 0;
