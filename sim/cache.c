@@ -34,7 +34,7 @@ int ct_cache_init(ct_cache *c, uint64_t size, uint32_t assoc, uint32_t line,
         c->line_bits++;
     c->pol = pol;
     c->memo_ok = pol->rehit_idempotent;
-    c->memo_block = c->prev_block = CT_TAG_INVALID;
+    c->memo_block = CT_TAG_INVALID;
     c->tag = malloc(lines * sizeof *c->tag);
     c->flag = calloc(lines, 1);
     if (c->fp_stride)

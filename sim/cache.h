@@ -34,10 +34,9 @@
  * fill, ct_cache_touch / ct_cache_filled), and memo_block the block it held
  * then. While tag[memo_idx] still equals memo_block, a policy whose
  * rehit_idempotent is set has nothing to learn from another hit on it.
- * prev_idx / prev_block are the line touched before that one: only a
- * shortcut for finding it (a hit on it is told to the policy as any hit),
- * for two streams that take turns, as instruction fetches and data do in
- * a unified level.
+ * (Every fill tells the policy, so a line that is memo_idx and holds a
+ * block held it when the policy was told: hier.c's shortcuts compare the
+ * index alone.)
  */
 #ifndef CT_CACHE_H
 #define CT_CACHE_H
@@ -75,8 +74,6 @@ typedef struct ct_cache {
     int memo_ok;              /* policy lets repeated hits skip it */
     uint64_t memo_block;      /* block of the line touched last */
     uint64_t memo_idx;        /* its line index */
-    uint64_t prev_block;      /* block of the line touched before it */
-    uint64_t prev_idx;        /* its line index */
 } ct_cache;
 
 #define CT_LRU_MATRIX_WAYS 8
@@ -93,6 +90,13 @@ uint64_t ct_cache_bytes(uint64_t size, uint32_t assoc, uint32_t line);
 FORCE_INLINE uint64_t ct_cache_set(const ct_cache *c, uint64_t block)
 {
     return c->set_pow2 ? block & c->set_mask : block % c->sets;
+}
+
+/* ct_cache_set in a copy specialised for W ways (W != 0), which is used
+ * only when the number of sets is a power of two. */
+FORCE_INLINE uint64_t ct_cache_set_w(const ct_cache *c, uint64_t block, const uint32_t W)
+{
+    return W ? block & c->set_mask : ct_cache_set(c, block);
 }
 
 /* The fingerprint of block, repeated in every byte of a word. */
@@ -112,21 +116,20 @@ FORCE_INLINE uint64_t ct_cache_load8(const uint8_t *p)
     return v;
 }
 
-/* Line index holding block in set, or -1. W is the number of ways when the
- * caller knows it at compile time (a specialised copy), else 0. */
-FORCE_INLINE int64_t ct_cache_find_w(const ct_cache *c, uint64_t set, uint64_t block,
-                                     const uint32_t W)
+/* Line index holding block in set, or -1; want is ct_cache_fp8(block). W is
+ * the number of ways when the caller knows it at compile time (a
+ * specialised copy), else 0. */
+FORCE_INLINE int64_t ct_cache_find_fp(const ct_cache *c, uint64_t set, uint64_t block,
+                                      uint64_t want, const uint32_t W)
 {
     const uint32_t ways = W ? W : c->ways;
     const uint32_t stride = W ? (W + 7) & ~7u : c->fp_stride;
     const uint64_t base = set * ways;
     const uint8_t *f;
-    uint64_t want;
 
     if (ways == 1)
         return c->tag[set] == block ? (int64_t)set : -1;
     f = &c->fp[set * stride];
-    want = ct_cache_fp8(block);
     for (uint32_t w = 0; w < ways; w += 8) {
         /* bytes equal to the fingerprint become 0; the lowest zero byte of a
          * word is found exactly, higher ones may be false candidates */
@@ -142,6 +145,12 @@ FORCE_INLINE int64_t ct_cache_find_w(const ct_cache *c, uint64_t set, uint64_t b
     return -1;
 }
 
+FORCE_INLINE int64_t ct_cache_find_w(const ct_cache *c, uint64_t set, uint64_t block,
+                                     const uint32_t W)
+{
+    return ct_cache_find_fp(c, set, block, ct_cache_fp8(block), W);
+}
+
 FORCE_INLINE int64_t ct_cache_find(const ct_cache *c, uint64_t set, uint64_t block)
 {
     return ct_cache_find_w(c, set, block, 0);
@@ -150,27 +159,26 @@ FORCE_INLINE int64_t ct_cache_find(const ct_cache *c, uint64_t set, uint64_t blo
 /* Record line idx, holding block, as the one touched last. */
 FORCE_INLINE void ct_cache_memo(ct_cache *c, uint64_t idx, uint64_t block)
 {
-    c->prev_block = c->memo_block;
-    c->prev_idx = c->memo_idx;
     c->memo_block = block;
     c->memo_idx = idx;
 }
 
-/* Make line idx (way idx - set * ways of set) hold block; its flags and
- * policy state are the caller's. W as for ct_cache_find_w. */
-FORCE_INLINE void ct_cache_put_w(ct_cache *c, uint64_t set, uint64_t idx, uint64_t block,
-                                 const uint32_t W)
+/* Make line idx (way idx - set * ways of set) hold block, whose
+ * ct_cache_fp8 is want; its flags and policy state are the caller's. W as
+ * for ct_cache_find_fp. */
+FORCE_INLINE void ct_cache_put_fp(ct_cache *c, uint64_t set, uint64_t idx, uint64_t block,
+                                  uint64_t want, const uint32_t W)
 {
     c->tag[idx] = block;
     if (W && W % 8 == 0)  /* a row of fingerprints is a row of lines */
-        c->fp[idx] = (uint8_t)ct_cache_fp8(block);
+        c->fp[idx] = (uint8_t)want;
     else if (c->fp)
-        c->fp[set * c->fp_stride + (idx - set * c->ways)] = (uint8_t)ct_cache_fp8(block);
+        c->fp[set * c->fp_stride + (idx - set * c->ways)] = (uint8_t)want;
 }
 
 FORCE_INLINE void ct_cache_put(ct_cache *c, uint64_t set, uint64_t idx, uint64_t block)
 {
-    ct_cache_put_w(c, set, idx, block, 0);
+    ct_cache_put_fp(c, set, idx, block, ct_cache_fp8(block), 0);
 }
 
 /* The least recently used of ways stamps (empty lines have stamp 0; the

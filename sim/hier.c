@@ -410,10 +410,10 @@ FORCE_INLINE void write_line(ct_sim *s, int li, uint64_t idx, uint64_t addr, uin
 /* The miss half of serving one line (both serve functions end here):
  * no-allocate writes go down, everything else fetches (unless a write
  * covers the line) and fills. Returns the latency. */
-static NOINLINE uint32_t miss(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind,
+static NOINLINE uint32_t miss(ct_sim *s, ct_level *L, uint64_t addr, uint32_t bytes, int kind,
                               int write, uint64_t set)
 {
-    ct_level *L = &s->lv[li];
+    const int li = L->index;
     ct_cache *c = &L->c;
     const uint64_t block = addr >> c->line_bits;
     uint64_t idx;
@@ -468,7 +468,7 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
         }
     }
     if (found < 0)
-        return miss(s, li, addr, bytes, kind, write, set);
+        return miss(s, L, addr, bytes, kind, write, set);
     idx = (uint64_t)found;
     ct_cache_touch(c, set, idx);
     c->flag[idx] &= (uint8_t)~CT_LF_PREFETCHED;
@@ -488,11 +488,21 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
  * memory or a plain level with the same line size; its misses take
  * plain_miss, where the general rules above reduce to: fetch the line from
  * below (unless a write covers it), evict the LRU line (a dirty victim is
- * one whole-line write below), fill. Same counts, cycles and events as the
- * general path (test_hier checks the two against each other).
+ * one whole-line write below), fill. A plain level asks the plain level
+ * below it directly (serve_below), without looking at the memo: the line a
+ * level above misses is rarely the one the level below was told about last.
+ * Same counts, cycles and events as the general path (test_paths checks
+ * the two against each other).
  *
  * Each function exists as a copy for 8 ways, for 16 ways and for any
- * number of ways (W = 0), chosen per level with the rest.
+ * number of ways (W = 0; the copies for 8 and 16 also need a power-of-two
+ * number of sets, which they index with a mask: the level's wsel), and
+ * each miss function also for the ways of the level below (WN) and with
+ * and without events (E; the copies without are chosen while no event sink
+ * is installed), chosen per level with the rest. The batch loop (run_lru)
+ * serves first-level accesses itself, finding lines again by hints (the
+ * lines the fetches and the data accesses found last), and takes the
+ * misses of an 8-way level above a 16-way one inline.
  */
 
 /* Tell an LRU level that line idx of set was used: its matrix or its stamp
@@ -506,27 +516,27 @@ FORCE_INLINE void lru_use(ct_cache *c, uint64_t set, uint64_t idx, const uint32_
         c->lru_stamp[idx] = ++c->lru_clock;
 }
 
-/* The line of block in an LRU level, marked as used: the memo (already
- * the most recent: nothing to do), the line touched before it, or a search
- * of the set. -1 on a miss. *set gets the block's set (unless the memo
- * hit). */
-FORCE_INLINE int64_t lru_lookup(ct_cache *c, uint64_t block, uint64_t *set, const uint32_t W)
+/* The line of block in set of an LRU level, told to LRU as used; -1 on a
+ * miss. want is the block's fingerprint (ct_cache_fp8). */
+FORCE_INLINE int64_t lru_find(ct_cache *c, uint64_t set, uint64_t block, uint64_t want,
+                              const uint32_t W)
 {
-    int64_t idx;
-
-    if (block == c->memo_block && c->tag[c->memo_idx] == block)
-        return (int64_t)c->memo_idx;
-    *set = ct_cache_set(c, block);
-    if (block == c->prev_block && c->tag[c->prev_idx] == block) {
-        idx = (int64_t)c->prev_idx;
-    } else {
-        idx = ct_cache_find_w(c, *set, block, W);
-        if (idx < 0)
-            return -1;
+    const int64_t idx = ct_cache_find_fp(c, set, block, want, W);
+    if (idx >= 0) {
+        lru_use(c, set, (uint64_t)idx, W);
+        ct_cache_memo(c, (uint64_t)idx, block);
     }
-    lru_use(c, *set, (uint64_t)idx, W);
-    ct_cache_memo(c, (uint64_t)idx, block);
     return idx;
+}
+
+/* Line idx of an LRU level holds block (the caller checked) and is used
+ * again: LRU learns nothing when it is the line it was told about last. */
+FORCE_INLINE void lru_reuse(ct_cache *c, uint64_t idx, uint64_t block, const uint32_t W)
+{
+    if (idx != c->memo_idx) {
+        lru_use(c, ct_cache_set_w(c, block, W), idx, W);
+        ct_cache_memo(c, idx, block);
+    }
 }
 
 FORCE_INLINE uint32_t serve_lru_w(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind,
@@ -536,36 +546,57 @@ FORCE_INLINE uint32_t serve_lru_w(ct_sim *s, int li, uint64_t addr, uint32_t byt
     ct_cache *c = &L->c;
     const uint64_t block = addr >> c->line_bits;
     uint64_t set = 0;
-    const int64_t idx = lru_lookup(c, block, &set, W);
+    int64_t idx;
 
     L->st.kind[kind].accesses++;
-    if (idx < 0)
-        return L->miss(s, li, addr, bytes, kind, write, set);
+    if (block == c->memo_block && c->tag[c->memo_idx] == block) {
+        idx = (int64_t)c->memo_idx;  /* the line told last: nothing to tell */
+    } else {
+        set = ct_cache_set_w(c, block, W);
+        idx = lru_find(c, set, block, ct_cache_fp8(block), W);
+        if (idx < 0)
+            return L->miss(s, L, addr, bytes, kind, write, set);
+    }
     if (write)
         write_line(s, li, (uint64_t)idx, addr, bytes);
     return L->latency;
 }
 
-/* A whole-line request from a plain level to the plain level li below it:
- * serve_lru_w inlined, with the ways of li. */
-FORCE_INLINE uint32_t serve_next(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind,
-                                 int write)
+/* A whole-line request (a fetch, or a write-back when write is set) from a
+ * plain level to the plain level N below it, which has WN ways; want is
+ * the block's fingerprint. E: an event sink is installed. */
+FORCE_INLINE uint32_t serve_below(ct_sim *s, ct_level *N, uint64_t block, uint64_t want,
+                                  int kind, int write, const uint32_t WN, const int E)
 {
-    const uint32_t ways = s->lv[li].c.ways;
-    return ways == 16  ? serve_lru_w(s, li, addr, bytes, kind, write, 16)
-           : ways == 8 ? serve_lru_w(s, li, addr, bytes, kind, write, 8)
-                       : serve_lru_w(s, li, addr, bytes, kind, write, 0);
+    ct_cache *c = &N->c;
+    const uint64_t set = ct_cache_set_w(c, block, WN);
+    const int64_t idx = lru_find(c, set, block, want, WN);
+
+    N->st.kind[kind].accesses++;
+    if (idx < 0)
+        return N->miss(s, N, block << c->line_bits, N->line, kind, write, set);
+    if (write && !(c->flag[idx] & CT_LF_DIRTY)) {
+        c->flag[idx] |= CT_LF_DIRTY;
+        if (E)
+            emit(s, (size_t)N->index, LC_WRITE, (uint64_t)idx, block, LINE_NS(c, idx));
+    }
+    return N->latency;
 }
 
-FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind,
-                                   int write, uint64_t set, const uint32_t W)
+/* want is the fingerprint of the block of addr (the same in the level
+ * below: a plain level has the line size of the plain level below it). E:
+ * an event sink is installed (the copies without are chosen only when none
+ * is). */
+FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32_t bytes,
+                                   int kind, int write, uint64_t set, uint64_t want,
+                                   const uint32_t W, const uint32_t WN, const int E)
 {
-    ct_level *L = &s->lv[li];
     ct_cache *c = &L->c;
     const uint32_t lb = c->line_bits, ways = W ? W : c->ways;
     const uint64_t block = addr >> lb, base = set * ways;
-    const int next = L->next;
+    ct_level *const N = L->below;
     const int matrix = W ? W <= CT_LRU_MATRIX_WAYS : c->lru_matrix != NULL;
+    const int ns = s->ns;
     uint64_t idx;
     uint32_t lat;
     int change = LC_FILL;
@@ -574,59 +605,97 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, int li, uint64_t addr, uint32_t by
     if (write && bytes == L->line) {
         lat = L->latency;  /* the write covers the line: no fetch */
         change = LC_FILL_NODATA;
-    } else if (next < 0) {
+    } else if (!N) {
         s->tot.mem_reads++;
         lat = s->mem_latency;
     } else {
-        lat = serve_next(s, next, block << lb, L->line, kind, 0);
+        lat = serve_below(s, N, block, want, kind, 0, WN, E);
     }
     idx = base + (matrix ? ct_matrix_victim(c->lru_matrix[set])
                          : ct_lru_oldest(&c->lru_stamp[base], ways));
     if (c->tag[idx] != CT_TAG_INVALID) {
         /* evict: a dirty victim is written below, with its own security */
         const uint64_t victim = c->tag[idx];
-        const int ns = LINE_NS(c, idx);
+        const uint8_t vflag = c->flag[idx];
         L->st.evictions++;
-        EMIT(s, (size_t)li, LC_EVICT, idx, victim, ns);
-        if (c->flag[idx] & CT_LF_DIRTY) {
+        if (E)
+            emit(s, (size_t)L->index, LC_EVICT, idx, victim, (vflag & CT_LF_NS) != 0);
+        if (vflag & CT_LF_DIRTY) {
             L->st.writebacks++;
-            if (next < 0) {
+            if (!N) {
                 s->tot.mem_writes++;
             } else {
-                const int outer_ns = s->ns;
+                s->ns = (vflag & CT_LF_NS) != 0;
+                (void)serve_below(s, N, victim, ct_cache_fp8(victim), CT_WRITEBACK, 1, WN, E);
                 s->ns = ns;
-                (void)serve_next(s, next, victim << lb, L->line, CT_WRITEBACK, 1);
-                s->ns = outer_ns;
             }
         }
     }
-    ct_cache_put_w(c, set, idx, block, W);
-    c->flag[idx] = (uint8_t)((s->ns ? CT_LF_NS : 0) | (write ? CT_LF_DIRTY : 0));
+    ct_cache_put_fp(c, set, idx, block, want, W);
+    c->flag[idx] = (uint8_t)((ns ? CT_LF_NS : 0) | (write ? CT_LF_DIRTY : 0));
     if (matrix)
         c->lru_matrix[set] = ct_matrix_use(c->lru_matrix[set], (uint32_t)(idx - base), ways);
     else
         c->lru_stamp[idx] = ++c->lru_clock;
     ct_cache_memo(c, idx, block);
-    EMIT(s, (size_t)li, change, idx, block, s->ns);
-    if (write)
-        EMIT(s, (size_t)li, LC_WRITE, idx, block, s->ns);
+    if (E) {
+        emit(s, (size_t)L->index, change, idx, block, ns);
+        if (write)
+            emit(s, (size_t)L->index, LC_WRITE, idx, block, ns);
+    }
     return lat;
 }
 
-#define LRU_COPIES(W)                                                                        \
+#define SERVE_COPY(W)                                                                        \
     static uint32_t serve_lru_##W(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, \
                                   int write)                                                 \
     {                                                                                        \
         return serve_lru_w(s, li, addr, bytes, kind, write, W);                              \
-    }                                                                                        \
-    static NOINLINE uint32_t plain_miss_##W(ct_sim *s, int li, uint64_t addr, uint32_t bytes, \
-                                            int kind, int write, uint64_t set)               \
-    {                                                                                        \
-        return plain_miss_w(s, li, addr, bytes, kind, write, set, W);                        \
     }
-LRU_COPIES(8)
-LRU_COPIES(16)
-LRU_COPIES(0)
+#define MISS_COPY(W, WN)                                                                     \
+    static NOINLINE uint32_t plain_miss_##W##_##WN(ct_sim *s, ct_level *L, uint64_t addr,    \
+                                                   uint32_t bytes, int kind, int write,     \
+                                                   uint64_t set)                            \
+    {                                                                                        \
+        return plain_miss_w(s, L, addr, bytes, kind, write, set,                             \
+                            ct_cache_fp8(addr >> L->c.line_bits), W, WN, 0);                 \
+    }                                                                                        \
+    static NOINLINE uint32_t plain_miss_ev_##W##_##WN(ct_sim *s, ct_level *L, uint64_t addr, \
+                                                      uint32_t bytes, int kind, int write,  \
+                                                      uint64_t set)                         \
+    {                                                                                        \
+        return plain_miss_w(s, L, addr, bytes, kind, write, set,                             \
+                            ct_cache_fp8(addr >> L->c.line_bits), W, WN, 1);                 \
+    }
+SERVE_COPY(8)
+SERVE_COPY(16)
+SERVE_COPY(0)
+MISS_COPY(8, 8)
+MISS_COPY(8, 16)
+MISS_COPY(8, 0)
+MISS_COPY(16, 8)
+MISS_COPY(16, 16)
+MISS_COPY(16, 0)
+MISS_COPY(0, 8)
+MISS_COPY(0, 16)
+MISS_COPY(0, 0)
+
+/* The plain miss function for W ways above WN ways (wsel values), with
+ * events when ev is set. */
+static ct_miss_fn plain_miss_for(uint32_t ways, uint32_t below_ways, int ev)
+{
+    static const ct_miss_fn fns[2][3][3] = {
+        {{plain_miss_8_8, plain_miss_8_16, plain_miss_8_0},
+         {plain_miss_16_8, plain_miss_16_16, plain_miss_16_0},
+         {plain_miss_0_8, plain_miss_0_16, plain_miss_0_0}},
+        {{plain_miss_ev_8_8, plain_miss_ev_8_16, plain_miss_ev_8_0},
+         {plain_miss_ev_16_8, plain_miss_ev_16_16, plain_miss_ev_16_0},
+         {plain_miss_ev_0_8, plain_miss_ev_0_16, plain_miss_ev_0_0}},
+    };
+    const int i = ways == 8 ? 0 : ways == 16 ? 1 : 2;
+    const int j = below_ways == 8 ? 0 : below_ways == 16 ? 1 : 2;
+    return fns[ev != 0][i][j];
+}
 
 /* A tapped level: every request goes to the tap (a sweep's one-pass
  * analysis), which charges the latencies itself. */
@@ -1013,6 +1082,8 @@ static NOINLINE int refuse(ct_sim *s, const ct_access *a, ct_error *err)
 }
 
 _Static_assert((int)CT_F_NOADDR > (int)CT_STORE, "run_lru tests kind and CT_F_NOADDR together");
+_Static_assert(CT_IFETCH == 0 && CT_LOAD == 1 && CT_STORE == 2,
+               "run_lru: a store is kind >> 1");
 
 #define REFUSED(s, a) \
     UNLIKELY(((a)->flags & CT_F_NOADDR) || (a)->core >= (s)->cores || (a)->kind >= CT_KIND_STREAM)
@@ -1033,60 +1104,131 @@ static int run_any(ct_sim *s, const ct_batch *b, ct_error *err)
  * their accesses) is an LRU level without classifier or prefetcher: the
  * fetches, loads and stores that stay within one line are served here,
  * hit path inlined; everything else takes access_one. Same rules, same
- * numbers as run_any. */
+ * numbers as run_any; the accesses and cycles of those served here are
+ * summed per core and kind, and counted when the batch ends.
+ *
+ * A level remembers the last two lines that fetches found in it and the
+ * last two that data accesses found (ct_hint): a unified L2 without an
+ * L1I, whose fetches take turns with the misses of the L1D, finds the
+ * fetched line again without a search, and so does an L1D whose accesses
+ * take turns between two arrays. */
 static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
 {
-    ct_level *const *const route = s->route;
+    ct_route *const route = s->route;
     const uint16_t paddr_flag = s->paddr_flag;
     const uint32_t cores = s->cores;
+    int rc = CT_OK;
 
     for (const ct_access *a = b->acc, *end = b->acc + b->n; a < end; a++) {
         const unsigned kind = a->kind, core = a->core;
-        const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
-        uint64_t block, set = 0;
+        uint64_t block;
         int64_t idx;
+        ct_route *R;
+        ct_hint *H;
         ct_level *L;
         ct_cache *c;
 
         /* (CT_F_NOADDR is above CT_STORE: one compare for both) */
         if (UNLIKELY((kind | (a->flags & CT_F_NOADDR)) > CT_STORE || core >= cores)) {
-            if (REFUSED(s, a))
-                return refuse(s, a, err);
+            if (REFUSED(s, a)) {
+                rc = refuse(s, a, err);
+                break;
+            }
             access_one(s, a);
             continue;
         }
-        L = route[core * 3 + kind];
+        R = &route[core];
+        L = R->L[kind];
+        H = R->H[kind];
         if (UNLIKELY(!L)) {
             access_one(s, a);
             continue;
         }
         c = &L->c;
-        if (UNLIKELY((addr & (L->line - 1)) + a->size > L->line)) {
-            access_one(s, a); /* crosses a line */
-            continue;
+        {
+            /* (the address is read again where it is needed, not kept) */
+            const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
+            if (UNLIKELY((addr & (L->line - 1)) + a->size > L->line)) {
+                access_one(s, a); /* crosses a line */
+                continue;
+            }
+            block = addr >> c->line_bits;
         }
-        block = addr >> c->line_bits;
-        s->cur = a;
-        s->ns = (a->flags & CT_F_NS) != 0; /* fills below a write-through hit need it too */
-        s->tot.accesses[kind]++;
-        L->st.kind[kind].accesses++;
-        if (block == c->memo_block && c->tag[c->memo_idx] == block)
-            idx = (int64_t)c->memo_idx;  /* the line touched last: nothing to do */
+        R->n[kind]++;
+        if (block == H->block[0] && c->tag[H->idx[0]] == block) {
+            idx = (int64_t)H->idx[0];
+            if ((uint64_t)idx == c->memo_idx)
+                goto hit; /* the line told last: nothing to tell */
+        } else if (block == H->block[1] && c->tag[H->idx[1]] == block) {
+            idx = (int64_t)H->idx[1];
+            H->block[1] = H->block[0];
+            H->idx[1] = H->idx[0];
+            H->block[0] = block;
+            H->idx[0] = (uint64_t)idx;
+        } else {
+            const uint64_t want = ct_cache_fp8(block);
+            uint64_t set;
+            if (L->wsel == 8) {
+                set = ct_cache_set_w(c, block, 8);
+                idx = lru_find(c, set, block, want, 8);
+            } else if (L->wsel == 16) {
+                set = ct_cache_set_w(c, block, 16);
+                idx = lru_find(c, set, block, want, 16);
+            } else {
+                set = ct_cache_set(c, block);
+                idx = lru_find(c, set, block, want, 0);
+            }
+            H->block[1] = H->block[0];
+            H->idx[1] = H->idx[0];
+            H->block[0] = block;
+            if (idx < 0) {
+                const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
+                const uint32_t bytes = a->size ? a->size : 1;
+                /* (the store flag as kind >> 1, not a compare: gcc kept a
+                 * compare's result as a byte on the stack and read it back
+                 * as an int, which stalls) */
+                const int write = (int)(kind >> 1);
+                s->cur = a;
+                s->ns = (a->flags & CT_F_NS) != 0;
+                if (L->miss == plain_miss_8_16)
+                    R->cycles[kind] += plain_miss_w(s, L, addr, bytes, (int)kind, write, set,
+                                                    want, 8, 16, 0);
+                else
+                    R->cycles[kind] += L->miss(s, L, addr, bytes, (int)kind, write, set);
+                H->idx[0] = c->memo_idx; /* the line filled, if any */
+                continue;
+            }
+            H->idx[0] = (uint64_t)idx;
+            goto hit;
+        }
+        /* found by a hint: tell LRU */
+        if (L->wsel == 8)
+            lru_reuse(c, (uint64_t)idx, block, 8);
+        else if (L->wsel == 16)
+            lru_reuse(c, (uint64_t)idx, block, 16);
         else
-            idx = c->ways == 8    ? lru_lookup(c, block, &set, 8)
-                  : c->ways == 16 ? lru_lookup(c, block, &set, 16)
-                                  : lru_lookup(c, block, &set, 0);
-        if (idx < 0) {
-            s->tot.kind_cycles[kind] += L->miss(s, L->index, addr, a->size ? a->size : 1,
-                                                (int)kind, kind == CT_STORE, set);
-            continue;
-        }
-        if (kind == CT_STORE)
+            lru_reuse(c, (uint64_t)idx, block, 0);
+    hit:
+        if (kind == CT_STORE) {
+            const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
+            s->cur = a;
+            s->ns = (a->flags & CT_F_NS) != 0; /* a write-through level writes below */
             write_line(s, L->index, (uint64_t)idx, addr, a->size);
-        s->tot.kind_cycles[kind] += L->latency;
+        }
+        R->cycles[kind] += L->latency;
     }
+    for (uint32_t core = 0; core < cores; core++)
+        for (int k = 0; k < 3; k++) {
+            ct_route *R = &route[core];
+            if (R->n[k]) {
+                s->tot.accesses[k] += R->n[k];
+                s->tot.kind_cycles[k] += R->cycles[k];
+                R->L[k]->st.kind[k].accesses += R->n[k];
+                R->n[k] = R->cycles[k] = 0;
+            }
+        }
     s->cur = NULL;
-    return CT_OK;
+    return rc;
 }
 
 /* A translating configuration: every access is translated first, and the
@@ -1122,11 +1264,11 @@ int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err)
 /* ---- creation ------------------------------------------------------------- */
 
 /* Choose every level's serve and miss functions and the batch loop, once
- * (again when a tap comes or goes): the access path never tests the
- * configuration. A level is plain (plain_miss) when it is LRU, write-back,
- * write-allocate and non-inclusive, has no classifier, prefetcher or tap,
- * and the level below it is memory or a plain level with the same line
- * size. A tapped level takes every request through serve_tap, and the
+ * (again when a tap or an event sink comes or goes): the access path never
+ * tests the configuration. A level is plain (plain_miss) when it is LRU,
+ * write-back, write-allocate and non-inclusive, has no classifier,
+ * prefetcher or tap, and the level below it is memory or a plain level
+ * with the same line size. A tapped level takes every request through serve_tap, and the
  * batch goes through the general loop. */
 static void choose_paths(ct_sim *s)
 {
@@ -1151,21 +1293,20 @@ static void choose_paths(ct_sim *s)
                           L->inclusion == CT_INCL_NONINCLUSIVE &&
                           (!N || (N->plain && N->line == L->line));
         const uint32_t ways = L->c.ways;
-        L->serve = L->tap    ? serve_tap
-                   : !lru    ? serve_any
-                   : ways == 8  ? serve_lru_8
-                   : ways == 16 ? serve_lru_16
-                                : serve_lru_0;
-        L->miss = !plain       ? miss
-                  : ways == 8  ? plain_miss_8
-                  : ways == 16 ? plain_miss_16
-                               : plain_miss_0;
+        L->wsel = (ways == 8 || ways == 16) && L->c.set_pow2 ? ways : 0;
+        L->serve = L->tap          ? serve_tap
+                   : !lru          ? serve_any
+                   : L->wsel == 8  ? serve_lru_8
+                   : L->wsel == 16 ? serve_lru_16
+                                   : serve_lru_0;
+        L->miss = plain ? plain_miss_for(L->wsel, N ? N->wsel : 0, s->ev_fn != NULL) : miss;
         L->plain = plain;
         tapped |= L->tap != NULL;
     }
     for (uint32_t k = 0; k < s->cores * 3; k++)
-        if (s->route[k] && s->route[k]->serve != serve_lru_8 &&
-            s->route[k]->serve != serve_lru_16 && s->route[k]->serve != serve_lru_0)
+        if (s->route[k / 3].L[k % 3] && s->route[k / 3].L[k % 3]->serve != serve_lru_8 &&
+            s->route[k / 3].L[k % 3]->serve != serve_lru_16 &&
+            s->route[k / 3].L[k % 3]->serve != serve_lru_0)
             all_lru = 0;
     s->run = s->dcs ? ct_dcs_run : s->xl ? run_tlb : tapped || !all_lru ? run_any : run_lru;
 }
@@ -1319,15 +1460,17 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         s->first_i[core] = idx[CT_LV_L1I][core] >= 0 ? idx[CT_LV_L1I][core] : below_l1;
         s->first_d[core] = idx[CT_LV_L1D][core] >= 0 ? idx[CT_LV_L1D][core] : below_l1;
     }
-    s->route = malloc((size_t)cfg->cores * 3 * sizeof *s->route);
+    s->route = calloc(cfg->cores, sizeof *s->route);
     if (!s->route) {
         rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
         goto fail;
     }
     for (uint32_t core = 0; core < cfg->cores; core++) {
         const int first[3] = {s->first_i[core], s->first_d[core], s->first_d[core]};
-        for (int k = 0; k < 3; k++)
-            s->route[core * 3 + k] = first[k] >= 0 ? &s->lv[first[k]] : NULL;
+        for (int k = 0; k < 3; k++) {
+            s->route[core].L[k] = first[k] >= 0 ? &s->lv[first[k]] : NULL;
+            s->route[core].H[k] = first[k] >= 0 ? &s->lv[first[k]].hint[k != 0] : NULL;
+        }
     }
     s->paddr_flag = s->use_paddr ? CT_F_PADDR : 0;
     if (ct_config_translates(cfg)) {
@@ -1354,6 +1497,7 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
     for (size_t li = 0; li < s->nlv; li++) {
         ct_level *L = &s->lv[li];
         L->info.next = L->next;
+        L->below = L->next >= 0 ? &s->lv[L->next] : NULL;
         L->above = malloc(s->nlv * sizeof *L->above);
         if (!L->above) {
             rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
@@ -1526,4 +1670,5 @@ void ct_sim_set_event_sink(ct_sim *s, ct_event_fn fn, void *ctx)
 {
     s->ev_fn = fn;
     s->ev_ctx = ctx;
+    choose_paths(s); /* the plain paths have copies with and without events */
 }

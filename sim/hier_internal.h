@@ -41,10 +41,12 @@ static inline uint64_t ct_piece_last(uint64_t p, uint64_t last, uint32_t line_bi
 typedef uint32_t (*ct_serve_fn)(struct ct_sim *s, int li, uint64_t addr, uint32_t bytes,
                                 int kind, int write);
 
-/* The miss half of serving one line of level li; set is the block's set.
+struct ct_level;
+
+/* The miss half of serving one line of level L; set is the block's set.
  * Returns the latency. */
-typedef uint32_t (*ct_miss_fn)(struct ct_sim *s, int li, uint64_t addr, uint32_t bytes,
-                               int kind, int write, uint64_t set);
+typedef uint32_t (*ct_miss_fn)(struct ct_sim *s, struct ct_level *L, uint64_t addr,
+                               uint32_t bytes, int kind, int write, uint64_t set);
 
 /* A tapped level hands every request that reaches its lookup to fn instead
  * of simulating it (a sweep's one-pass analysis computes the outcomes for
@@ -54,13 +56,25 @@ typedef uint32_t (*ct_miss_fn)(struct ct_sim *s, int li, uint64_t addr, uint32_t
 typedef void (*ct_tap_fn)(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write,
                           int demand);
 
+/* The lines that accesses entering a level from the trace found last, latest
+ * first: hints for finding them again, checked against the tags (hier.c,
+ * run_lru). */
+typedef struct ct_hint {
+    uint64_t block[2];
+    uint64_t idx[2];
+} ct_hint;
+
 typedef struct ct_level {
     ct_cache c;
+    ct_hint hint[2];            /* for instruction fetches, for data accesses */
     ct_serve_fn serve;          /* chosen for the level's policy and tap (choose_paths) */
     ct_miss_fn miss;            /* chosen with it: the plain miss path or the general one */
     int plain;                  /* misses take the plain path (hier.c, choose_paths) */
+    uint32_t wsel;              /* 8 or 16: its paths are the copies for that many ways
+                                   (and a power-of-two number of sets); 0: for any */
     int index;                  /* position in ct_sim.lv */
     int next;                   /* index of the next level, -1: memory */
+    struct ct_level *below;     /* the next level, NULL: memory */
     int lv;                     /* enum ct_level_id */
     int inclusion;              /* enum ct_inclusion (relative to the levels above) */
     int write_back;
@@ -80,9 +94,19 @@ typedef struct ct_level {
     int system_events;          /* 1: emits system-cache events (rule "Events") */
 } ct_level;
 
+/* Where the accesses of one core enter the hierarchy, by kind (ifetch,
+ * load, store; the fourth entries are padding), and what run_lru has
+ * served of them in the batch so far and not yet counted (hier.c). */
+typedef struct ct_route {
+    struct ct_level *L[4];      /* the first level, NULL: memory */
+    struct ct_hint *H[4];       /* what L remembers for them (loads and stores share it) */
+    uint64_t n[4];              /* accesses served */
+    uint64_t cycles[4];         /* their cycles */
+} ct_route;
+
 struct ct_sim {
     int (*run)(struct ct_sim *s, const ct_batch *b, ct_error *err); /* chosen at creation */
-    struct ct_level **route;    /* per core and kind (ifetch, load, store): first level */
+    ct_route *route;            /* per core */
     uint16_t paddr_flag;        /* CT_F_PADDR when indexing is physical, else 0 */
     ct_level *lv;
     size_t nlv;

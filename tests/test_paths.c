@@ -1,6 +1,7 @@
 /*
  * test_paths.c - the access paths specialised for a configuration (the LRU
- * fast path, plain levels, the copies for 8 and 16 ways; sim/hier.c) give
+ * fast path and the lines it remembers, plain levels, the copies for 8 and
+ * 16 ways, with and without events; sim/hier.c) give
  * exactly what the general rules give: every counter of every level, the
  * totals and the event stream, on seeded random hierarchies and traces
  * (ct_sim_force_general is the reference).
@@ -268,6 +269,131 @@ TEST(single_accesses_match_batches)
     }
 }
 
+/* A fetch loop over a few lines, data that takes turns between two arrays
+ * and a third random one, with stores, and now and then an invalidation
+ * of a hot line or of everything (so the lines the levels remember for
+ * fetches and data go stale and their ways are filled again). */
+static void turns_trace(ct_batch *b, uint64_t seed_round)
+{
+    const uint64_t code = 0x400000, arr_a = 0x100000, arr_b = 0x200000, arr_c = 0x300000;
+    uint64_t pc = 0, i = 0, k = seed_round * 97;
+    for (uint32_t n = 0; n < b->cap; n++) {
+        ct_access *a = &b->acc[n];
+        const uint64_t r = pick(1000);
+        memset(a, 0, sizeof *a);
+        a->time = n;
+        a->size = 8;
+        if (n % 2 == 0) {
+            a->kind = CT_IFETCH;
+            a->size = 4;
+            a->vaddr = code + 4 * (pc++ % (8 + seed_round % 3 * 24));
+        } else if (r < 4) {
+            a->kind = CT_CACHEOP;
+            a->op = pick(2) ? CT_OP_INVAL : CT_OP_CLEAN_INVAL;
+            a->vaddr = pick(2) ? code : arr_a + 8 * (i % 512);
+            a->size = 64;
+            if (r == 0)
+                a->op |= CT_OP_ALL;
+        } else {
+            const uint64_t which = pick(10);
+            a->kind = pick(4) ? CT_LOAD : CT_STORE;
+            a->vaddr = which < 4   ? arr_a + 8 * (i++ % 512)         /* a row */
+                       : which < 8 ? arr_b + 8 * 64 * (k++ % 96)     /* a column */
+                                   : arr_c + 8 * pick(4096);         /* anywhere */
+            if (pick(50) == 0)
+                a->flags |= CT_F_NS;
+        }
+    }
+    b->n = b->cap;
+}
+
+/* Hierarchies without an L1I, so fetches and the L1D's misses take turns in
+ * the level below it, run through the fast loop (the L1D of 8 ways above 16
+ * among them, whose misses the loop takes inline), give what the general
+ * rules give, with and without events. */
+TEST(fetches_and_data_taking_turns_match_the_general_rules)
+{
+    static const char *const shapes[][6] = {
+        {"l1d.size=4096", "l1d.assoc=8", "l2.size=16384", "l2.assoc=16", NULL},
+        {"l1d.size=2048", "l1d.assoc=8", "l2.size=8192", "l2.assoc=16", "l3.size=65536"},
+        {"l1d.size=4096", "l1d.assoc=16", "l2.size=16384", "l2.assoc=8", NULL},
+        {"l1d.size=3072", "l1d.assoc=8", "l2.size=24576", "l2.assoc=16", NULL}, /* 6 sets */
+        {"l1d.size=4096", "l1d.assoc=4", "l2.size=12288", "l2.assoc=12", NULL},
+        {"l1d.size=4096", "l1d.assoc=8", NULL},       /* memory below */
+        {"l2.size=16384", "l2.assoc=16", NULL},       /* no L1 at all */
+    };
+    ct_batch b = {0};
+    int inline_path = 0;
+    if (ct_batch_init(&b, 4000) != CT_OK)
+        exit(2);
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        char kv[16][64];
+        int n = 0;
+        evlog la = {0}, lb = {0};
+        ct_sim *fast, *gen;
+        ct_error err = {0};
+        snprintf(kv[n++], 64, "system.cores=1");
+        for (int i = 0; i < 6 && shapes[k][i]; i++)
+            snprintf(kv[n++], 64, "%s", shapes[k][i]);
+        fast = make(kv, n, 0, NULL);
+        gen = make(kv, n, 1, NULL);
+        CHECK(fast != NULL && gen != NULL);
+        if (!fast || !gen) {
+            ct_sim_free(fast);
+            ct_sim_free(gen);
+            continue;
+        }
+        CHECK(fast->run != gen->run); /* the fast loop, not the general one */
+        for (size_t i = 0; i < fast->nlv; i++)
+            inline_path += fast->lv[i].plain && fast->lv[i].wsel == 8 && fast->lv[i].below &&
+                           fast->lv[i].below->wsel == 16;
+        for (int round = 0; round < 6; round++) {
+            if (round == 2) { /* events from here on, in both */
+                ct_sim_set_event_sink(fast, record, &la);
+                ct_sim_set_event_sink(gen, record, &lb);
+            }
+            if (round == 5) {
+                ct_sim_set_event_sink(fast, NULL, NULL);
+                ct_sim_set_event_sink(gen, NULL, NULL);
+            }
+            turns_trace(&b, (uint64_t)round + k);
+            CHECK(ct_sim_run(fast, &b, &err) == CT_OK);
+            CHECK(ct_sim_run(gen, &b, &err) == CT_OK);
+        }
+        CHECK(same(fast, gen));
+        CHECK(la.n > 0 && same_events(&la, &lb));
+        if (!same(fast, gen) || !same_events(&la, &lb))
+            fprintf(stderr, "  shape %zu differs\n", k);
+        free(la.ev); free(la.lvl); free(lb.ev); free(lb.lvl);
+        ct_sim_free(fast);
+        ct_sim_free(gen);
+    }
+    CHECK(inline_path == 2); /* shapes 0 and 1 */
+    ct_batch_free(&b);
+}
+
+/* An access the model refuses stops a batch at the same place in both
+ * loops, the accesses before it counted. */
+TEST(a_refused_access_stops_both_loops_alike)
+{
+    char kv[5][64] = {"l1d.size=4096", "l1d.assoc=8", "l2.size=16384", "l2.assoc=16",
+                      "system.cores=1"};
+    ct_sim *fast = make(kv, 5, 0, NULL), *gen = make(kv, 5, 1, NULL);
+    ct_batch b = {0};
+    ct_error ef = {0}, eg = {0};
+    if (!fast || !gen || ct_batch_init(&b, 2000) != CT_OK)
+        exit(2);
+    turns_trace(&b, 1);
+    b.acc[1501].flags |= CT_F_NOADDR;
+    CHECK(ct_sim_run(fast, &b, &ef) == CT_E_UNSUPPORTED);
+    CHECK(ct_sim_run(gen, &b, &eg) == CT_E_UNSUPPORTED);
+    CHECK(same(fast, gen));
+    CHECK(ct_sim_get_totals(fast)->accesses[CT_IFETCH] == 751); /* 0, 2, ..., 1500 */
+    ct_batch_free(&b);
+    ct_sim_free(fast);
+    ct_sim_free(gen);
+}
+
 /* LRU as sim/policy/lru.c defines it, kept the plain way: a stamp per
  * line from a running clock, 0 when empty; the victim is the lowest empty
  * way, else the smallest stamp. */
@@ -376,6 +502,8 @@ int main(void)
     RUN(plain_hierarchies_match_the_general_rules);
     RUN(mixed_hierarchies_match_the_general_rules);
     RUN(single_accesses_match_batches);
+    RUN(fetches_and_data_taking_turns_match_the_general_rules);
+    RUN(a_refused_access_stops_both_loops_alike);
     RUN(lru_fills_the_ways_a_reference_model_fills);
     return harness_done();
 }
