@@ -233,29 +233,30 @@ FORCE_INLINE uint64_t ct_cache_slot(ct_cache *c, uint64_t set)
     return base + c->pol->victim(c->pst, set);
 }
 
-/* The policy hooks, with LRU inlined. Touch and filled make idx the memo. */
-FORCE_INLINE void ct_cache_touch(ct_cache *c, uint64_t set, uint64_t idx)
+/* The policy hooks, with LRU inlined (a hit and a fill are the same use
+ * to LRU). Touch and filled make idx the memo. */
+FORCE_INLINE void ct_cache_use(ct_cache *c, uint64_t set, uint64_t idx, int fill)
 {
     const uint32_t way = (uint32_t)(idx - set * c->ways);
     if (c->lru_matrix)
         c->lru_matrix[set] = ct_matrix_use(c->lru_matrix[set], way, c->ways);
     else if (c->lru_stamp)
         c->lru_stamp[idx] = ++c->lru_clock;
+    else if (fill)
+        c->pol->fill(c->pst, set, way);
     else
         c->pol->hit(c->pst, set, way);
     ct_cache_memo(c, idx, c->tag[idx]);
 }
 
+FORCE_INLINE void ct_cache_touch(ct_cache *c, uint64_t set, uint64_t idx)
+{
+    ct_cache_use(c, set, idx, 0);
+}
+
 FORCE_INLINE void ct_cache_filled(ct_cache *c, uint64_t set, uint64_t idx)
 {
-    const uint32_t way = (uint32_t)(idx - set * c->ways);
-    if (c->lru_matrix)
-        c->lru_matrix[set] = ct_matrix_use(c->lru_matrix[set], way, c->ways);
-    else if (c->lru_stamp)
-        c->lru_stamp[idx] = ++c->lru_clock;
-    else
-        c->pol->fill(c->pst, set, way);
-    ct_cache_memo(c, idx, c->tag[idx]);
+    ct_cache_use(c, set, idx, 1);
 }
 
 /* Line idx of set was dropped (its tag is already CT_TAG_INVALID). */

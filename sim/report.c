@@ -527,6 +527,17 @@ void ct_csv_run_header(ct_writer *w)
                  "amat,mem_reads,mem_writes");
 }
 
+/* The provenance columns that begin every row. */
+static void csv_prov_fields(ct_writer *w, const ct_csv_prov *p)
+{
+    ct_writef(w, "%s,", ct_version());
+    ct_csv_field(w, p->config, 0);
+    ct_writef(w, "%016llx,", (unsigned long long)p->hash);
+    ct_csv_field(w, p->traces, 0);
+    ct_writef(w, "%llu,", (unsigned long long)p->bytes);
+    ct_csv_field(w, p->format ? p->format : "", 0);
+}
+
 /* AMAT over demand accesses: cycles of ifetch, load, store and atomic
  * accesses over their number. */
 static double demand_amat(const ct_sim_totals *t)
@@ -546,12 +557,7 @@ void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *
     ct_kind_stats tot = ct_level_total(st);
     char core[16], mpki[32], cpi[32];
 
-    ct_writef(w, "%s,", ct_version());
-    ct_csv_field(w, p->config, 0);
-    ct_writef(w, "%016llx,", (unsigned long long)p->hash);
-    ct_csv_field(w, p->traces, 0);
-    ct_writef(w, "%llu,", (unsigned long long)p->bytes);
-    ct_csv_field(w, p->format ? p->format : "", 0);
+    csv_prov_fields(w, p);
     if (li->core < 0)
         snprintf(core, sizeof core, "all");
     else
@@ -589,12 +595,7 @@ static void csv_tlb_fields(ct_writer *w, const ct_csv_prov *p, const ct_tlb_info
                             CT_HWPREFETCH};
     const ct_kind_stats tot = tlb_total(st);
 
-    ct_writef(w, "%s,", ct_version());
-    ct_csv_field(w, p->config, 0);
-    ct_writef(w, "%016llx,", (unsigned long long)p->hash);
-    ct_csv_field(w, p->traces, 0);
-    ct_writef(w, "%llu,", (unsigned long long)p->bytes);
-    ct_csv_field(w, p->format ? p->format : "", 0);
+    csv_prov_fields(w, p);
     /* no size, line, write policies or inclusion */
     ct_writef(w, "%s,%d,,%u,,%llu,%s,,,,%u,", ti->name, ti->core, ti->assoc,
               (unsigned long long)ti->sets, ti->replacement, ti->latency);
