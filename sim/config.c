@@ -648,6 +648,7 @@ static int check_syntax(const char *path, ct_error *err)
     char line[4096], section[128] = "";
     unsigned lineno = 0;
     seen_keys keys = {0};
+    int rc = CT_OK;
 
     if (!f)
         return err->code;
@@ -656,8 +657,8 @@ static int check_syntax(const char *path, ct_error *err)
         lineno++;
         if (ct_ini_line_fault(path, lineno, line, sizeof line, at < 0 ? -1 : ftell(f) - at, f,
                               err)) {
-            fclose(f);
-            return err->code;
+            rc = err->code;
+            goto out;
         }
         while (isspace((unsigned char)*p))
             p++;
@@ -672,10 +673,9 @@ static int check_syntax(const char *path, ct_error *err)
             while (rest && isspace((unsigned char)*rest))
                 rest++;
             if (!close || close == p + 1 || (rest && *rest && *rest != ';' && *rest != '#')) {
-                fclose(f);
-                seen_free(&keys);
-                return ct_error_set(err, CT_E_CONFIG, "%s:%u: syntax error: expected [section]",
-                                    path, lineno);
+                rc = ct_error_set(err, CT_E_CONFIG, "%s:%u: syntax error: expected [section]",
+                                  path, lineno);
+                goto out;
             }
             {
                 /* the name as iniparser keeps it: blanks around it dropped */
@@ -689,29 +689,26 @@ static int check_syntax(const char *path, ct_error *err)
             continue;
         }
         if (!strchr(p, '=') || *p == '=') {
-            fclose(f);
-            seen_free(&keys);
-            return ct_error_set(err, CT_E_CONFIG, "%s:%u: syntax error: expected key = value",
-                                path, lineno);
+            rc = ct_error_set(err, CT_E_CONFIG, "%s:%u: syntax error: expected key = value",
+                              path, lineno);
+            goto out;
         }
         {
             const char *e = strchr(p, '=');
             while (e > p && isspace((unsigned char)e[-1]))
                 e--;
             if (seen_key(&keys, path, lineno, section, p, (size_t)(e - p), err) != CT_OK) {
-                fclose(f);
-                seen_free(&keys);
-                return err->code;
+                rc = err->code;
+                goto out;
             }
         }
     }
+    if (ferror(f))
+        rc = ct_error_set(err, CT_E_IO, "%s: read error", path);
+out:
     seen_free(&keys);
-    if (ferror(f)) {
-        fclose(f);
-        return ct_error_set(err, CT_E_IO, "%s: read error", path);
-    }
     fclose(f);
-    return CT_OK;
+    return rc;
 }
 
 static void dir_of(const char *path, char *out, size_t n)
