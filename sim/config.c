@@ -182,11 +182,11 @@ static int section_present(const struct ct_config *c, int s)
     return !ct_schema_sections[s].optional || c->present[s];
 }
 
-/* Parse one value into its field. Returns 0, or -1 with a reason. */
-static int parse_row(struct ct_config *c, const ct_schema_row *r, const char *text,
-                     char *why, size_t whyn)
+/* Parse one value into its field (r->field_size bytes). Returns 0, or -1
+ * with a reason. */
+static int parse_row(void *field, const ct_schema_row *r, const char *text, char *why,
+                     size_t whyn)
 {
-    char *field = (char *)c + r->offset;
     uint64_t v;
     int b;
 
@@ -434,7 +434,7 @@ static int resolve(struct ct_config *c, ct_error *err)
     for (size_t i = 0; i < ct_schema_nrows; i++) {
         const ct_schema_row *r = &ct_schema_rows[i];
         const char *text = c->text[i] ? c->text[i] : r->def;
-        if (parse_row(c, r, text, why, sizeof why) != 0)
+        if (parse_row((char *)c + r->offset, r, text, why, sizeof why) != 0)
             return row_error(c, i, err, "%s", why);
     }
     for (int lv = 0; lv < CT_LV_COUNT; lv++)
@@ -949,6 +949,18 @@ int ct_config_set_many(ct_config *c, const char *origin, size_t n, const char *c
     return apply(c, n, NULL, sections, keys, values, origin, err);
 }
 
+int ct_config_set_in_place(ct_config *c, const char *origin, size_t n,
+                           const char *const *sections, const char *const *keys,
+                           const char *const *values, ct_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        int rc = set_text(c, sections[i], keys[i], values[i], origin, err);
+        if (rc)
+            return rc;
+    }
+    return resolve(c, err);
+}
+
 int ct_config_set_kv(ct_config *c, const char *section, const char *key, const char *value,
                      ct_error *err)
 {
@@ -963,23 +975,25 @@ int ct_config_set(ct_config *c, const char *assignment, ct_error *err)
 int ct_config_check_value(const char *section, const char *key, const char *value,
                           ct_error *err)
 {
-    struct ct_config *scratch;
+    union {
+        uint64_t align;
+        char bytes[256];    /* room for the largest field */
+    } field;
     char why[384];
-    int s = find_section(section), r, rc = CT_OK;
+    int s = find_section(section), r;
 
     if (s < 0)
         return ct_error_set(err, CT_E_CONFIG, "[%s]: unknown section", section);
     r = find_row(s, key);
     if (r < 0)
         return ct_error_set(err, CT_E_CONFIG, "[%s] %s: unknown key", section, key);
-    scratch = config_alloc();
-    if (!scratch)
-        return ct_error_set(err, CT_E_NOMEM, "out of memory");
-    if (parse_row(scratch, &ct_schema_rows[r], value, why, sizeof why) != 0)
-        rc = ct_error_set(err, CT_E_CONFIG, "[%s] %s: %s", ct_schema_sections[s].name,
-                          ct_schema_rows[r].key, why);
-    ct_config_free(scratch);
-    return rc;
+    if (ct_schema_rows[r].field_size > sizeof field.bytes)
+        return ct_error_set(err, CT_E_CONFIG, "[%s] %s: internal: field too large", section,
+                            key);
+    if (parse_row(field.bytes, &ct_schema_rows[r], value, why, sizeof why) != 0)
+        return ct_error_set(err, CT_E_CONFIG, "[%s] %s: %s", ct_schema_sections[s].name,
+                            ct_schema_rows[r].key, why);
+    return CT_OK;
 }
 
 int ct_config_remove_section(ct_config *c, const char *section, ct_error *err)

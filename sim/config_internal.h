@@ -156,6 +156,16 @@ FILE *ct_ini_open(const char *path, ct_error *err);
 int ct_ini_line_fault(const char *path, unsigned lineno, const char *line, size_t cap,
                       long got, FILE *f, ct_error *err);
 
+/* Set n keys of c and resolve it, in place: no copy is made, so this is
+ * cheaper than ct_config_set_many for a caller that sets the same keys again
+ * and again on one scratch configuration (a sweep checking its points).
+ * The errors are those of ct_config_set_many. On failure c keeps the new
+ * texts and its resolved fields are unspecified: set the same keys again
+ * (a success makes c whole) or free it. */
+int ct_config_set_in_place(ct_config *c, const char *origin, size_t n,
+                           const char *const *sections, const char *const *keys,
+                           const char *const *values, ct_error *err);
+
 /* Section index of a cache level, and the level of a section (-1: none). */
 int ct_config_section_of_level(int level);
 int ct_config_level_of_section(int section);

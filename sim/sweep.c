@@ -56,13 +56,24 @@
 #define RING_SLOTS 16
 #define BATCH_CAP (1u << 14)
 
+typedef struct dim_key {
+    char name[96];          /* "section.key" as written */
+    char sec[32], key[64];
+    char **vals;
+    size_t nvals;
+    int zip;                /* zip group + 1, 0: alone */
+} dim_key;
+
 struct ct_sweep {
     char path[PATH_MAX];
     size_t nparams;
     char **param;           /* "section.key" */
     char **psec, **pkey;
+    dim_key *keys;          /* nparams keys with their values as written */
+    ct_config *base;        /* resolved; every point is built from it */
     size_t npoints;
-    ct_config **cfg;
+    uint32_t *choice;       /* npoints x nparams: the value each key takes */
+    ct_config **cfg;        /* built on first use (NULL until then) */
     char **value;           /* npoints x nparams resolved values */
     size_t nskipped;
     char **skipped;
@@ -120,7 +131,38 @@ const char *ct_sweep_path(const ct_sweep *sw) { return sw->path; }
 size_t ct_sweep_nparams(const ct_sweep *sw) { return sw->nparams; }
 const char *ct_sweep_param(const ct_sweep *sw, size_t j) { return sw->param[j]; }
 size_t ct_sweep_npoints(const ct_sweep *sw) { return sw->npoints; }
-const ct_config *ct_sweep_point_config(const ct_sweep *sw, size_t i) { return sw->cfg[i]; }
+/* Point i's configuration: the base with the point's values set, as the
+ * load checked them. */
+static int build_point(ct_sweep *sw, size_t i, ct_error *err)
+{
+    const char *secs[64], *keys[64], *vals[64];
+    ct_config *c = NULL;
+    int rc;
+
+    for (size_t j = 0; j < sw->nparams; j++) {
+        secs[j] = sw->psec[j];
+        keys[j] = sw->pkey[j];
+        vals[j] = sw->keys[j].vals[sw->choice[i * sw->nparams + j]];
+    }
+    if ((rc = ct_config_clone(&c, sw->base, err)) != CT_OK)
+        return rc;
+    rc = ct_config_set_many(c, sw->path, sw->nparams, secs, keys, vals, err);
+    if (rc) {
+        ct_config_free(c);
+        return rc;
+    }
+    sw->cfg[i] = c;
+    return CT_OK;
+}
+
+const ct_config *ct_sweep_point_config(const ct_sweep *sw, size_t i)
+{
+    ct_sweep *built = (ct_sweep *)sw;   /* the cache of built points */
+    ct_error e = {0};
+    if (!sw->cfg[i] && build_point(built, i, &e) != CT_OK)
+        return NULL;
+    return sw->cfg[i];
+}
 const char *ct_sweep_point_value(const ct_sweep *sw, size_t i, size_t j)
 {
     return sw->value[i * sw->nparams + j];
@@ -196,6 +238,11 @@ void ct_sweep_free(ct_sweep *sw)
     for (size_t i = 0; i < sw->npoints; i++)
         ct_config_free(sw->cfg[i]);
     free(sw->cfg);
+    free(sw->choice);
+    ct_config_free(sw->base);
+    for (size_t i = 0; sw->keys && i < sw->nparams; i++)
+        free_strs(sw->keys[i].vals, sw->keys[i].nvals);
+    free(sw->keys);
     free_strs(sw->value, sw->npoints * sw->nparams);
     free_strs(sw->param, sw->nparams);
     free_strs(sw->psec, sw->nparams);
@@ -205,14 +252,6 @@ void ct_sweep_free(ct_sweep *sw)
 }
 
 /* ---- parsing ------------------------------------------------------------------------ */
-
-typedef struct dim_key {
-    char name[96];          /* "section.key" as written */
-    char sec[32], key[64];
-    char **vals;
-    size_t nvals;
-    int zip;                /* zip group + 1, 0: alone */
-} dim_key;
 
 typedef struct parsed {
     char base[PATH_MAX];
@@ -521,7 +560,7 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
 {
     parsed p;
     ct_sweep *sw = calloc(1, sizeof *sw);
-    ct_config *base = NULL;
+    ct_config *base = NULL, *scratch = NULL;
     size_t ndims = 0, *dim_first = NULL, *idx = NULL, total = 1;
     int rc;
 
@@ -583,11 +622,16 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
             goto out;
         }
     }
+    if (p.nkeys > 64) {
+        rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep]: more than 64 keys", path);
+        goto out;
+    }
     sw->psec = calloc(p.nkeys, sizeof *sw->psec);
     sw->pkey = calloc(p.nkeys, sizeof *sw->pkey);
     sw->cfg = calloc(total, sizeof *sw->cfg);
+    sw->choice = calloc(total * p.nkeys, sizeof *sw->choice);
     sw->value = calloc(total * p.nkeys, sizeof *sw->value);
-    if (!sw->psec || !sw->pkey || !sw->cfg || !sw->value) {
+    if (!sw->psec || !sw->pkey || !sw->cfg || !sw->choice || !sw->value) {
         rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
         goto out;
     }
@@ -599,15 +643,20 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
             goto out;
         }
     }
+    /* the hash: keys, then every point's configuration */
+    sw->hash = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < sw->nparams; i++)
+        for (const char *q = sw->param[i]; *q; q++)
+            sw->hash = (sw->hash ^ (unsigned char)*q) * 0x100000001b3ull;
+    /* Each combination is checked on one scratch copy of the base: every
+     * point sets the same keys, so setting them over the last point's
+     * values gives the point's configuration. Points are built when used. */
+    if ((rc = ct_config_clone(&scratch, base, err)) != CT_OK)
+        goto out;
     for (size_t n = 0; n < total; n++) {
         const char *secs[64], *keys[64], *vals[64];
         size_t rem = n;
-        ct_config *c = NULL;
         ct_error e = {0};
-        if (p.nkeys > 64) {
-            rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep]: more than 64 keys", path);
-            goto out;
-        }
         /* mixed radix, the first dimension slowest */
         for (size_t d = ndims; d-- > 0;) {
             size_t nv = p.keys[dim_first[d]].nvals;
@@ -623,21 +672,18 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
             keys[i] = p.keys[i].key;
             vals[i] = p.keys[i].vals[idx[i]];
         }
-        if ((rc = ct_config_clone(&c, base, err)) != CT_OK)
-            goto out;
-        if (ct_config_set_many(c, path, p.nkeys, secs, keys, vals, &e) != CT_OK) {
+        if (ct_config_set_in_place(scratch, path, p.nkeys, secs, keys, vals, &e) != CT_OK) {
             char msg[1024];
             size_t used = 0;
+            if (e.code == CT_E_NOMEM) {
+                rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+                goto out;
+            }
             for (size_t i = 0; i < p.nkeys; i++)
                 used += (size_t)snprintf(msg + used, used < sizeof msg ? sizeof msg - used : 0,
                                          "%s%s=%s", i ? " " : "", sw->param[i], vals[i]);
             if (used < sizeof msg)
                 snprintf(msg + used, sizeof msg - used, ": %s", reason_of(e.msg));
-            ct_config_free(c);
-            if (e.code == CT_E_NOMEM) {
-                rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
-                goto out;
-            }
             if (push_str(&sw->skipped, &sw->nskipped, msg) != 0) {
                 rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
                 goto out;
@@ -646,34 +692,34 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
         }
         for (size_t i = 0; i < p.nkeys; i++) {
             char buf[64];
-            const char *v = ct_config_get(c, secs[i], keys[i], buf, sizeof buf);
+            const char *v = ct_config_get(scratch, secs[i], keys[i], buf, sizeof buf);
             if (strcasecmp(vals[i], "full") == 0)
                 v = "full";  /* the resolved way count is in the assoc column */
+            sw->choice[sw->npoints * p.nkeys + i] = (uint32_t)idx[i];
             sw->value[sw->npoints * p.nkeys + i] = dup_str(v ? v : "");
             if (!sw->value[sw->npoints * p.nkeys + i]) {
-                ct_config_free(c);
                 rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
                 goto out;
             }
         }
-        sw->cfg[sw->npoints++] = c;
+        sw->hash = (sw->hash ^ ct_config_hash(scratch)) * 0x100000001b3ull;
+        sw->npoints++;
     }
     if (sw->npoints == 0) {
         rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep]: every combination is impossible "
                           "(the first: %s)", path, sw->nskipped ? sw->skipped[0] : "?");
         goto out;
     }
-    /* the hash: keys, then every point's configuration */
-    sw->hash = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < sw->nparams; i++)
-        for (const char *q = sw->param[i]; *q; q++)
-            sw->hash = (sw->hash ^ (unsigned char)*q) * 0x100000001b3ull;
-    for (size_t i = 0; i < sw->npoints; i++)
-        sw->hash = (sw->hash ^ ct_config_hash(sw->cfg[i])) * 0x100000001b3ull;
+    sw->keys = p.keys;      /* build_point reads the values as written */
+    p.keys = NULL;
+    p.nkeys = 0;
+    sw->base = base;
+    base = NULL;
 out:
     free(dim_first);
     free(idx);
     parsed_free(&p);
+    ct_config_free(scratch);
     ct_config_free(base);
     if (rc) {
         ct_sweep_free(sw);
@@ -1628,8 +1674,16 @@ int ct_sweep_run(ct_sweep *sw, const char *const *traces, size_t ntraces,
     pc.o = o;
     pc.ntraces = ntraces;
     pc.t0 = now_seconds();
-    for (size_t i = 0; i < sw->npoints; i++)
-        dk[i] = decode_key(sw->cfg[i]);
+    /* every point this run may take is built here, before any worker starts */
+    for (size_t i = 0; i < sw->npoints && rc == CT_OK; i++)
+        if (!o->shard_n || i % o->shard_n == o->shard_k) {
+            if (!sw->cfg[i])
+                rc = build_point(sw, i, err);
+            if (rc == CT_OK)
+                dk[i] = decode_key(sw->cfg[i]);
+        }
+    if (rc)
+        goto out;
     for (size_t t = 0; t < ntraces; t++)
         for (size_t i = 0; i < sw->npoints; i++)
             if (!o->shard_n || i % o->shard_n == o->shard_k)

@@ -114,6 +114,47 @@ TEST(skips_and_lists_impossible_points)
     ct_sweep_free(sw);
 }
 
+/* Points are checked on one scratch configuration and built on first use:
+ * a point after a skipped one is built as the base with its own values, and
+ * its configuration is the one ct_config_set_many gives. */
+TEST(points_after_a_skipped_one_are_the_base_with_their_values)
+{
+    const char *secs[] = {"l1d", "l1d"}, *keys[] = {"size", "assoc"},
+               *vals[] = {"4K", "full"};
+    ct_sweep *sw = NULL;
+    ct_config *base = NULL, *want = NULL;
+    ct_error err = {0};
+    char buf[64];
+    int rc = ct_sweep_load(&sw, write_file("scratch.ini",
+                               "[l1d]\nline = 64\nlatency = 7\n[sweep]\n"
+                               "l1d.size = 8K 4K\nl1d.assoc = 128 full\n"),
+                           &err);
+    CHECK(rc == CT_OK);
+    if (rc)
+        return;
+    /* 8K/128, 8K/full, 4K/128 (skipped: 64 lines), 4K/full */
+    CHECK_EQ_U64(ct_sweep_npoints(sw), 3);
+    CHECK_EQ_U64(ct_sweep_nskipped(sw), 1);
+    CHECK(strcmp(ct_sweep_point_value(sw, 2, 0), "4096") == 0);
+    CHECK(strcmp(ct_sweep_point_value(sw, 2, 1), "full") == 0);
+    CHECK(ct_config_load(&base, write_file("scratch-base.ini", "[l1d]\nline = 64\nlatency = 7\n"),
+                         &err) == CT_OK);
+    CHECK(base && ct_config_clone(&want, base, &err) == CT_OK);
+    CHECK(want && ct_config_set_many(want, "x", 2, secs, keys, vals, &err) == CT_OK);
+    if (want && ct_sweep_point_config(sw, 2)) {
+        CHECK_EQ_U64(ct_config_hash(ct_sweep_point_config(sw, 2)), ct_config_hash(want));
+        CHECK(strcmp(ct_config_get(ct_sweep_point_config(sw, 2), "l1d", "assoc", buf, 64),
+                     "64") == 0);
+        CHECK(strcmp(ct_config_get(ct_sweep_point_config(sw, 0), "l1d", "assoc", buf, 64),
+                     "128") == 0);
+    } else {
+        CHECK(!"point 2 or the wanted configuration was not built");
+    }
+    ct_config_free(want);
+    ct_config_free(base);
+    ct_sweep_free(sw);
+}
+
 /* ---- running ---- */
 
 typedef struct got {
@@ -676,6 +717,7 @@ int main(void)
     RUN(rejects_bad_files);
     RUN(expands_ranges_lists_and_zips_in_product_order);
     RUN(skips_and_lists_impossible_points);
+    RUN(points_after_a_skipped_one_are_the_base_with_their_values);
     RUN(onepass_equals_simulation_for_an_l1d_alone);
     RUN(onepass_equals_simulation_for_highly_associative_sets);
     RUN(onepass_equals_simulation_with_flush_3c_and_unaligned_accesses);

@@ -57,7 +57,7 @@ extern "C" {
 
 typedef struct ct_sweep ct_sweep;
 
-/* Read and check a sweep file, build every point. On failure *out is NULL
+/* Read and check a sweep file and every point. On failure *out is NULL
  * and err says where and why. */
 int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err);
 
@@ -70,7 +70,10 @@ const char *ct_sweep_path(const ct_sweep *sw);
 size_t ct_sweep_nparams(const ct_sweep *sw);
 const char *ct_sweep_param(const ct_sweep *sw, size_t j);
 
-/* Valid points, numbered 0..n-1 in product order. */
+/* Valid points, numbered 0..n-1 in product order. A point's configuration
+ * is built on its first use and kept until ct_sweep_free: NULL when out of
+ * memory. A first use is not safe from two threads at once (ct_sweep_run
+ * builds the points it runs before it starts threads). */
 size_t ct_sweep_npoints(const ct_sweep *sw);
 const ct_config *ct_sweep_point_config(const ct_sweep *sw, size_t i);
 /* Resolved value of swept key j at point i ("32768", "8", "lru"). */

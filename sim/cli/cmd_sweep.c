@@ -248,12 +248,17 @@ static int emit_configs(const ct_sweep *sw, const char *dir)
         ini_out v = {NULL, NULL};
         cli_out o;
         ct_error err = {0};
+        const ct_config *cfg = ct_sweep_point_config(sw, i);
+        if (!cfg) {
+            cli_error("%s: out of memory", ct_sweep_path(sw));
+            return EXIT_INPUT;
+        }
         snprintf(path, sizeof path, "%s/point-%zu.ini", dir, i);
         if (cli_out_open(&o, path, &err) != CT_OK) /* a temporary name, renamed */
             return cli_fail(&err);
         v.f = o.f;
         fprintf(v.f, "; point %zu of %s\n", i, ct_sweep_path(sw));
-        ct_config_visit(ct_sweep_point_config(sw, i), ini_visit, &v);
+        ct_config_visit(cfg, ini_visit, &v);
         if (cli_out_commit(&o, &err) != CT_OK)
             return cli_fail(&err);
     }

@@ -42,6 +42,8 @@ static int small(const ct_sweep *sw)
     const char *v;
     for (size_t i = 0; i < ct_sweep_npoints(sw); i++) {
         const ct_config *c = ct_sweep_point_config(sw, i);
+        if (!c)
+            return 0;
         for (int k = 0; k < 4; k++)
             if ((v = ct_config_get(c, levels[k], "size", buf, sizeof buf)) &&
                 strtoull(v, NULL, 10) > (4u << 20))
