@@ -1363,8 +1363,10 @@ int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
         return next_direct(t, b, err);
     }
     if (!t->ra_running) {
-        if (t->ra_tail > 0)          /* the thread ended: the last answer stands */
-            return t->ra[(t->ra_tail - 1) % RA_SLOTS].rc > 0 ? 0 : t->ra[(t->ra_tail - 1) % RA_SLOTS].rc;
+        if (t->ra_tail > 0) {        /* the thread ended: the last answer stands */
+            const int last = t->ra[(t->ra_tail - 1) % RA_SLOTS].rc;
+            return last > 0 ? 0 : last;
+        }
         for (int i = 0; i < RA_SLOTS; i++)
             if (ct_batch_init(&t->ra[i].b, b->cap) != CT_OK)
                 return ct_error_set(err, CT_E_NOMEM, "out of memory");

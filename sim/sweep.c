@@ -52,7 +52,7 @@
 #include "sweep_internal.h"
 
 #define MAX_VALUES 100000
-#define MAX_POINTS 65536     /* each point holds a whole configuration (~10 KiB) */
+#define MAX_POINTS 65536     /* a run builds a configuration (~10 KiB) per point */
 #define RING_SLOTS 16
 #define BATCH_CAP (1u << 14)
 

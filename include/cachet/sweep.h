@@ -17,11 +17,11 @@
  *
  * Points are the cartesian product of the keys (zipped groups count as one
  * key), the first key varying slowest; a file may describe at most 65536
- * combinations (every point holds a whole configuration, so a larger
- * product is refused before any is built). A point whose configuration is
- * impossible (a geometry the configuration rules reject) is skipped and
- * listed with its reason; a value that does not parse is an error of the
- * whole file. Errors read like configuration errors:
+ * combinations (a run holds a whole configuration and a hierarchy per
+ * point, so a larger product is refused before any is checked). A point
+ * whose configuration is impossible (a geometry the configuration rules
+ * reject) is skipped and listed with its reason; a value that does not
+ * parse is an error of the whole file. Errors read like configuration errors:
  * "FILE: [sweep] key: reason", or "FILE:LINE: syntax error".
  *
  * Running a sweep (ct_sweep_run) reads each trace once: a producer decodes
