@@ -426,17 +426,20 @@ static int check_walk(struct ct_config *c, ct_error *err)
     return CT_OK;
 }
 
-/* Re-derive every typed field from the texts, then check geometry. */
-static int resolve(struct ct_config *c, ct_error *err)
+/* Derive row i's typed field from its text (or its default). */
+static int parse_text(struct ct_config *c, size_t i, ct_error *err)
 {
+    const ct_schema_row *r = &ct_schema_rows[i];
     char why[384];
+    if (parse_row((char *)c + r->offset, r, c->text[i] ? c->text[i] : r->def, why,
+                  sizeof why) != 0)
+        return row_error(c, i, err, "%s", why);
+    return CT_OK;
+}
 
-    for (size_t i = 0; i < ct_schema_nrows; i++) {
-        const ct_schema_row *r = &ct_schema_rows[i];
-        const char *text = c->text[i] ? c->text[i] : r->def;
-        if (parse_row((char *)c + r->offset, r, text, why, sizeof why) != 0)
-            return row_error(c, i, err, "%s", why);
-    }
+/* The geometry checks; they also fill in derived fields. */
+static int check_all(struct ct_config *c, ct_error *err)
+{
     for (int lv = 0; lv < CT_LV_COUNT; lv++)
         if (ct_config_level_present(c, lv)) {
             int rc = check_level(c, lv, err);
@@ -450,6 +453,17 @@ static int resolve(struct ct_config *c, ct_error *err)
                 return rc;
         }
     return check_walk(c, err);
+}
+
+/* Re-derive every typed field from the texts, then check geometry. */
+static int resolve(struct ct_config *c, ct_error *err)
+{
+    for (size_t i = 0; i < ct_schema_nrows; i++) {
+        int rc = parse_text(c, i, err);
+        if (rc)
+            return rc;
+    }
+    return check_all(c, err);
 }
 
 /* ---- object lifetime ---------------------------------------------------- */
@@ -858,7 +872,7 @@ int ct_config_load(ct_config **out, const char *path, ct_error *err)
  * origin names where the value came from in later errors; NULL means the
  * command line ("-s section.key=value"). */
 static int set_text(struct ct_config *c, const char *section, const char *key, const char *value,
-                    const char *origin, ct_error *err)
+                    const char *origin, size_t *row, ct_error *err)
 {
     char cli[1600];
     int s = find_section(section), r;
@@ -875,6 +889,8 @@ static int set_text(struct ct_config *c, const char *section, const char *key, c
     if (store_text(c, (size_t)r, value, origin) != CT_OK)
         return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", origin);
     c->present[s] = 1;
+    if (row)
+        *row = (size_t)r;
     return CT_OK;
 }
 
@@ -925,9 +941,9 @@ static int apply(struct ct_config *c, size_t n, const char *const *assignments,
         if (assignments) {
             rc = split_assignment(assignments[i], buf, sizeof buf, &sec, &key, &val, err);
             if (rc == CT_OK)
-                rc = set_text(work, sec, key, val, origin, err);
+                rc = set_text(work, sec, key, val, origin, NULL, err);
         } else {
-            rc = set_text(work, sections[i], keys[i], values[i], origin, err);
+            rc = set_text(work, sections[i], keys[i], values[i], origin, NULL, err);
         }
     }
     if (rc == CT_OK)
@@ -949,16 +965,54 @@ int ct_config_set_many(ct_config *c, const char *origin, size_t n, const char *c
     return apply(c, n, NULL, sections, keys, values, origin, err);
 }
 
-int ct_config_set_in_place(ct_config *c, const char *origin, size_t n,
+int ct_config_variants_init(ct_config_variants *v, const ct_config *base, ct_error *err)
+{
+    int rc = ct_config_clone(&v->c, base, err);
+    for (size_t i = 0; rc == CT_OK && i < ct_schema_nrows; i++)
+        rc = parse_text(v->c, i, err);
+    if (rc) {
+        ct_config_free(v->c);
+        v->c = NULL;
+        return rc;
+    }
+    memcpy(v->parsed, v->c, sizeof v->parsed);
+    if ((rc = check_all(v->c, err)) != CT_OK)
+        ct_config_variants_free(v);
+    return rc;
+}
+
+int ct_config_variants_set(ct_config_variants *v, const char *origin, size_t n,
                            const char *const *sections, const char *const *keys,
                            const char *const *values, ct_error *err)
 {
+    size_t rows[CT_CFG_MAX_ROWS];
+    int rc;
+
+    if (n > CT_CFG_MAX_ROWS)
+        return ct_error_set(err, CT_E_CONFIG, "%s: more than %d keys", origin, CT_CFG_MAX_ROWS);
     for (size_t i = 0; i < n; i++) {
-        int rc = set_text(c, sections[i], keys[i], values[i], origin, err);
+        size_t j;
+        rc = set_text(v->c, sections[i], keys[i], values[i], origin, &rows[i], err);
         if (rc)
             return rc;
+        for (j = i; j > 0 && rows[j - 1] > rows[j]; j--) {  /* schema order */
+            size_t t = rows[j - 1];
+            rows[j - 1] = rows[j];
+            rows[j] = t;
+        }
     }
-    return resolve(c, err);
+    /* the other rows parse as they did in the base, whose parse succeeded */
+    memcpy(v->c, v->parsed, sizeof v->parsed);
+    for (size_t i = 0; i < n; i++)
+        if ((rc = parse_text(v->c, rows[i], err)) != CT_OK)
+            return rc;
+    return check_all(v->c, err);
+}
+
+void ct_config_variants_free(ct_config_variants *v)
+{
+    ct_config_free(v->c);
+    v->c = NULL;
 }
 
 int ct_config_set_kv(ct_config *c, const char *section, const char *key, const char *value,

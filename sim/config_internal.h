@@ -156,15 +156,24 @@ FILE *ct_ini_open(const char *path, ct_error *err);
 int ct_ini_line_fault(const char *path, unsigned lineno, const char *line, size_t cap,
                       long got, FILE *f, ct_error *err);
 
-/* Set n keys of c and resolve it, in place: no copy is made, so this is
- * cheaper than ct_config_set_many for a caller that sets the same keys again
- * and again on one scratch configuration (a sweep checking its points).
- * The errors are those of ct_config_set_many. On failure c keeps the new
- * texts and its resolved fields are unspecified: set the same keys again
- * (a success makes c whole) or free it. */
-int ct_config_set_in_place(ct_config *c, const char *origin, size_t n,
+/* Many variants of one base, each setting the same keys (a sweep checking
+ * its points). The base's rows are parsed once; a variant parses only the
+ * keys it sets, in schema order, then runs the geometry checks, so its
+ * outcome, error and resolved fields are those of ct_config_set_many on a
+ * copy of the base. After a success `c` is the variant; after a failure its
+ * resolved fields are unspecified until the next success. */
+typedef struct ct_config_variants {
+    struct ct_config *c;       /* the base with the last variant's keys */
+    /* the base's fields as parsed, before the geometry checks fill in
+     * what they derive (a "full" associativity, a default walk depth) */
+    unsigned char parsed[offsetof(struct ct_config, text)];
+} ct_config_variants;
+
+int ct_config_variants_init(ct_config_variants *v, const ct_config *base, ct_error *err);
+int ct_config_variants_set(ct_config_variants *v, const char *origin, size_t n,
                            const char *const *sections, const char *const *keys,
                            const char *const *values, ct_error *err);
+void ct_config_variants_free(ct_config_variants *v);
 
 /* Section index of a cache level, and the level of a section (-1: none). */
 int ct_config_section_of_level(int level);

@@ -560,7 +560,8 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
 {
     parsed p;
     ct_sweep *sw = calloc(1, sizeof *sw);
-    ct_config *base = NULL, *scratch = NULL;
+    ct_config *base = NULL;
+    ct_config_variants scratch = {0};
     size_t ndims = 0, *dim_first = NULL, *idx = NULL, total = 1;
     int rc;
 
@@ -649,9 +650,9 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
         for (const char *q = sw->param[i]; *q; q++)
             sw->hash = (sw->hash ^ (unsigned char)*q) * 0x100000001b3ull;
     /* Each combination is checked on one scratch copy of the base: every
-     * point sets the same keys, so setting them over the last point's
-     * values gives the point's configuration. Points are built when used. */
-    if ((rc = ct_config_clone(&scratch, base, err)) != CT_OK)
+     * point sets the same keys over the last point's. Points are built when
+     * used. */
+    if ((rc = ct_config_variants_init(&scratch, base, err)) != CT_OK)
         goto out;
     for (size_t n = 0; n < total; n++) {
         const char *secs[64], *keys[64], *vals[64];
@@ -672,7 +673,7 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
             keys[i] = p.keys[i].key;
             vals[i] = p.keys[i].vals[idx[i]];
         }
-        if (ct_config_set_in_place(scratch, path, p.nkeys, secs, keys, vals, &e) != CT_OK) {
+        if (ct_config_variants_set(&scratch, path, p.nkeys, secs, keys, vals, &e) != CT_OK) {
             char msg[1024];
             size_t used = 0;
             if (e.code == CT_E_NOMEM) {
@@ -692,7 +693,7 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
         }
         for (size_t i = 0; i < p.nkeys; i++) {
             char buf[64];
-            const char *v = ct_config_get(scratch, secs[i], keys[i], buf, sizeof buf);
+            const char *v = ct_config_get(scratch.c, secs[i], keys[i], buf, sizeof buf);
             if (strcasecmp(vals[i], "full") == 0)
                 v = "full";  /* the resolved way count is in the assoc column */
             sw->choice[sw->npoints * p.nkeys + i] = (uint32_t)idx[i];
@@ -702,7 +703,7 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
                 goto out;
             }
         }
-        sw->hash = (sw->hash ^ ct_config_hash(scratch)) * 0x100000001b3ull;
+        sw->hash = (sw->hash ^ ct_config_hash(scratch.c)) * 0x100000001b3ull;
         sw->npoints++;
     }
     if (sw->npoints == 0) {
@@ -719,7 +720,7 @@ out:
     free(dim_first);
     free(idx);
     parsed_free(&p);
-    ct_config_free(scratch);
+    ct_config_variants_free(&scratch);
     ct_config_free(base);
     if (rc) {
         ct_sweep_free(sw);

@@ -8,6 +8,7 @@
 
 #include "harness.h"
 #include "cachet/cachet.h"
+#include "sim/config_internal.h"
 
 static ct_config *load(const char *path)
 {
@@ -182,6 +183,51 @@ TEST(clone_is_deep_and_hash_is_stable)
     ct_config_free(b);
 }
 
+/* Variants parse only the keys they set: a "full" associativity the base
+ * resolved to its own line count follows each variant's size, and a
+ * variant that fails says what ct_config_set_many says, leaving the next
+ * variant whole. */
+TEST(variants_equal_set_many_on_a_copy)
+{
+    const char *base_keys[] = {"l1d.size=8K", "l1d.line=64", "l1d.assoc=full"};
+    const char *sec[] = {"l1d"}, *key[] = {"size"};
+    const char *sizes[] = {"4K", "100", "16K"}, *ways[] = {"64", NULL, "256"};
+    ct_config *base = NULL;
+    ct_config_variants v = {0};
+    ct_error err = {0};
+    CHECK(ct_config_new_default(&base, &err) == CT_OK);
+    CHECK(base && ct_config_set_all(base, base_keys, 3, &err) == CT_OK);
+    CHECK(base && strcmp(get(base, "l1d", "assoc"), "128") == 0);
+    if (!base || ct_config_variants_init(&v, base, &err) != CT_OK) {
+        CHECK(!"no variants");
+        ct_config_free(base);
+        return;
+    }
+    for (int i = 0; i < 3; i++) {
+        ct_config *want = NULL;
+        ct_error e1 = {0}, e2 = {0};
+        int r1, r2;
+        CHECK(ct_config_clone(&want, base, &err) == CT_OK);
+        if (!want)
+            break;
+        r1 = ct_config_set_many(want, "s.ini", 1, sec, key, &sizes[i], &e1);
+        r2 = ct_config_variants_set(&v, "s.ini", 1, sec, key, &sizes[i], &e2);
+        CHECK(r1 == r2);
+        CHECK(strcmp(e1.msg, e2.msg) == 0);
+        if (ways[i]) {
+            CHECK(r2 == CT_OK);
+            CHECK(strcmp(get(v.c, "l1d", "assoc"), ways[i]) == 0);
+            CHECK(ct_config_hash(v.c) == ct_config_hash(want));
+        } else {
+            CHECK(r2 == CT_E_CONFIG);
+            CHECK_STR_CONTAINS(e2.msg, "s.ini: [l1d] size: 100 is not a multiple");
+        }
+        ct_config_free(want);
+    }
+    ct_config_variants_free(&v);
+    ct_config_free(base);
+}
+
 TEST(sizes_parse_strictly)
 {
     uint64_t v = 0;
@@ -216,6 +262,7 @@ int main(void)
     RUN(values_are_resolved);
     RUN(settings_apply_together_or_not_at_all);
     RUN(clone_is_deep_and_hash_is_stable);
+    RUN(variants_equal_set_many_on_a_copy);
     RUN(sizes_parse_strictly);
     RUN(schema_documents_every_key);
     return harness_done();
