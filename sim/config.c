@@ -872,7 +872,7 @@ int ct_config_load(ct_config **out, const char *path, ct_error *err)
  * origin names where the value came from in later errors; NULL means the
  * command line ("-s section.key=value"). */
 static int set_text(struct ct_config *c, const char *section, const char *key, const char *value,
-                    const char *origin, size_t *row, ct_error *err)
+                    const char *origin, ct_error *err)
 {
     char cli[1600];
     int s = find_section(section), r;
@@ -889,8 +889,6 @@ static int set_text(struct ct_config *c, const char *section, const char *key, c
     if (store_text(c, (size_t)r, value, origin) != CT_OK)
         return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", origin);
     c->present[s] = 1;
-    if (row)
-        *row = (size_t)r;
     return CT_OK;
 }
 
@@ -941,9 +939,9 @@ static int apply(struct ct_config *c, size_t n, const char *const *assignments,
         if (assignments) {
             rc = split_assignment(assignments[i], buf, sizeof buf, &sec, &key, &val, err);
             if (rc == CT_OK)
-                rc = set_text(work, sec, key, val, origin, NULL, err);
+                rc = set_text(work, sec, key, val, origin, err);
         } else {
-            rc = set_text(work, sections[i], keys[i], values[i], origin, NULL, err);
+            rc = set_text(work, sections[i], keys[i], values[i], origin, err);
         }
     }
     if (rc == CT_OK)
@@ -982,29 +980,29 @@ int ct_config_variants_init(ct_config_variants *v, const ct_config *base, ct_err
 }
 
 int ct_config_variants_set(ct_config_variants *v, const char *origin, size_t n,
-                           const char *const *sections, const char *const *keys,
-                           const char *const *values, ct_error *err)
+                           const size_t *rows, const char *const *values, ct_error *err)
 {
-    size_t rows[CT_CFG_MAX_ROWS];
+    size_t order[CT_CFG_MAX_ROWS];
     int rc;
 
     if (n > CT_CFG_MAX_ROWS)
         return ct_error_set(err, CT_E_CONFIG, "%s: more than %d keys", origin, CT_CFG_MAX_ROWS);
     for (size_t i = 0; i < n; i++) {
         size_t j;
-        rc = set_text(v->c, sections[i], keys[i], values[i], origin, &rows[i], err);
-        if (rc)
-            return rc;
-        for (j = i; j > 0 && rows[j - 1] > rows[j]; j--) {  /* schema order */
-            size_t t = rows[j - 1];
-            rows[j - 1] = rows[j];
-            rows[j] = t;
+        if (store_text(v->c, rows[i], values[i], origin) != CT_OK)
+            return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", origin);
+        v->c->present[ct_schema_rows[rows[i]].section] = 1;
+        order[i] = rows[i];
+        for (j = i; j > 0 && order[j - 1] > order[j]; j--) {  /* schema order */
+            size_t t = order[j - 1];
+            order[j - 1] = order[j];
+            order[j] = t;
         }
     }
     /* the other rows parse as they did in the base, whose parse succeeded */
     memcpy(v->c, v->parsed, sizeof v->parsed);
     for (size_t i = 0; i < n; i++)
-        if ((rc = parse_text(v->c, rows[i], err)) != CT_OK)
+        if ((rc = parse_text(v->c, order[i], err)) != CT_OK)
             return rc;
     return check_all(v->c, err);
 }
@@ -1026,14 +1024,33 @@ int ct_config_set(ct_config *c, const char *assignment, ct_error *err)
     return ct_config_set_all(c, &assignment, 1, err);
 }
 
-int ct_config_check_value(const char *section, const char *key, const char *value,
-                          ct_error *err)
+int ct_config_row(const char *section, const char *key)
 {
+    int s = find_section(section);
+    return s < 0 ? -1 : find_row(s, key);
+}
+
+int ct_config_check_row_value(size_t row, const char *value, ct_error *err)
+{
+    const ct_schema_row *r = &ct_schema_rows[row];
     union {
         uint64_t align;
         char bytes[256];    /* room for the largest field */
     } field;
     char why[384];
+
+    if (r->field_size > sizeof field.bytes)
+        return ct_error_set(err, CT_E_CONFIG, "[%s] %s: internal: field too large",
+                            ct_schema_sections[r->section].name, r->key);
+    if (parse_row(field.bytes, r, value, why, sizeof why) != 0)
+        return ct_error_set(err, CT_E_CONFIG, "[%s] %s: %s", ct_schema_sections[r->section].name,
+                            r->key, why);
+    return CT_OK;
+}
+
+int ct_config_check_value(const char *section, const char *key, const char *value,
+                          ct_error *err)
+{
     int s = find_section(section), r;
 
     if (s < 0)
@@ -1041,13 +1058,7 @@ int ct_config_check_value(const char *section, const char *key, const char *valu
     r = find_row(s, key);
     if (r < 0)
         return ct_error_set(err, CT_E_CONFIG, "[%s] %s: unknown key", section, key);
-    if (ct_schema_rows[r].field_size > sizeof field.bytes)
-        return ct_error_set(err, CT_E_CONFIG, "[%s] %s: internal: field too large", section,
-                            key);
-    if (parse_row(field.bytes, &ct_schema_rows[r], value, why, sizeof why) != 0)
-        return ct_error_set(err, CT_E_CONFIG, "[%s] %s: %s", ct_schema_sections[s].name,
-                            ct_schema_rows[r].key, why);
-    return CT_OK;
+    return ct_config_check_row_value((size_t)r, value, err);
 }
 
 int ct_config_remove_section(ct_config *c, const char *section, ct_error *err)

@@ -170,10 +170,15 @@ typedef struct ct_config_variants {
 } ct_config_variants;
 
 int ct_config_variants_init(ct_config_variants *v, const ct_config *base, ct_error *err);
+/* Set n keys, given by their rows (ct_config_row), then resolve. */
 int ct_config_variants_set(ct_config_variants *v, const char *origin, size_t n,
-                           const char *const *sections, const char *const *keys,
-                           const char *const *values, ct_error *err);
+                           const size_t *rows, const char *const *values, ct_error *err);
 void ct_config_variants_free(ct_config_variants *v);
+
+/* The schema row of [section] key (names compare without case), or -1. */
+int ct_config_row(const char *section, const char *key);
+/* ct_config_check_value for a row that ct_config_row found. */
+int ct_config_check_row_value(size_t row, const char *value, ct_error *err);
 
 /* Section index of a cache level, and the level of a section (-1: none). */
 int ct_config_section_of_level(int level);

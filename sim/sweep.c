@@ -59,6 +59,7 @@
 typedef struct dim_key {
     char name[96];          /* "section.key" as written */
     char sec[32], key[64];
+    int row;                /* schema row (ct_config_row) */
     char **vals;
     size_t nvals;
     int zip;                /* zip group + 1, 0: alone */
@@ -349,7 +350,7 @@ static int expand_values(const char *file, dim_key *k, const char *text, ct_erro
     }
     for (size_t i = 0; i < k->nvals; i++) {
         ct_error e = {0};
-        if (ct_config_check_value(k->sec, k->key, k->vals[i], &e) != CT_OK)
+        if (ct_config_check_row_value((size_t)k->row, k->vals[i], &e) != CT_OK)
             return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: %s", file, k->name,
                                 strstr(e.msg, "]: ") ? e.msg : (strchr(e.msg, ':') ?
                                 strchr(e.msg, ':') + 2 : e.msg));
@@ -485,9 +486,9 @@ static int parse_file(const char *path, parsed *p, ct_error *err)
                 *q = (char)tolower((unsigned char)*q);
             for (char *q = k->key; *q; q++)
                 *q = (char)tolower((unsigned char)*q);
-            /* an unknown key or section shows with any value */
-            if (ct_config_check_value(k->sec, k->key, "", &e) != CT_OK &&
-                strstr(e.msg, "unknown")) {
+            k->row = ct_config_row(k->sec, k->key);
+            if (k->row < 0) {
+                (void)ct_config_check_value(k->sec, k->key, "", &e);   /* which is unknown */
                 rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: %s", path, key,
                                   strstr(e.msg, "section") ? "unknown section"
                                                            : "unknown key");
@@ -656,7 +657,7 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
         goto out;
     for (size_t n = 0; n < total; n++) {
         const char *secs[64], *keys[64], *vals[64];
-        size_t rem = n;
+        size_t rem = n, rows[64];
         ct_error e = {0};
         /* mixed radix, the first dimension slowest */
         for (size_t d = ndims; d-- > 0;) {
@@ -672,8 +673,9 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
             secs[i] = p.keys[i].sec;
             keys[i] = p.keys[i].key;
             vals[i] = p.keys[i].vals[idx[i]];
+            rows[i] = (size_t)p.keys[i].row;
         }
-        if (ct_config_variants_set(&scratch, path, p.nkeys, secs, keys, vals, &e) != CT_OK) {
+        if (ct_config_variants_set(&scratch, path, p.nkeys, rows, vals, &e) != CT_OK) {
             char msg[1024];
             size_t used = 0;
             if (e.code == CT_E_NOMEM) {

@@ -195,6 +195,8 @@ TEST(variants_equal_set_many_on_a_copy)
     ct_config *base = NULL;
     ct_config_variants v = {0};
     ct_error err = {0};
+    const size_t row = (size_t)ct_config_row("L1D", "Size");
+    CHECK(ct_config_row("l1d", "size") >= 0 && ct_config_row("l1d", "sise") == -1);
     CHECK(ct_config_new_default(&base, &err) == CT_OK);
     CHECK(base && ct_config_set_all(base, base_keys, 3, &err) == CT_OK);
     CHECK(base && strcmp(get(base, "l1d", "assoc"), "128") == 0);
@@ -211,7 +213,7 @@ TEST(variants_equal_set_many_on_a_copy)
         if (!want)
             break;
         r1 = ct_config_set_many(want, "s.ini", 1, sec, key, &sizes[i], &e1);
-        r2 = ct_config_variants_set(&v, "s.ini", 1, sec, key, &sizes[i], &e2);
+        r2 = ct_config_variants_set(&v, "s.ini", 1, &row, &sizes[i], &e2);
         CHECK(r1 == r2);
         CHECK(strcmp(e1.msg, e2.msg) == 0);
         if (ways[i]) {

@@ -19,8 +19,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ct_error err = {0};
     FILE *f;
 
-    if (!path[0])
-        snprintf(path, sizeof path, "/tmp/cachet-fuzz-config-%ld.ini", (long)getpid());
+    if (!path[0])   /* in memory where there is a tmpfs: a unit writes its file */
+        snprintf(path, sizeof path, "%s/cachet-fuzz-config-%ld.ini",
+                 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (long)getpid());
     f = fopen(path, "wb");
     if (!f)
         abort();
