@@ -27,6 +27,16 @@ static const char *write_file(const char *name, const char *text)
     return path;
 }
 
+/* The sweep of `text` (written as `name`), or NULL after saying why not. */
+static ct_sweep *load_ok(const char *name, const char *text)
+{
+    ct_sweep *sw = NULL;
+    ct_error err = {0};
+    if (ct_sweep_load(&sw, write_file(name, text), &err) != CT_OK)
+        fprintf(stderr, "  load of:\n%s  failed: %s\n", text, err.msg);
+    return sw;
+}
+
 static int load_fails_with(const char *text, const char *want)
 {
     ct_sweep *sw = NULL;
@@ -99,13 +109,10 @@ TEST(expands_ranges_lists_and_zips_in_product_order)
 
 TEST(skips_and_lists_impossible_points)
 {
-    ct_sweep *sw = NULL;
-    ct_error err = {0};
-    int rc = ct_sweep_load(&sw, write_file("skip.ini",
-                               "[l1d]\nline = 64\n[sweep]\nl1d.size = 4K 8K\nl1d.assoc = 64 128\n"),
-                           &err);
-    CHECK(rc == CT_OK);
-    if (rc)
+    ct_sweep *sw = load_ok("skip.ini",
+                           "[l1d]\nline = 64\n[sweep]\nl1d.size = 4K 8K\nl1d.assoc = 64 128\n");
+    CHECK(sw != NULL);
+    if (!sw)
         return;
     CHECK_EQ_U64(ct_sweep_npoints(sw), 3);
     CHECK_EQ_U64(ct_sweep_nskipped(sw), 1);
@@ -121,16 +128,13 @@ TEST(points_after_a_skipped_one_are_the_base_with_their_values)
 {
     const char *secs[] = {"l1d", "l1d"}, *keys[] = {"size", "assoc"},
                *vals[] = {"4K", "full"};
-    ct_sweep *sw = NULL;
+    ct_sweep *sw = load_ok("scratch.ini", "[l1d]\nline = 64\nlatency = 7\n[sweep]\n"
+                                          "l1d.size = 8K 4K\nl1d.assoc = 128 full\n");
     ct_config *base = NULL, *want = NULL;
     ct_error err = {0};
     char buf[64];
-    int rc = ct_sweep_load(&sw, write_file("scratch.ini",
-                               "[l1d]\nline = 64\nlatency = 7\n[sweep]\n"
-                               "l1d.size = 8K 4K\nl1d.assoc = 128 full\n"),
-                           &err);
-    CHECK(rc == CT_OK);
-    if (rc)
+    CHECK(sw != NULL);
+    if (!sw)
         return;
     /* 8K/128, 8K/full, 4K/128 (skipped: 64 lines), 4K/full */
     CHECK_EQ_U64(ct_sweep_npoints(sw), 3);
