@@ -73,16 +73,21 @@ if no_output_left "$TMP/o" r.json; then ok; else bad "second SIGINT: left $(ls "
 rm -f "$TMP/o/"*
 "$CACHET" convert --to din -o "$TMP/o/c.din" gen:stream:n=1000 2>/dev/null
 "$CACHET" run -q --json "$TMP/o/r.json" --csv "$TMP/o/r.csv" --events "$TMP/o/r.ev" "$TMP/o/c.din"
-"$CACHET" validate --json "$TMP/o/v.json" -c configs/fastmodel-aemv8.ini \
-    tests/data/fm-aemv8-example.tarmac >/dev/null 2>&1
+made="c.din r.json r.csv r.ev s.csv s.fit.csv sh.csv m.csv m.fit.csv points/point-0.ini"
+made="$made points/point-2.ini p.gp"
+if FM=$(fm_example); then
+    "$CACHET" validate --json "$TMP/o/v.json" -c configs/fastmodel-aemv8.ini "$FM" >/dev/null 2>&1
+    made="$made v.json"
+else
+    echo "$FM_SKIP: validate's output not checked"
+fi
 printf '[sweep]\nl1d.size = 1K 2K 4K\n' > "$TMP/s.ini"
 "$CACHET" sweep -q "$TMP/s.ini" -o "$TMP/o/s.csv" "$TMP/o/c.din" >/dev/null 2>&1
 "$CACHET" sweep -q --shard 0/1 "$TMP/s.ini" -o "$TMP/o/sh.csv" "$TMP/o/c.din" >/dev/null 2>&1
 "$CACHET" merge -o "$TMP/o/m.csv" "$TMP/o/sh.csv" 2>/dev/null
 "$CACHET" sweep "$TMP/s.ini" --emit-configs "$TMP/o/points" >/dev/null 2>&1
 "$CACHET" plot "$TMP/o/s.csv" -o "$TMP/o/p.svg" --script "$TMP/o/p.gp" >/dev/null 2>&1
-for f in c.din r.json r.csv r.ev v.json s.csv s.fit.csv sh.csv m.csv m.fit.csv points/point-0.ini \
-         points/point-2.ini p.gp; do
+for f in $made; do
     if [ -s "$TMP/o/$f" ]; then ok; else bad "finished commands: $f missing"; fi
 done
 if command -v gnuplot >/dev/null; then

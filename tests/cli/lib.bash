@@ -40,6 +40,21 @@ need_corpus() {
     fi
 }
 
+# fm_example: print the path of the example trace of the Arm Fast Models
+# Reference Guide ("TarmacTrace file format": its AEMv8 lines from time 1939
+# to 1954, with CACHE, TLB and TTW events), cut at test time from that
+# seed document in ../shared/seeds (found beside CACHET_CORPUS): the
+# repository keeps no copy of it. Fails when the document is not there.
+fm_example() {
+    local seeds=${CACHET_CORPUS:-/nonexistent}/../seeds doc
+    doc=$(grep -l "TarmacTrace file format" "$seeds"/* 2>/dev/null | head -n 1)
+    [ -n "$doc" ] || return 1
+    awk '/^19[3-5][0-9] clk /' "$doc" >"$TMP/fm-aemv8-example.tarmac"
+    [ -s "$TMP/fm-aemv8-example.tarmac" ] || return 1
+    echo "$TMP/fm-aemv8-example.tarmac"
+}
+FM_SKIP="skipped: the Arm Fast Models example (../shared/seeds, beside CACHET_CORPUS) is not here"
+
 # ---- bad inputs --------------------------------------------------------------
 # A bad input must end the command with exit status 2 (so no signal), a
 # message that names the file and says where and why, and no output file:

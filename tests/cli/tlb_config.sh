@@ -27,7 +27,7 @@ expect_err_contains "-s walk.leaf_level=1: [walk] leaf_level: a 4K granule with 
 # TLB rows in the CSV: the Fast Models example (17 fetches on 2 pages, a load
 # and a store on 2 more; results/README.md has the columns), after the
 # three cache levels, with the figures the JSON gives
-FM=$SRC/tests/data/fm-aemv8-example.tarmac
+FM=$(fm_example) || { echo "$FM_SKIP"; finish; exit; }
 expect_status 0 "run with TLBs: CSV and JSON" "$CACHET" run -q -c "$SRC/configs/fastmodel-aemv8.ini" \
     --csv "$TMP/t.csv" --json "$TMP/t.json" "$FM"
 python3 - "$TMP/t.csv" "$TMP/t.json" <<'PY' && ok || bad "TLB rows of the CSV"

@@ -1,9 +1,9 @@
 # validate_fm_example.sh - the acceptance case: the Fast Models AEMv8 example
-# trace (tests/data/fm-aemv8-example.tarmac) against configs/fastmodel-aemv8.ini
+# trace (fm_example in lib.bash) against configs/fastmodel-aemv8.ini
 # (caches, TLBs and the walker reading the trace's TTW lines), and the
 # geometry `cachet infer` reads from it.
 source "$(dirname "$0")/lib.bash"
-TR=$SRC/tests/data/fm-aemv8-example.tarmac
+TR=$(fm_example) || { echo "$FM_SKIP"; exit 77; }
 CFG=$SRC/configs/fastmodel-aemv8.ini
 J=$TMP/v.json
 
