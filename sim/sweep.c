@@ -69,7 +69,6 @@ struct ct_sweep {
     char path[PATH_MAX];
     size_t nparams;
     char **param;           /* "section.key" */
-    char **psec, **pkey;
     dim_key *keys;          /* nparams keys with their values as written */
     ct_config *base;        /* resolved; every point is built from it */
     size_t npoints;
@@ -141,8 +140,8 @@ static int build_point(ct_sweep *sw, size_t i, ct_error *err)
     int rc;
 
     for (size_t j = 0; j < sw->nparams; j++) {
-        secs[j] = sw->psec[j];
-        keys[j] = sw->pkey[j];
+        secs[j] = sw->keys[j].sec;
+        keys[j] = sw->keys[j].key;
         vals[j] = sw->keys[j].vals[sw->choice[i * sw->nparams + j]];
     }
     if ((rc = ct_config_clone(&c, sw->base, err)) != CT_OK)
@@ -246,8 +245,6 @@ void ct_sweep_free(ct_sweep *sw)
     free(sw->keys);
     free_strs(sw->value, sw->npoints * sw->nparams);
     free_strs(sw->param, sw->nparams);
-    free_strs(sw->psec, sw->nparams);
-    free_strs(sw->pkey, sw->nparams);
     free_strs(sw->skipped, sw->nskipped);
     free(sw);
 }
@@ -628,22 +625,12 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
         rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep]: more than 64 keys", path);
         goto out;
     }
-    sw->psec = calloc(p.nkeys, sizeof *sw->psec);
-    sw->pkey = calloc(p.nkeys, sizeof *sw->pkey);
     sw->cfg = calloc(total, sizeof *sw->cfg);
     sw->choice = calloc(total * p.nkeys, sizeof *sw->choice);
     sw->value = calloc(total * p.nkeys, sizeof *sw->value);
-    if (!sw->psec || !sw->pkey || !sw->cfg || !sw->choice || !sw->value) {
+    if (!sw->cfg || !sw->choice || !sw->value) {
         rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
         goto out;
-    }
-    for (size_t i = 0; i < p.nkeys; i++) {
-        sw->psec[i] = dup_str(p.keys[i].sec);
-        sw->pkey[i] = dup_str(p.keys[i].key);
-        if (!sw->psec[i] || !sw->pkey[i]) {
-            rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
-            goto out;
-        }
     }
     /* the hash: keys, then every point's configuration */
     sw->hash = 0xcbf29ce484222325ull;
