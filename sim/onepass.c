@@ -51,6 +51,12 @@
  *    stack still taking every request in order (with the 3C split, which
  *    needs the fully-associative depth first, there are no helpers); the caller reuses a batch once every helper is done with it,
  *    and waits for them all before anything reads the counts.
+ *  - A request to the block of the request just before it at L is at depth
+ *    1 in every stack and changes none: the order is the same whether its
+ *    block's time moves on or not, a read leaves dirty-from as it is
+ *    (max(old, 1)), and a write finds it 1 already when a write has been
+ *    taken since another block's request. Such requests are counted (a hit
+ *    everywhere) and not taken (not with sampling or the 3C split).
  *  - Times are 32-bit request numbers. When they would run out, every time
  *    is replaced by its rank among the times still in use (stacks packed
  *    first): order and equality, all the analysis looks at, are kept.
@@ -547,6 +553,9 @@ struct ct_onepass {
     uint64_t acc[NCLASS];   /* every request at L by class */
     uint64_t comp[NCLASS];  /* first uses */
     uint64_t writes;        /* write requests at L */
+    uint64_t repeats[NCLASS];   /* requests to the block of the one before, not taken */
+    uint64_t last_block;    /* the block of the last request taken */
+    int last_dirty;         /* it was written since it was last taken by another */
     op_pt *pt;
     size_t npt;
     /* sampling */
@@ -939,6 +948,12 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
     o->acc[cls]++;
     if (write)
         o->writes++;
+    if (block == o->last_block && !o->general && (!write || o->last_dirty || !o->write_back)) {
+        o->repeats[cls]++;      /* depth 1 everywhere; nothing changes */
+        return;
+    }
+    o->last_dirty = (block == o->last_block && o->last_dirty) || write;
+    o->last_block = block;
     if (UNLIKELY(o->sampled)) {
         want = sample_want(o, block, &rep);
         if (!want)
@@ -1305,6 +1320,7 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
     if (!o)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
     o->fa = -1;
+    o->last_block = EMPTY_KEY;
     o->clock_limit = CLOCK_LIMIT;
     o->sampled = sample > 0 && sample < 1;
     o->rate = o->sampled ? sample : 1.0;
@@ -1571,6 +1587,8 @@ int ct_onepass_finish(ct_onepass *o, ct_error *err)
     settle(o);
     for (uint32_t k = 0; k < o->nstk; k++) {
         stack *s = &o->stk[k];
+        for (int c = 0; c < NCLASS; c++)
+            HIST(s->hist, 0, c) += o->repeats[c];   /* depth 1: no capacity missed */
         if (s->kind == ST_FA) {
             uint32_t d = 0;
             for (uint32_t w = s->nw; w-- > 0;)

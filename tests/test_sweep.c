@@ -281,6 +281,19 @@ TEST(onepass_equals_simulation_with_flush_3c_and_unaligned_accesses)
                     "gen:stream:n=30000,stride=24,size=16,footprint=20K,writes=20", 1);
 }
 
+/* Small strides: most requests are to the line of the one before (not
+ * taken by the stacks), reads and writes mixed, so that a write comes both
+ * after a write and after only reads. */
+TEST(onepass_equals_simulation_when_requests_repeat_their_line)
+{
+    compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                    "l1d.size = 1K..16K x2\nl1d.assoc = 1 2 4 16 full\n",
+                    "gen:stream:n=40000,stride=8,size=8,footprint=24K,writes=30", 1);
+    compare_methods("[l1d]\nline = 32\nwrite_back = no\n[sweep]\nl1d.size = 1K 4K\n"
+                    "l1d.assoc = 2 8 full\n",
+                    "gen:stream:n=30000,stride=4,size=4,footprint=8K,writes=50", 1);
+}
+
 TEST(onepass_equals_simulation_for_an_l2_under_fixed_l1s)
 {
     compare_methods("[l1i]\nsize = 1K\nassoc = 2\nline = 32\n"
@@ -725,6 +738,7 @@ int main(void)
     RUN(onepass_equals_simulation_for_an_l1d_alone);
     RUN(onepass_equals_simulation_for_highly_associative_sets);
     RUN(onepass_equals_simulation_with_flush_3c_and_unaligned_accesses);
+    RUN(onepass_equals_simulation_when_requests_repeat_their_line);
     RUN(onepass_equals_simulation_for_an_l2_under_fixed_l1s);
     RUN(cache_operations_fall_back_to_simulation);
     RUN(lru_misses_obey_the_inclusion_property);
