@@ -163,6 +163,12 @@ const ct_config *ct_sweep_point_config(const ct_sweep *sw, size_t i)
         return NULL;
     return sw->cfg[i];
 }
+void ct_sweep_point_release(ct_sweep *sw, size_t i)
+{
+    ct_config_free(sw->cfg[i]);
+    sw->cfg[i] = NULL;
+}
+
 const char *ct_sweep_point_value(const ct_sweep *sw, size_t i, size_t j)
 {
     return sw->value[i * sw->nparams + j];

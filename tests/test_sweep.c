@@ -159,6 +159,36 @@ TEST(points_after_a_skipped_one_are_the_base_with_their_values)
     ct_sweep_free(sw);
 }
 
+/* --emit-configs frees each point once written; a point used again is
+ * built again, the same. */
+TEST(a_released_point_is_built_again_the_same)
+{
+    ct_sweep *sw = load_ok("release.ini", "[l1d]\nline = 64\n[sweep]\n"
+                                          "l1d.size = 8K 16K\nl1d.assoc = 2 4\n");
+    const ct_config *c;
+    uint64_t h = 0;
+    char buf[64];
+    CHECK(sw != NULL);
+    if (!sw)
+        return;
+    CHECK(strcmp(ct_sweep_point_value(sw, 3, 0), "16384") == 0);
+    CHECK(strcmp(ct_sweep_point_value(sw, 3, 1), "4") == 0);
+    c = ct_sweep_point_config(sw, 3);
+    CHECK(c != NULL);
+    if (c)
+        h = ct_config_hash(c);
+    ct_sweep_point_release(sw, 3);
+    ct_sweep_point_release(sw, 3);   /* nothing left to free */
+    ct_sweep_point_release(sw, 1);   /* never built */
+    c = ct_sweep_point_config(sw, 3);
+    CHECK(c != NULL);
+    if (c) {
+        CHECK_EQ_U64(ct_config_hash(c), h);
+        CHECK(strcmp(ct_config_get(c, "l1d", "assoc", buf, sizeof buf), "4") == 0);
+    }
+    ct_sweep_free(sw);
+}
+
 /* ---- running ---- */
 
 typedef struct got {
@@ -735,6 +765,7 @@ int main(void)
     RUN(expands_ranges_lists_and_zips_in_product_order);
     RUN(skips_and_lists_impossible_points);
     RUN(points_after_a_skipped_one_are_the_base_with_their_values);
+    RUN(a_released_point_is_built_again_the_same);
     RUN(onepass_equals_simulation_for_an_l1d_alone);
     RUN(onepass_equals_simulation_for_highly_associative_sets);
     RUN(onepass_equals_simulation_with_flush_3c_and_unaligned_accesses);

@@ -76,6 +76,9 @@ const char *ct_sweep_param(const ct_sweep *sw, size_t j);
  * builds the points it runs before it starts threads). */
 size_t ct_sweep_npoints(const ct_sweep *sw);
 const ct_config *ct_sweep_point_config(const ct_sweep *sw, size_t i);
+/* Frees point i's configuration, if built; its next use builds it again.
+ * A pointer ct_sweep_point_config returned for it is invalid after. */
+void ct_sweep_point_release(ct_sweep *sw, size_t i);
 /* Resolved value of swept key j at point i ("32768", "8", "lru"). */
 const char *ct_sweep_point_value(const ct_sweep *sw, size_t i, size_t j);
 

@@ -237,7 +237,9 @@ static int ini_visit(void *ctx, const char *section, const char *key, const char
     return 0;
 }
 
-static int emit_configs(const ct_sweep *sw, const char *dir)
+/* Each point's configuration is freed once written: memory does not grow
+ * with the number of points. */
+static int emit_configs(ct_sweep *sw, const char *dir)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         cli_error("%s: cannot create: %s", dir, strerror(errno));
@@ -259,6 +261,7 @@ static int emit_configs(const ct_sweep *sw, const char *dir)
         v.f = o.f;
         fprintf(v.f, "; point %zu of %s\n", i, ct_sweep_path(sw));
         ct_config_visit(cfg, ini_visit, &v);
+        ct_sweep_point_release(sw, i);
         if (cli_out_commit(&o, &err) != CT_OK)
             return cli_fail(&err);
     }
