@@ -57,9 +57,27 @@
  *    (max(old, 1)), and a write finds it 1 already when a write has been
  *    taken since another block's request. Such requests are counted (a hit
  *    everywhere) and not taken (not with sampling or the 3C split).
+ *  - Levels (not with sampling or the 3C split): the power-of-two set counts
+ *    nest (a set of 2S sets is half of one of S), so a block that is its
+ *    set's newest at S sets is at 2S too. The table pass keeps the time of
+ *    each set's last request at every level and finds, by binary search,
+ *    the first level at which the request's block is its set's newest
+ *    (the last request of its set was its own). The set stacks of that
+ *    level and the later ones skip the request: it is at depth 1 there. A
+ *    skipped read leaves dirty-from as it is; a write is skipped only where
+ *    the block is dirty-from 1 already: each block keeps the first level
+ *    from which that holds (0 after a write; a read at depth above 1 below
+ *    level l makes it at least l).
+ *  - A stack that skipped a request keeps the block's older time. That
+ *    changes no depth: no other block of its set was used in between, so
+ *    no time of that set lies between the two. A stack therefore compares
+ *    times by order, never for equality: the newest slot of a set is the
+ *    block's when its time is at most tx, and the block's slot is the last
+ *    one at or before tx.
  *  - Times are 32-bit request numbers. When they would run out, every time
- *    is replaced by its rank among the times still in use (stacks packed
- *    first): order and equality, all the analysis looks at, are kept.
+ *    is replaced by its rank among the last uses in the table (stacks
+ *    packed first): the order of the times of a set, and of a stored time
+ *    and its block's last use, all the analysis looks at, is kept.
  *  - Write-backs (Thompson and Smith 1989): each stack entry keeps the
  *    smallest associativity in which the block is dirty. A write makes it
  *    dirty everywhere (1); a read at depth d leaves it dirty only where it
@@ -116,6 +134,7 @@
 #define EMPTY_KEY UINT64_MAX
 #define DM_INF 0xffffu               /* dirty-from "clean everywhere" in 16 bits */
 #define CLOCK_LIMIT (UINT32_MAX - 1)
+#define NO_LEVEL 0xffu               /* a stack no request skips; a block dirty nowhere */
 
 static uint64_t mix64(uint64_t x)
 {
@@ -131,6 +150,8 @@ static uint64_t mix64(uint64_t x)
 typedef struct seen_entry {
     uint64_t block;
     uint32_t time;          /* last use (0: never) */
+    uint8_t dirty1;         /* the first level (index) from which on it is dirty in
+                               every cache (dirty-from 1); NO_LEVEL: none */
 } seen_entry;
 
 typedef struct seen_map {
@@ -187,6 +208,7 @@ static seen_entry *seen_get(seen_map *m, uint64_t block)
     m->used++;
     m->e[h].block = block;
     m->e[h].time = 0;
+    m->e[h].dirty1 = NO_LEVEL;
     return &m->e[h];
 }
 
@@ -242,6 +264,7 @@ typedef struct stack {
     uint32_t *sdm;          /* slot -> dirty-from line count */
     uint64_t *fbits;        /* live bits of the slots */
     int32_t *fen;           /* Fenwick tree over the live counts of the words, 1-based */
+    uint32_t lvl;           /* its level (index), NO_LEVEL: takes every request */
 } stack;
 
 #define HIST(h, b, cls) ((h)[(size_t)(b) * NCLASS + (size_t)(cls)])
@@ -394,7 +417,7 @@ FORCE_INLINE uint32_t list_access(stack *s, uint8_t *R, uint32_t tx, uint32_t no
 
     if (dirt && write)
         ndm = 1;
-    if (next != 0 && tm[next - 1] == tx && tx != 0) {
+    if (next != 0 && tm[next - 1] <= tx && tx != 0) {
         /* the set's newest block again: depth 1, its slot keeps its place */
         tm[next - 1] = now;
         if (dirt && !write)
@@ -406,7 +429,7 @@ FORCE_INLINE uint32_t list_access(stack *s, uint8_t *R, uint32_t tx, uint32_t no
     if (tx != 0 && next != 0 && tx >= tm[0]) {  /* in the log */
         uint32_t p;
         if (next >= 4 && tm[next - 4] <= tx)    /* recent: look from the end */
-            for (p = next - 2; tm[p] != tx; p--)
+            for (p = next - 2; tm[p] > tx; p--)
                 ;
         else
             p = slot_of(tm, next, tx);
@@ -433,7 +456,7 @@ FORCE_INLINE uint32_t list_access(stack *s, uint8_t *R, uint32_t tx, uint32_t no
 /* The same for a direct-mapped stack: its one entry per set. */
 FORCE_INLINE uint32_t dm1_access(stack *s, uint64_t *E, uint32_t tx, uint32_t now, int write)
 {
-    if (tx != 0 && *E != 0 && (uint32_t)(*E >> 16) == tx) {
+    if (tx != 0 && *E != 0 && (uint32_t)(*E >> 16) <= tx) {
         uint32_t dmk = dm_of16((uint32_t)(*E & 0xffff));
         *E = (uint64_t)now << 16 | (write ? 1 : dm_pack16(dmk > 1 ? dmk : 1));
         return 1;
@@ -457,7 +480,7 @@ FORCE_INLINE uint32_t mru_access(stack *s, uint8_t *R, uint32_t tx, uint32_t now
     if (dirt && write)
         ndm = 1;
     if (tx != 0 && tx >= E[D - 1]) {            /* in the set (E[D - 1] = 0: not full) */
-        for (k = 0; E[k] != tx; k++)
+        for (k = 0; E[k] > tx; k++)
             ;
         d = k + 1;
         if (dirt) {
@@ -525,6 +548,7 @@ typedef struct reqbuf {
     uint64_t block[BATCH_HELPED], hash[BATCH_HELPED], want[BATCH_HELPED];
     uint32_t tx[BATCH_HELPED], now[BATCH_HELPED], dfa[BATCH_HELPED];
     uint8_t cls[BATCH_HELPED], write[BATCH_HELPED], rep[BATCH_HELPED];
+    uint8_t skip[BATCH_HELPED];     /* the set stacks of this level (index) on skip it */
 } reqbuf;
 
 typedef struct op_pt {
@@ -554,6 +578,11 @@ struct ct_onepass {
     uint64_t comp[NCLASS];  /* first uses */
     uint64_t writes;        /* write requests at L */
     uint64_t repeats[NCLASS];   /* requests to the block of the one before, not taken */
+    /* levels: the power-of-two set counts of the set stacks, fewest sets first */
+    uint32_t nlvl;
+    uint64_t lvl_mask[MAX_STACKS];
+    uint32_t *lvl_last[MAX_STACKS];     /* per set: the time of its last request */
+    uint64_t skipped[MAX_STACKS + 1][NCLASS];   /* requests by the level they skip from */
     uint64_t last_block;    /* the block of the last request taken */
     int last_dirty;         /* it was written since it was last taken by another */
     op_pt *pt;
@@ -735,6 +764,36 @@ static uint32_t rep_of(const stack *s, uint64_t block, uint32_t rep)
 
 static void renumber(ct_onepass *o);
 
+/* The levels of a request to block (last used at tx, now at now): the
+ * first level (index) at which it is its set's newest block, so at depth 1
+ * in that stack and every one with more sets. Its set stacks of that level
+ * on skip it, a write only where its block is dirty everywhere already.
+ * Returns that level (nlvl: none). */
+static uint32_t level_pass(ct_onepass *o, seen_entry *e, uint64_t block, uint32_t tx,
+                           uint32_t now, int write, uint32_t cls)
+{
+    uint32_t lo = tx ? 0 : o->nlvl, hi = o->nlvl, from;
+
+    while (lo < hi) {           /* newest at a level: newest at every later one */
+        const uint32_t mid = (lo + hi) / 2;
+        if (o->lvl_last[mid][block & o->lvl_mask[mid]] == tx)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    for (uint32_t l = 0; l < o->nlvl; l++)
+        o->lvl_last[l][block & o->lvl_mask[l]] = now;
+    from = lo;
+    if (o->write_back) {
+        /* dirty-from stays 1 where the request is at depth 1 (a read) */
+        if (write && e->dirty1 > from)
+            from = e->dirty1 < o->nlvl ? e->dirty1 : o->nlvl;
+        e->dirty1 = write ? 0 : (uint8_t)(e->dirty1 > lo ? e->dirty1 : lo);
+    }
+    o->skipped[from][cls]++;
+    return from;
+}
+
 /* The table pass over a batch: the requests' last-use times and their new
  * times. */
 static void table_pass(ct_onepass *o, reqbuf *q)
@@ -755,6 +814,9 @@ static void table_pass(ct_onepass *o, reqbuf *q)
             o->comp[q->cls[i]]++;
         e->time = q->now[i] = ++o->clock;
         q->dfa[i] = INF;
+        if (o->nlvl)
+            q->skip[i] = (uint8_t)level_pass(o, e, q->block[i], q->tx[i], q->now[i],
+                                             q->write[i], q->cls[i]);
     }
 }
 
@@ -785,6 +847,8 @@ FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const int kin
         uint32_t d;
         if (general && !(q->want[i] >> k & 1))
             continue;
+        if (!general && kind != ST_FA && q->skip[i] <= s->lvl)
+            continue;               /* its set's newest block: depth 1 */
         if (kind != ST_FA && i + 8 < n)
             PREFETCH_R(rp[i + 8]);
         if (kind == ST_FA)
@@ -995,8 +1059,9 @@ static uint32_t rank_of(const uint32_t *v, uint32_t n, uint32_t t)
 }
 
 /* Replace every time by its rank among the last-use times of the table:
- * once the stacks are packed, every time they hold is the last use of its
- * block. */
+ * once the stacks are packed, every time they hold is at most the last use
+ * of its block with no other time of its set in between (see "Levels"), and
+ * a time's rank is that of the first last use at or after it. */
 static void renumber(ct_onepass *o)
 {
     uint32_t *v, n = 0;
@@ -1017,6 +1082,10 @@ static void renumber(ct_onepass *o)
     for (uint64_t i = 0; i <= o->seen.mask; i++)
         if (o->seen.e[i].block != EMPTY_KEY && o->seen.e[i].time)
             o->seen.e[i].time = rank_of(v, n, o->seen.e[i].time);
+    for (uint32_t l = 0; l < o->nlvl; l++)   /* a set's last request: its block's last use */
+        for (uint64_t set = 0; set <= o->lvl_mask[l]; set++)
+            if (o->lvl_last[l][set])
+                o->lvl_last[l][set] = rank_of(v, n, o->lvl_last[l][set]);
     for (uint32_t k = 0; k < o->nstk; k++) {
         stack *s = &o->stk[k];
         if (s->kind == ST_DM) {
@@ -1205,6 +1274,32 @@ static int stack_setup(stack *s, uint64_t sets, int fa, const uint32_t *caps, si
         memset(s->rec, 0, sets * s->rec_bytes);
     }
     return 0;
+}
+
+/* The levels: every power-of-two set count of the set stacks, fewest sets
+ * first (none with sampling or the 3C split). Returns 0, or -1 out of
+ * memory. */
+static int levels_setup(ct_onepass *o)
+{
+    for (uint32_t k = 0; k < o->nstk; k++)
+        o->stk[k].lvl = NO_LEVEL;
+    if (o->general)
+        return 0;
+    for (;;) {
+        stack *f = NULL;
+        for (uint32_t k = o->dm_lo; k < o->nstk; k++) {
+            stack *s = &o->stk[k];
+            if (s->kind != ST_FA && s->pow2 && s->lvl == NO_LEVEL && (!f || s->sets < f->sets))
+                f = s;
+        }
+        if (!f)
+            return 0;
+        f->lvl = o->nlvl;
+        o->lvl_mask[o->nlvl] = f->smask;
+        o->lvl_last[o->nlvl] = calloc(f->sets, sizeof *o->lvl_last[0]);
+        if (!o->lvl_last[o->nlvl++])
+            return -1;
+    }
 }
 
 static size_t find_level(const ct_sim *sim, const char *section)
@@ -1444,6 +1539,8 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
         if (o->fa >= 0 && !o->stk[0].sampled)
             o->exact |= 1;
     }
+    if (levels_setup(o) != 0)
+        goto oom;
     for (size_t i = 0; i < n; i++) {
         op_pt *p = &o->pt[i];
         for (uint32_t k = 0; k < o->nstk && !p->nstack; k++) {
@@ -1518,6 +1615,8 @@ void ct_onepass_free(ct_onepass *o)
         free(o->pt[i].iv);
     }
     free(o->pt);
+    for (uint32_t l = 0; l < o->nlvl; l++)
+        free(o->lvl_last[l]);
     free(o->seen.e);
     ct_sim_free(o->sim);
     free(o);
@@ -1587,8 +1686,11 @@ int ct_onepass_finish(ct_onepass *o, ct_error *err)
     settle(o);
     for (uint32_t k = 0; k < o->nstk; k++) {
         stack *s = &o->stk[k];
-        for (int c = 0; c < NCLASS; c++)
+        for (int c = 0; c < NCLASS; c++) {
             HIST(s->hist, 0, c) += o->repeats[c];   /* depth 1: no capacity missed */
+            for (uint32_t l = 0; s->lvl != NO_LEVEL && l <= s->lvl; l++)
+                HIST(s->hist, 0, c) += o->skipped[l][c];
+        }
         if (s->kind == ST_FA) {
             uint32_t d = 0;
             for (uint32_t w = s->nw; w-- > 0;)

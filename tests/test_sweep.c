@@ -324,6 +324,24 @@ TEST(onepass_equals_simulation_when_requests_repeat_their_line)
                     "gen:stream:n=30000,stride=4,size=4,footprint=8K,writes=50", 1);
 }
 
+/* A few lines in turn: a request is often its set's newest block where
+ * there are many sets and not where there are few (the finer set stacks
+ * skip it), and writes among reads leave a block dirty in some caches and
+ * not others. */
+TEST(onepass_equals_simulation_when_few_lines_take_turns)
+{
+    compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                    "l1d.size = 128 512 2K 8K\nl1d.assoc = 1 2 4 8 full\n",
+                    "gen:random:n=40000,footprint=1K,writes=40", 1);
+    compare_methods("[l1d]\nline = 64\n[sweep]\nl1d.size = 256 1K 4K\n"
+                    "l1d.assoc = 1 2 4 full\n",
+                    "gen:chase:n=30000,footprint=2K,node=64", 1);
+    /* logs (more than 8 ways) */
+    compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                    "l1d.size = 2K 4K 8K\nl1d.assoc = 1 4 16 32 full\n",
+                    "gen:random:n=40000,footprint=3K,writes=40", 1);
+}
+
 TEST(onepass_equals_simulation_for_an_l2_under_fixed_l1s)
 {
     compare_methods("[l1i]\nsize = 1K\nassoc = 2\nline = 32\n"
@@ -770,6 +788,7 @@ int main(void)
     RUN(onepass_equals_simulation_for_highly_associative_sets);
     RUN(onepass_equals_simulation_with_flush_3c_and_unaligned_accesses);
     RUN(onepass_equals_simulation_when_requests_repeat_their_line);
+    RUN(onepass_equals_simulation_when_few_lines_take_turns);
     RUN(onepass_equals_simulation_for_an_l2_under_fixed_l1s);
     RUN(cache_operations_fall_back_to_simulation);
     RUN(lru_misses_obey_the_inclusion_property);
