@@ -59,7 +59,7 @@
  *    everywhere) and not taken (not with sampling or the 3C split).
  *  - Levels (not with sampling or the 3C split): the power-of-two set counts
  *    nest (a set of 2S sets is half of one of S), so a block that is its
- *    set's newest at S sets is at 2S too. The table pass keeps the time of
+ *    set's newest at S sets is at 2S too. The table pass keeps the block of
  *    each set's last request at every level and finds, by binary search,
  *    the first level at which the request's block is its set's newest
  *    (the last request of its set was its own). The set stacks of that
@@ -68,6 +68,13 @@
  *    the block is dirty-from 1 already: each block keeps the first level
  *    from which that holds (0 after a write; a read at depth above 1 below
  *    level l makes it at least l).
+ *  - The levels are tried in windows of LEVEL_WINDOW requests: when they
+ *    skip fewer than LEVEL_GAIN stacks a request they cost more than they
+ *    save and go off (every stack takes every request); LEVEL_RETRY
+ *    windows later they go on again knowing no set's newest block. Until
+ *    a block has been requested since, it is nobody's newest: its first
+ *    request is taken everywhere and sets its dirty level afresh, so what
+ *    the levels kept before they went off is never used.
  *  - A stack that skipped a request keeps the block's older time. That
  *    changes no depth: no other block of its set was used in between, so
  *    no time of that set lies between the two. A stack therefore compares
@@ -135,6 +142,9 @@
 #define DM_INF 0xffffu               /* dirty-from "clean everywhere" in 16 bits */
 #define CLOCK_LIMIT (UINT32_MAX - 1)
 #define NO_LEVEL 0xffu               /* a stack no request skips; a block dirty nowhere */
+#define LEVEL_WINDOW (1u << 18)      /* requests per trial of the levels */
+#define LEVEL_GAIN 2                 /* stacks a request must skip on average to keep them */
+#define LEVEL_RETRY 8                /* windows off before the levels are tried again */
 
 static uint64_t mix64(uint64_t x)
 {
@@ -581,8 +591,13 @@ struct ct_onepass {
     /* levels: the power-of-two set counts of the set stacks, fewest sets first */
     uint32_t nlvl;
     uint64_t lvl_mask[MAX_STACKS];
-    uint32_t *lvl_last[MAX_STACKS];     /* per set: the time of its last request */
+    uint64_t *lvl_last[MAX_STACKS];     /* per set: the block of its last request */
     uint64_t skipped[MAX_STACKS + 1][NCLASS];   /* requests by the level they skip from */
+    int lvl_on;             /* levels kept and used (else every stack takes everything) */
+    uint32_t lvl_window;    /* requests per trial of the levels (LEVEL_WINDOW) */
+    uint64_t lvl_seen;      /* requests in the current window */
+    uint64_t lvl_gain;      /* stacks skipped by them */
+    uint32_t lvl_idle;      /* windows since the levels were switched off */
     uint64_t last_block;    /* the block of the last request taken */
     int last_dirty;         /* it was written since it was last taken by another */
     op_pt *pt;
@@ -769,20 +784,22 @@ static void renumber(ct_onepass *o);
  * in that stack and every one with more sets. Its set stacks of that level
  * on skip it, a write only where its block is dirty everywhere already.
  * Returns that level (nlvl: none). */
-static uint32_t level_pass(ct_onepass *o, seen_entry *e, uint64_t block, uint32_t tx,
-                           uint32_t now, int write, uint32_t cls)
+static uint32_t level_pass(ct_onepass *o, seen_entry *e, uint64_t block, int write,
+                           uint32_t cls)
 {
-    uint32_t lo = tx ? 0 : o->nlvl, hi = o->nlvl, from;
+    uint64_t *const *const last = o->lvl_last;
+    const uint64_t *const mask = o->lvl_mask;
+    uint32_t lo = 0, hi = o->nlvl, from;
 
     while (lo < hi) {           /* newest at a level: newest at every later one */
         const uint32_t mid = (lo + hi) / 2;
-        if (o->lvl_last[mid][block & o->lvl_mask[mid]] == tx)
+        if (last[mid][block & mask[mid]] == block)
             hi = mid;
         else
             lo = mid + 1;
     }
-    for (uint32_t l = 0; l < o->nlvl; l++)
-        o->lvl_last[l][block & o->lvl_mask[l]] = now;
+    for (uint32_t l = 0; l < lo; l++)   /* it is the newest there now */
+        last[l][block & mask[l]] = block;
     from = lo;
     if (o->write_back) {
         /* dirty-from stays 1 where the request is at depth 1 (a read) */
@@ -792,6 +809,25 @@ static uint32_t level_pass(ct_onepass *o, seen_entry *e, uint64_t block, uint32_
     }
     o->skipped[from][cls]++;
     return from;
+}
+
+/* At the end of a window: levels that skip too few stacks cost more than
+ * they save, and go off; after LEVEL_RETRY windows they are tried again,
+ * knowing no set's newest block (a request is then taken where it could
+ * have been skipped, never the reverse). */
+static void levels_trial(ct_onepass *o)
+{
+    if (o->lvl_on && o->lvl_gain < (uint64_t)LEVEL_GAIN * o->lvl_seen) {
+        o->lvl_on = 0;
+        o->lvl_idle = 0;
+    } else if (!o->lvl_on && ++o->lvl_idle >= LEVEL_RETRY) {
+        for (uint32_t l = 0; l < o->nlvl; l++)
+            for (uint64_t set = 0; set <= o->lvl_mask[l]; set++)
+                o->lvl_last[l][set] = EMPTY_KEY;
+        o->lvl_on = 1;
+    }
+    o->lvl_seen = 0;
+    o->lvl_gain = 0;
 }
 
 /* The table pass over a batch: the requests' last-use times and their new
@@ -814,10 +850,15 @@ static void table_pass(ct_onepass *o, reqbuf *q)
             o->comp[q->cls[i]]++;
         e->time = q->now[i] = ++o->clock;
         q->dfa[i] = INF;
-        if (o->nlvl)
-            q->skip[i] = (uint8_t)level_pass(o, e, q->block[i], q->tx[i], q->now[i],
-                                             q->write[i], q->cls[i]);
+        if (o->lvl_on) {
+            q->skip[i] = (uint8_t)level_pass(o, e, q->block[i], q->write[i], q->cls[i]);
+            o->lvl_gain += o->nlvl - q->skip[i];
+        } else {
+            q->skip[i] = (uint8_t)o->nlvl;     /* every stack takes it */
+        }
     }
+    if (o->nlvl && (o->lvl_seen += n) >= o->lvl_window)
+        levels_trial(o);
 }
 
 /* One stack (number k) over a batch. `kind`, `dirt` (the level is
@@ -1082,10 +1123,6 @@ static void renumber(ct_onepass *o)
     for (uint64_t i = 0; i <= o->seen.mask; i++)
         if (o->seen.e[i].block != EMPTY_KEY && o->seen.e[i].time)
             o->seen.e[i].time = rank_of(v, n, o->seen.e[i].time);
-    for (uint32_t l = 0; l < o->nlvl; l++)   /* a set's last request: its block's last use */
-        for (uint64_t set = 0; set <= o->lvl_mask[l]; set++)
-            if (o->lvl_last[l][set])
-                o->lvl_last[l][set] = rank_of(v, n, o->lvl_last[l][set]);
     for (uint32_t k = 0; k < o->nstk; k++) {
         stack *s = &o->stk[k];
         if (s->kind == ST_DM) {
@@ -1121,6 +1158,11 @@ static void renumber(ct_onepass *o)
 void ct_onepass_set_clock_limit(ct_onepass *o, uint32_t limit)
 {
     o->clock_limit = limit < 2 ? 2 : limit;
+}
+
+void ct_onepass_set_level_window(ct_onepass *o, uint32_t requests)
+{
+    o->lvl_window = requests ? requests : 1;
 }
 
 /* ---- eligibility ------------------------------------------------------------- */
@@ -1283,8 +1325,10 @@ static int levels_setup(ct_onepass *o)
 {
     for (uint32_t k = 0; k < o->nstk; k++)
         o->stk[k].lvl = NO_LEVEL;
+    o->lvl_window = LEVEL_WINDOW;
     if (o->general)
         return 0;
+    o->lvl_on = 1;
     for (;;) {
         stack *f = NULL;
         for (uint32_t k = o->dm_lo; k < o->nstk; k++) {
@@ -1296,9 +1340,12 @@ static int levels_setup(ct_onepass *o)
             return 0;
         f->lvl = o->nlvl;
         o->lvl_mask[o->nlvl] = f->smask;
-        o->lvl_last[o->nlvl] = calloc(f->sets, sizeof *o->lvl_last[0]);
-        if (!o->lvl_last[o->nlvl++])
+        o->lvl_last[o->nlvl] = malloc(f->sets * sizeof *o->lvl_last[0]);
+        if (!o->lvl_last[o->nlvl])
             return -1;
+        for (uint64_t set = 0; set < f->sets; set++)
+            o->lvl_last[o->nlvl][set] = EMPTY_KEY;
+        o->nlvl++;
     }
 }
 

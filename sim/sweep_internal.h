@@ -52,6 +52,8 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
 /* Tests: renumber the analysis's times whenever `limit` requests have been
  * numbered (the default is 2^32 - 2; limit must exceed the lines seen). */
 void ct_onepass_set_clock_limit(ct_onepass *op, uint32_t limit);
+/* Tests: requests per trial of the levels (onepass.c, "Levels"). */
+void ct_onepass_set_level_window(ct_onepass *op, uint32_t requests);
 void ct_onepass_free(ct_onepass *op);
 
 /* Feed accesses (a batch or part of one). */

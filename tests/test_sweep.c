@@ -526,9 +526,9 @@ TEST(sampled_errors_cover_the_true_deviation)
 }
 
 /* Run the one-pass analysis of every point of sw over a trace directly;
- * clock_limit 0 keeps the default. Results go to g. */
+ * clock_limit and level_window 0 keep the defaults. Results go to g. */
 static int onepass_direct(const ct_sweep *sw, const char *trace, uint32_t clock_limit,
-                          unsigned helpers, got *g)
+                          uint32_t level_window, unsigned helpers, got *g)
 {
     const ct_config *cfg = ct_sweep_point_config(sw, 0);
     ct_op_point pts[64];
@@ -560,6 +560,8 @@ static int onepass_direct(const ct_sweep *sw, const char *trace, uint32_t clock_
         rc = ct_trace_open(&t, paths, 1, &to, &err);
     if (rc == CT_OK && clock_limit)
         ct_onepass_set_clock_limit(op, clock_limit);
+    if (rc == CT_OK && level_window)
+        ct_onepass_set_level_window(op, level_window);
     while (rc == CT_OK && (got_n = ct_trace_next(t, &b, &err)) > 0)
         rc = ct_onepass_run(op, &b, &err);
     if (rc == CT_OK)
@@ -595,14 +597,65 @@ TEST(renumbering_times_changes_no_figure)
         CHECK(0);
         return;
     }
-    CHECK(onepass_direct(sw, trace, 0, 0, &a) == CT_OK);
-    CHECK(onepass_direct(sw, trace, 4000, 1, &b) == CT_OK);  /* 1536 lines in the footprint */
+    CHECK(onepass_direct(sw, trace, 0, 0, 0, &a) == CT_OK);
+    CHECK(onepass_direct(sw, trace, 4000, 0, 1, &b) == CT_OK);  /* 1536 lines in the footprint */
     CHECK_EQ_U64(a.n, ct_sweep_npoints(sw));
     CHECK_EQ_U64(b.n, a.n);
     for (size_t p = 0; p < a.n; p++) {
         CHECK(memcmp(&a.stats[p][0], &b.stats[p][0], sizeof a.stats[p][0]) == 0);
         CHECK(memcmp(&a.tot[p], &b.tot[p], sizeof a.tot[p]) == 0);
         CHECK(ct_level_total(&a.stats[p][0]).misses > 0);
+    }
+    ct_sweep_free(sw);
+}
+
+/* Levels that skip too few stacks go off for a while and are tried again
+ * (onepass.c, "Levels"). With windows of a few hundred requests they go on
+ * and off hundreds of times over a trace that is at times a few lines and
+ * at times many; every figure must stay the same, also with times
+ * renumbered in between. */
+TEST(switching_levels_on_and_off_changes_no_figure)
+{
+    static got a, b, c;
+    ct_sweep *sw = NULL;
+    ct_error err = {0};
+    char trace[512];
+
+    snprintf(trace, sizeof trace, "%s/phases.din", tmpdir);
+    {   /* phases of 3000 requests: 8 lines in turn, then a random 192 K */
+        FILE *f = fopen(trace, "w");
+        uint64_t x = 88172645463325252ull;
+        CHECK(f != NULL);
+        if (!f)
+            return;
+        for (int i = 0; i < 48000; i++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            fprintf(f, "%d %llx\n", (int)(x % 3 == 0),
+                    (unsigned long long)((i / 3000) % 2 ? x % 196608 : (x % 8) * 4160));
+        }
+        fclose(f);
+    }
+    if (ct_sweep_load(&sw, write_file("phases.ini",
+                          "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                          "l1d.size = 1K..64K x4\nl1d.assoc = 1 2 8 16 full\n"), &err) != CT_OK) {
+        fprintf(stderr, "  %s\n", err.msg);
+        CHECK(0);
+        return;
+    }
+    CHECK(onepass_direct(sw, trace, 0, 0, 0, &a) == CT_OK);
+    CHECK(onepass_direct(sw, trace, 0, 300, 0, &b) == CT_OK);
+    CHECK(onepass_direct(sw, trace, 5000, 70, 1, &c) == CT_OK);
+    CHECK_EQ_U64(a.n, ct_sweep_npoints(sw));
+    CHECK_EQ_U64(b.n, a.n);
+    CHECK_EQ_U64(c.n, a.n);
+    for (size_t p = 0; p < a.n; p++) {
+        CHECK(memcmp(&a.stats[p][0], &b.stats[p][0], sizeof a.stats[p][0]) == 0);
+        CHECK(memcmp(&a.tot[p], &b.tot[p], sizeof a.tot[p]) == 0);
+        CHECK(memcmp(&a.stats[p][0], &c.stats[p][0], sizeof a.stats[p][0]) == 0);
+        CHECK(memcmp(&a.tot[p], &c.tot[p], sizeof a.tot[p]) == 0);
+        CHECK(a.stats[p][0].writebacks > 0);
     }
     ct_sweep_free(sw);
 }
@@ -795,6 +848,7 @@ int main(void)
     RUN(sampled_mode_estimates_miss_rates);
     RUN(sampled_errors_cover_the_true_deviation);
     RUN(renumbering_times_changes_no_figure);
+    RUN(switching_levels_on_and_off_changes_no_figure);
     RUN(intervals_count_full_intervals_only);
     RUN(progress_line_reports_rate_share_and_time_left);
     RUN(compressed_traces_report_their_file_progress);
