@@ -142,9 +142,9 @@
 #define DM_INF 0xffffu               /* dirty-from "clean everywhere" in 16 bits */
 #define CLOCK_LIMIT (UINT32_MAX - 1)
 #define NO_LEVEL 0xffu               /* a stack no request skips; a block dirty nowhere */
-#define LEVEL_WINDOW (1u << 18)      /* requests per trial of the levels */
+#define LEVEL_WINDOW (1u << 16)      /* requests per trial of the levels */
 #define LEVEL_GAIN 2                 /* stacks a request must skip on average to keep them */
-#define LEVEL_RETRY 8                /* windows off before the levels are tried again */
+#define LEVEL_RETRY 16               /* windows off before the levels are tried again */
 
 static uint64_t mix64(uint64_t x)
 {
