@@ -580,32 +580,39 @@ static int onepass_direct(const ct_sweep *sw, const char *trace, uint32_t clock_
     return rc;
 }
 
+/* The sweep the direct one-pass runs below share: sizes 1K to 64K, from
+ * direct-mapped to fully associative, flushed at the end. */
+#define DIRECT_SWEEP "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n" \
+                     "l1d.size = 1K..64K x4\nl1d.assoc = 1 2 8 16 full\n"
+
+/* Every point of b has a's figures (and every point of a was there). */
+static void same_figures(const ct_sweep *sw, const got *a, const got *b)
+{
+    CHECK_EQ_U64(a->n, ct_sweep_npoints(sw));
+    CHECK_EQ_U64(b->n, a->n);
+    for (size_t p = 0; p < a->n; p++) {
+        CHECK(memcmp(&a->stats[p][0], &b->stats[p][0], sizeof a->stats[p][0]) == 0);
+        CHECK(memcmp(&a->tot[p], &b->tot[p], sizeof a->tot[p]) == 0);
+    }
+}
+
 /* Times are 32-bit; when they run out every time is replaced by its rank.
  * With a limit of a few thousand requests the renumbering happens hundreds
  * of times, and every figure must stay the same. */
 TEST(renumbering_times_changes_no_figure)
 {
     static got a, b;
-    ct_sweep *sw = NULL;
-    ct_error err = {0};
+    ct_sweep *sw = load_ok("renum.ini", DIRECT_SWEEP);
     const char *trace = "gen:random:n=60000,footprint=96K,writes=30,size=8";
 
-    if (ct_sweep_load(&sw, write_file("renum.ini",
-                          "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
-                          "l1d.size = 1K..64K x4\nl1d.assoc = 1 2 8 16 full\n"), &err) != CT_OK) {
-        fprintf(stderr, "  %s\n", err.msg);
-        CHECK(0);
+    CHECK(sw != NULL);
+    if (!sw)
         return;
-    }
     CHECK(onepass_direct(sw, trace, 0, 0, 0, &a) == CT_OK);
     CHECK(onepass_direct(sw, trace, 4000, 0, 1, &b) == CT_OK);  /* 1536 lines in the footprint */
-    CHECK_EQ_U64(a.n, ct_sweep_npoints(sw));
-    CHECK_EQ_U64(b.n, a.n);
-    for (size_t p = 0; p < a.n; p++) {
-        CHECK(memcmp(&a.stats[p][0], &b.stats[p][0], sizeof a.stats[p][0]) == 0);
-        CHECK(memcmp(&a.tot[p], &b.tot[p], sizeof a.tot[p]) == 0);
+    same_figures(sw, &a, &b);
+    for (size_t p = 0; p < a.n; p++)
         CHECK(ct_level_total(&a.stats[p][0]).misses > 0);
-    }
     ct_sweep_free(sw);
 }
 
@@ -617,8 +624,7 @@ TEST(renumbering_times_changes_no_figure)
 TEST(switching_levels_on_and_off_changes_no_figure)
 {
     static got a, b, c;
-    ct_sweep *sw = NULL;
-    ct_error err = {0};
+    ct_sweep *sw;
     char trace[512];
 
     snprintf(trace, sizeof trace, "%s/phases.din", tmpdir);
@@ -637,26 +643,17 @@ TEST(switching_levels_on_and_off_changes_no_figure)
         }
         fclose(f);
     }
-    if (ct_sweep_load(&sw, write_file("phases.ini",
-                          "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
-                          "l1d.size = 1K..64K x4\nl1d.assoc = 1 2 8 16 full\n"), &err) != CT_OK) {
-        fprintf(stderr, "  %s\n", err.msg);
-        CHECK(0);
+    sw = load_ok("phases.ini", DIRECT_SWEEP);
+    CHECK(sw != NULL);
+    if (!sw)
         return;
-    }
     CHECK(onepass_direct(sw, trace, 0, 0, 0, &a) == CT_OK);
     CHECK(onepass_direct(sw, trace, 0, 300, 0, &b) == CT_OK);
     CHECK(onepass_direct(sw, trace, 5000, 70, 1, &c) == CT_OK);
-    CHECK_EQ_U64(a.n, ct_sweep_npoints(sw));
-    CHECK_EQ_U64(b.n, a.n);
-    CHECK_EQ_U64(c.n, a.n);
-    for (size_t p = 0; p < a.n; p++) {
-        CHECK(memcmp(&a.stats[p][0], &b.stats[p][0], sizeof a.stats[p][0]) == 0);
-        CHECK(memcmp(&a.tot[p], &b.tot[p], sizeof a.tot[p]) == 0);
-        CHECK(memcmp(&a.stats[p][0], &c.stats[p][0], sizeof a.stats[p][0]) == 0);
-        CHECK(memcmp(&a.tot[p], &c.tot[p], sizeof a.tot[p]) == 0);
+    same_figures(sw, &a, &b);
+    same_figures(sw, &a, &c);
+    for (size_t p = 0; p < a.n; p++)
         CHECK(a.stats[p][0].writebacks > 0);
-    }
     ct_sweep_free(sw);
 }
 
