@@ -40,7 +40,10 @@
  *    move them down (cheaper than a log at that depth). The
  *    fully-associative stack is one log over the whole level, with a
  *    Fenwick tree over the live counts of 64-slot words (the words near
- *    the end are counted directly).
+ *    the end are counted directly). Without sampling or the 3C split it
+ *    takes every request and appends one slot for each (its newest block
+ *    again too), so the block last used at a time t0 + i since the last
+ *    pack is in slot s0 + i, found without a search.
  *  - Requests are gathered 256 at a time; the table of lines and the
  *    fully-associative stack take them in order, then each set stack takes
  *    all of them in order (stacks are independent of each other, so the
@@ -275,6 +278,10 @@ typedef struct stack {
     uint64_t *fbits;        /* live bits of the slots */
     int32_t *fen;           /* Fenwick tree over the live counts of the words, 1-based */
     uint32_t lvl;           /* its level (index), NO_LEVEL: takes every request */
+    /* ST_FA taking every request (exact, no sampling or 3C): each request
+     * appends one slot, so since the last pack time t0 + i is in slot s0 + i */
+    int linear;
+    uint32_t t0, s0;        /* t0 0: nothing appended since */
 } stack;
 
 #define HIST(h, b, cls) ((h)[(size_t)(b) * NCLASS + (size_t)(cls)])
@@ -661,6 +668,7 @@ CT_CLONES_POPCNT static void fa_pack(stack *s)
     fen_build(s);
     s->live = p;
     s->next = p;
+    s->t0 = 0;       /* the next append starts the linear run again */
 }
 
 /* The fully-associative stack: the list of one set of every line, with a
@@ -670,8 +678,9 @@ FORCE_INLINE uint32_t fa_access(stack *s, uint32_t tx, uint32_t now, int write)
     const uint32_t D = s->depth, next = s->next;
     uint32_t d = D + 1, ndm = write ? 1 : INF, slot;
 
-    if (tx != 0 && next != 0 && s->st[next - 1] == tx) {
-        /* the newest block again: depth 1, its slot keeps its place */
+    if (!s->linear && tx != 0 && next != 0 && s->st[next - 1] == tx) {
+        /* the newest block again: depth 1, its slot keeps its place (a
+         * linear stack moves it to the end, as any other) */
         s->st[next - 1] = now;
         if (!write)
             ndm = s->sdm[next - 1];             /* max(old, 1) */
@@ -681,11 +690,13 @@ FORCE_INLINE uint32_t fa_access(stack *s, uint32_t tx, uint32_t now, int write)
     if (tx != 0 && next != 0 && tx >= s->st[0]) {      /* in the log */
         uint32_t w, above, dmk;
         const uint32_t last = (next - 1) >> 6;       /* the word being filled */
-        if (next >= 4 && s->st[next - 4] <= tx)     /* recent: look from the end */
+        if (s->t0 && tx >= s->t0)                   /* appended since the last pack */
+            slot = s->s0 + (tx - s->t0);
+        else if (next >= 4 && s->st[next - 4] <= tx) /* recent: look from the end */
             for (slot = next - 2; s->st[slot] != tx; slot--)
                 ;
         else
-            slot = slot_of(s->st, next, tx);
+            slot = slot_of(s->st, s->t0 ? s->s0 : next, tx);
         w = slot >> 6;
         above = (uint32_t)__builtin_popcountll(s->fbits[w] & ~((2ull << (slot & 63)) - 1));
         if (last - w <= 4)                           /* recent: count the words */
@@ -712,6 +723,10 @@ FORCE_INLINE uint32_t fa_access(stack *s, uint32_t tx, uint32_t now, int write)
     if (UNLIKELY(s->next == s->W))
         fa_pack(s);
     slot = s->next++;
+    if (s->linear && !s->t0) {
+        s->t0 = now;
+        s->s0 = slot;
+    }
     s->st[slot] = now;
     s->sdm[slot] = ndm;
     s->fbits[slot >> 6] |= 1ull << (slot & 63);
@@ -1329,6 +1344,8 @@ static int levels_setup(ct_onepass *o)
     if (o->general)
         return 0;
     o->lvl_on = 1;
+    for (uint32_t k = 0; k < o->nstk; k++)
+        o->stk[k].linear = o->stk[k].kind == ST_FA;
     for (;;) {
         stack *f = NULL;
         for (uint32_t k = o->dm_lo; k < o->nstk; k++) {
