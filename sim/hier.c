@@ -1111,8 +1111,13 @@ static int run_any(ct_sim *s, const ct_batch *b, ct_error *err)
  * last two that data accesses found (ct_hint): a unified L2 without an
  * L1I, whose fetches take turns with the misses of the L1D, finds the
  * fetched line again without a search, and so does an L1D whose accesses
- * take turns between two arrays. */
-static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
+ * take turns between two arrays.
+ *
+ * With `taps` (a constant), a first level may be tapped: its requests
+ * within one line go to the tap here (serve_tap, no cycles), and those
+ * that go straight to memory are counted here too (as access_one counts
+ * them), summed per core and kind like the rest. */
+FORCE_INLINE int run_first(ct_sim *s, const ct_batch *b, ct_error *err, const int taps)
 {
     ct_route *const route = s->route;
     const uint16_t paddr_flag = s->paddr_flag;
@@ -1141,6 +1146,10 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
         L = R->L[kind];
         H = R->H[kind];
         if (UNLIKELY(!L)) {
+            if (taps) {
+                R->mem[kind]++;
+                continue;
+            }
             access_one(s, a);
             continue;
         }
@@ -1150,6 +1159,11 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
             const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
             if (UNLIKELY((addr & (L->line - 1)) + a->size > L->line)) {
                 access_one(s, a); /* crosses a line */
+                continue;
+            }
+            if (taps && L->tap) {
+                R->n[kind]++;
+                L->tap(L->tap_ctx, addr, a->size ? a->size : 1, (int)kind, (int)(kind >> 1), 1);
                 continue;
             }
             block = addr >> c->line_bits;
@@ -1190,6 +1204,7 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
                 const int write = (int)(kind >> 1);
                 s->cur = a;
                 s->ns = (a->flags & CT_F_NS) != 0;
+                s->demand = 1;  /* a tap below reads it (access_one may have left 0) */
                 if (L->miss == plain_miss_8_16)
                     R->cycles[kind] += plain_miss_w(s, L, addr, bytes, (int)kind, write, set,
                                                     want, 8, 16, 0);
@@ -1226,9 +1241,28 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
                 R->L[k]->st.kind[k].accesses += R->n[k];
                 R->n[k] = R->cycles[k] = 0;
             }
+            if (taps && R->mem[k]) {
+                s->tot.accesses[k] += R->mem[k];
+                s->tot.kind_cycles[k] += R->mem[k] * s->mem_latency;
+                if (k == CT_STORE)
+                    s->tot.mem_writes += R->mem[k];
+                else
+                    s->tot.mem_reads += R->mem[k];
+                R->mem[k] = 0;
+            }
         }
     s->cur = NULL;
     return rc;
+}
+
+static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    return run_first(s, b, err, 0);
+}
+
+static int run_lru_tap(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    return run_first(s, b, err, 1);
 }
 
 /* A translating configuration: every access is translated first, and the
@@ -1268,8 +1302,9 @@ int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err)
  * tests the configuration. A level is plain (plain_miss) when it is LRU,
  * write-back, write-allocate and non-inclusive, has no classifier,
  * prefetcher or tap, and the level below it is memory or a plain level
- * with the same line size. A tapped level takes every request through serve_tap, and the
- * batch goes through the general loop. */
+ * with the same line size. A tapped level takes every request through serve_tap; the
+ * batch loop is run_lru's when every first level is LRU or tapped (run_lru_tap when
+ * any level is tapped). */
 static void choose_paths(ct_sim *s)
 {
     int tapped = 0, all_lru = 1;
@@ -1306,9 +1341,11 @@ static void choose_paths(ct_sim *s)
     for (uint32_t k = 0; k < s->cores * 3; k++)
         if (s->route[k / 3].L[k % 3] && s->route[k / 3].L[k % 3]->serve != serve_lru_8 &&
             s->route[k / 3].L[k % 3]->serve != serve_lru_16 &&
-            s->route[k / 3].L[k % 3]->serve != serve_lru_0)
+            s->route[k / 3].L[k % 3]->serve != serve_lru_0 &&
+            s->route[k / 3].L[k % 3]->serve != serve_tap)
             all_lru = 0;
-    s->run = s->dcs ? ct_dcs_run : s->xl ? run_tlb : tapped || !all_lru ? run_any : run_lru;
+    s->run = s->dcs ? ct_dcs_run : s->xl ? run_tlb : !all_lru ? run_any
+             : tapped ? run_lru_tap : run_lru;
 }
 
 void ct_sim_force_general(ct_sim *s)

@@ -102,6 +102,7 @@ typedef struct ct_route {
     struct ct_hint *H[4];       /* what L remembers for them (loads and stores share it) */
     uint64_t n[4];              /* accesses served */
     uint64_t cycles[4];         /* their cycles */
+    uint64_t mem[4];            /* accesses that went to memory (run_lru_tap) */
 } ct_route;
 
 struct ct_sim {
