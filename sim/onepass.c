@@ -206,17 +206,18 @@ static int seen_grow(seen_map *m)
     return 0;
 }
 
-/* The entry of block, inserted (time 0) when absent; NULL when out of memory. */
-static seen_entry *seen_get(seen_map *m, uint64_t block)
+/* The entry of block (hash: mix64(block)), inserted (time 0) when absent;
+ * NULL when out of memory. */
+static seen_entry *seen_get(seen_map *m, uint64_t block, uint64_t hash)
 {
     uint64_t h;
-    for (h = mix64(block) & m->mask; m->e[h].block != EMPTY_KEY; h = (h + 1) & m->mask)
+    for (h = hash & m->mask; m->e[h].block != EMPTY_KEY; h = (h + 1) & m->mask)
         if (m->e[h].block == block)
             return &m->e[h];
     if ((m->used + 1) * 4 > m->mask * 3) {  /* load factor 3/4 */
         if (seen_grow(m) != 0)
             return NULL;
-        return seen_get(m, block);
+        return seen_get(m, block, hash);
     }
     m->used++;
     m->e[h].block = block;
@@ -855,7 +856,7 @@ static void table_pass(ct_onepass *o, reqbuf *q)
         seen_entry *e;
         if (i + 8 < n)
             PREFETCH_R(&o->seen.e[q->hash[i + 8] & o->seen.mask]);
-        e = seen_get(&o->seen, q->block[i]);
+        e = seen_get(&o->seen, q->block[i], q->hash[i]);
         if (UNLIKELY(!e)) {
             o->oom = 1;
             return;
