@@ -795,9 +795,9 @@ static uint32_t rep_of(const stack *s, uint64_t block, uint32_t rep)
 
 static void renumber(ct_onepass *o);
 
-/* The levels of a request to block (last used at tx, now at now): the
- * first level (index) at which it is its set's newest block, so at depth 1
- * in that stack and every one with more sets. Its set stacks of that level
+/* The levels of a request to block: the first level (index) at which it
+ * is its set's newest block, so at depth 1 in that stack and every one
+ * with more sets. Its set stacks of that level
  * on skip it, a write only where its block is dirty everywhere already.
  * Returns that level (nlvl: none). */
 static uint32_t level_pass(ct_onepass *o, seen_entry *e, uint64_t block, int write,
@@ -885,6 +885,7 @@ FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const int kin
                              const int dirt, const int general)
 {
     stack *s = &o->stk[k];
+    const uint32_t lvl = s->lvl;    /* NO_LEVEL: no request skips it (fa, other set counts) */
     uint8_t *const rec = s->rec;
     const size_t stride = s->rec_bytes;
     const uint64_t smask = s->smask, sets = s->sets;
@@ -904,7 +905,7 @@ FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const int kin
         uint32_t d;
         if (general && !(q->want[i] >> k & 1))
             continue;
-        if (!general && kind != ST_FA && q->skip[i] <= s->lvl)
+        if (!general && lvl != NO_LEVEL && q->skip[i] <= lvl)
             continue;               /* its set's newest block: depth 1 */
         if (kind != ST_FA && i + 8 < n)
             PREFETCH_R(rp[i + 8]);
@@ -1344,7 +1345,6 @@ static int levels_setup(ct_onepass *o)
     o->lvl_window = LEVEL_WINDOW;
     if (o->general)
         return 0;
-    o->lvl_on = 1;
     for (uint32_t k = 0; k < o->nstk; k++)
         o->stk[k].linear = o->stk[k].kind == ST_FA;
     for (;;) {
@@ -1354,8 +1354,10 @@ static int levels_setup(ct_onepass *o)
             if (s->kind != ST_FA && s->pow2 && s->lvl == NO_LEVEL && (!f || s->sets < f->sets))
                 f = s;
         }
-        if (!f)
+        if (!f) {
+            o->lvl_on = o->nlvl > 0;
             return 0;
+        }
         f->lvl = o->nlvl;
         o->lvl_mask[o->nlvl] = f->smask;
         o->lvl_last[o->nlvl] = malloc(f->sets * sizeof *o->lvl_last[0]);

@@ -336,6 +336,13 @@ TEST(onepass_equals_simulation_when_few_lines_take_turns)
     compare_methods("[l1d]\nline = 64\n[sweep]\nl1d.size = 256 1K 4K\n"
                     "l1d.assoc = 1 2 4 full\n",
                     "gen:chase:n=30000,footprint=2K,node=64", 1);
+    /* set counts that are not powers of two (no level: they take every
+     * request) beside ones that are */
+    compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                    "l1d.size = 768 1536 3K 6K\nl1d.assoc = 1 2 3 4 12 full\n",
+                    "gen:random:n=40000,footprint=4K,writes=40", 1);
+    compare_methods("[l1d]\nline = 64\n[sweep]\nl1d.size = 1536 3K\nl1d.assoc = 1 2 4\n",
+                    "gen:random:n=30000,footprint=4K,writes=40", 1);
     /* logs (more than 8 ways) */
     compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
                     "l1d.size = 2K 4K 8K\nl1d.assoc = 1 4 16 32 full\n",
