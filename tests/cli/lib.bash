@@ -29,6 +29,20 @@ expect_err_contains() {
 # json_get FILE EXPR: print a value from a JSON file (python3 expression on d)
 json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
+# run_cols FILE [TRACE POINT]: the run columns (config_hash to mem_writes) of a
+# sweep or run CSV, a row a line; with TRACE and POINT only that point's rows
+run_cols() { python3 - "$@" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+hdr = list(csv.reader(open(sys.argv[1])))[0]
+cols = hdr[hdr.index('config_hash'):hdr.index('mem_writes') + 1]
+for r in rows:
+    if len(sys.argv) > 2 and (r['trace'] != sys.argv[2] or r.get('point', sys.argv[3]) != sys.argv[3]):
+        continue
+    print(','.join(r[c] for c in cols))
+PY
+}
+
 # expect_eq GOT WANT DESCRIPTION
 expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
 

@@ -15,18 +15,6 @@ check "sweep runs" "$CACHET" sweep -q -j 2 -o "$TMP/all.csv" "$SW" "$T1" "$T2"
 check "configs emitted" "$CACHET" sweep "$SW" --emit-configs "$TMP/pts"
 npts=$(ls "$TMP/pts" | wc -l)
 expect_eq "$npts" "$("$CACHET" sweep "$SW" --list | grep -c '^[0-9]')" "points listed"
-# run columns (from config_hash on, skipping the config path) of both files
-run_cols() { python3 - "$@" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-hdr = list(csv.reader(open(sys.argv[1])))[0]
-cols = hdr[hdr.index('config_hash'):hdr.index('mem_writes') + 1]
-for r in rows:
-    if len(sys.argv) > 2 and (r['trace'] != sys.argv[2] or r.get('point', sys.argv[3]) != sys.argv[3]):
-        continue
-    print(','.join(r[c] for c in cols))
-PY
-}
 bad_points=0
 for i in $(seq 0 $((npts - 1))); do
     for t in "$T1" "$T2"; do
