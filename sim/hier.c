@@ -1338,12 +1338,12 @@ static void choose_paths(ct_sim *s)
         L->plain = plain;
         tapped |= L->tap != NULL;
     }
-    for (uint32_t k = 0; k < s->cores * 3; k++)
-        if (s->route[k / 3].L[k % 3] && s->route[k / 3].L[k % 3]->serve != serve_lru_8 &&
-            s->route[k / 3].L[k % 3]->serve != serve_lru_16 &&
-            s->route[k / 3].L[k % 3]->serve != serve_lru_0 &&
-            s->route[k / 3].L[k % 3]->serve != serve_tap)
+    for (uint32_t k = 0; k < s->cores * 3; k++) {
+        const ct_level *F = s->route[k / 3].L[k % 3];
+        if (F && F->serve != serve_lru_8 && F->serve != serve_lru_16 &&
+            F->serve != serve_lru_0 && F->serve != serve_tap)
             all_lru = 0;
+    }
     s->run = s->dcs ? ct_dcs_run : s->xl ? run_tlb : !all_lru ? run_any
              : tapped ? run_lru_tap : run_lru;
 }

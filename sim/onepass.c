@@ -607,7 +607,8 @@ struct ct_onepass {
     uint64_t lvl_gain;      /* stacks skipped by them */
     uint32_t lvl_idle;      /* windows since the levels were switched off */
     uint64_t last_block;    /* the block of the last request taken */
-    int last_dirty;         /* it was written since it was last taken by another */
+    int last_dirty;         /* the last request taken was a write: its block is dirty
+                               everywhere until another block's request is taken */
     op_pt *pt;
     size_t npt;
     /* sampling */
@@ -827,6 +828,14 @@ static uint32_t level_pass(ct_onepass *o, seen_entry *e, uint64_t block, int wri
     return from;
 }
 
+/* No set's newest block is known at any level. */
+static void levels_forget(ct_onepass *o)
+{
+    for (uint32_t l = 0; l < o->nlvl; l++)
+        for (uint64_t set = 0; set <= o->lvl_mask[l]; set++)
+            o->lvl_last[l][set] = EMPTY_KEY;
+}
+
 /* At the end of a window: levels that skip too few stacks cost more than
  * they save, and go off; after LEVEL_RETRY windows they are tried again,
  * knowing no set's newest block (a request is then taken where it could
@@ -837,9 +846,7 @@ static void levels_trial(ct_onepass *o)
         o->lvl_on = 0;
         o->lvl_idle = 0;
     } else if (!o->lvl_on && ++o->lvl_idle >= LEVEL_RETRY) {
-        for (uint32_t l = 0; l < o->nlvl; l++)
-            for (uint64_t set = 0; set <= o->lvl_mask[l]; set++)
-                o->lvl_last[l][set] = EMPTY_KEY;
+        levels_forget(o);
         o->lvl_on = 1;
     }
     o->lvl_seen = 0;
@@ -885,7 +892,8 @@ FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const int kin
                              const int dirt, const int general)
 {
     stack *s = &o->stk[k];
-    const uint32_t lvl = s->lvl;    /* NO_LEVEL: no request skips it (fa, other set counts) */
+    const uint32_t lvl = s->lvl;
+    const int skips = !general && lvl != NO_LEVEL;  /* else every request (fa, other set counts) */
     uint8_t *const rec = s->rec;
     const size_t stride = s->rec_bytes;
     const uint64_t smask = s->smask, sets = s->sets;
@@ -905,10 +913,10 @@ FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const int kin
         uint32_t d;
         if (general && !(q->want[i] >> k & 1))
             continue;
-        if (!general && lvl != NO_LEVEL && q->skip[i] <= lvl)
+        if (skips && q->skip[i] <= lvl)
             continue;               /* its set's newest block: depth 1 */
         if (kind != ST_FA && i + 8 < n)
-            PREFETCH_R(rp[i + 8]);
+            PREFETCH_R(rp[i + 8]);  /* (also for a request the stack skips: testing costs more) */
         if (kind == ST_FA)
             d = q->dfa[i] = fa_access(s, q->tx[i], q->now[i], write);
         else if (kind == ST_DM)
@@ -1074,7 +1082,7 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
         o->repeats[cls]++;      /* depth 1 everywhere; nothing changes */
         return;
     }
-    o->last_dirty = (block == o->last_block && o->last_dirty) || write;
+    o->last_dirty = write;      /* a repeat write not taken above is taken here */
     o->last_block = block;
     if (UNLIKELY(o->sampled)) {
         want = sample_want(o, block, &rep);
@@ -1355,6 +1363,7 @@ static int levels_setup(ct_onepass *o)
                 f = s;
         }
         if (!f) {
+            levels_forget(o);
             o->lvl_on = o->nlvl > 0;
             return 0;
         }
@@ -1363,8 +1372,6 @@ static int levels_setup(ct_onepass *o)
         o->lvl_last[o->nlvl] = malloc(f->sets * sizeof *o->lvl_last[0]);
         if (!o->lvl_last[o->nlvl])
             return -1;
-        for (uint64_t set = 0; set < f->sets; set++)
-            o->lvl_last[o->nlvl][set] = EMPTY_KEY;
         o->nlvl++;
     }
 }
