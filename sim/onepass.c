@@ -315,13 +315,22 @@ FORCE_INLINE void wb_add(int64_t *diff, const uint32_t *lt, uint32_t D, uint32_t
 {
     const uint32_t h = hi > D ? D : hi;
     const uint32_t v = lo <= h;
+    const uint32_t keep = 0u - v;      /* all ones when counted: index 0 (+0) when not */
     const int64_t one = (int64_t)v;
-    diff[lt[v ? lo : 0]] += one;
-    diff[lt[v ? h + 1 : 0]] -= one;
+    diff[lt[lo & keep]] += one;
+    diff[lt[(h + 1) & keep]] -= one;
 }
 
 static inline uint32_t dm_of16(uint32_t v) { return v == DM_INF ? INF : v; }
 static inline uint16_t dm_pack16(uint32_t dm) { return dm == INF ? DM_INF : (uint16_t)dm; }
+
+/* A block's dirty-from after a request: 1 after a write, else `kept`.
+ * Without a branch: writes come in no pattern a predictor learns. */
+FORCE_INLINE uint32_t dirty_after(int write, uint32_t kept)
+{
+    const uint32_t w = (uint32_t)(write != 0);
+    return (kept & (w - 1u)) | w;
+}
 
 /* Set bits above bit `pos` of a bit set of nw words. */
 FORCE_INLINE uint32_t bits_above(const uint64_t *w, uint32_t nw, uint32_t pos)
@@ -458,7 +467,7 @@ FORCE_INLINE uint32_t list_access(stack *s, uint8_t *R, uint32_t tx, uint32_t no
             const uint32_t dmk = dm_of16(dm[p]);
             const uint32_t keep = d > D ? INF : dmk > d ? dmk : d;
             wb_add(s->wb, s->lt, D, dmk, d - 1);
-            ndm = write ? 1 : keep;
+            ndm = dirty_after(write, keep);
         }
     }
     if (UNLIKELY(next == s->nslot))
@@ -504,8 +513,7 @@ FORCE_INLINE uint32_t mru_access(stack *s, uint8_t *R, uint32_t tx, uint32_t now
         if (dirt) {
             uint32_t dmk = dm_of16(dm[k]);
             wb_add(s->wb, s->lt, D, dmk, d - 1);
-            if (!write)
-                ndm = dmk > d ? dmk : d;
+            ndm = dirty_after(write, dmk > d ? dmk : d);
         }
     } else {
         d = D + 1;
@@ -716,8 +724,7 @@ FORCE_INLINE uint32_t fa_access(stack *s, uint32_t tx, uint32_t now, int write)
         if (above < D) {
             d = above + 1;
             wb_add(s->wb, s->lt, D, dmk, d - 1);
-            if (!write)
-                ndm = dmk > d ? dmk : d;
+            ndm = dirty_after(write, dmk > d ? dmk : d);
         } else {
             wb_add(s->wb, s->lt, D, dmk, D);
         }
@@ -884,47 +891,63 @@ static void table_pass(ct_onepass *o, reqbuf *q)
         levels_trial(o);
 }
 
-/* One stack (number k) over a batch. `kind`, `dirt` (the level is
- * write-back) and `general` (sampling or the 3C split) are constants where
- * inlined. A fully-associative stack leaves its depths in q->dfa for the 3C
- * split (it runs first then). */
-FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const int kind,
-                             const int dirt, const int general)
+/* The requests of a batch that a stack takes (their indices, in order). */
+typedef struct takes {
+    uint32_t n;
+    uint16_t i[BATCH_HELPED];
+} takes;
+
+/* Keep the requests of t (from `from`, or t itself) that the set stacks of
+ * level lvl take: the others are their set's newest block there (depth 1).
+ * Without branches: which requests a stack skips follows no pattern. */
+static void takes_level(takes *t, const takes *from, const reqbuf *q, uint32_t lvl)
+{
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < from->n; j++) {
+        const uint16_t i = from->i[j];
+        t->i[m] = i;
+        m += q->skip[i] > lvl;
+    }
+    t->n = m;
+}
+
+/* One stack (number k) over the requests t of a batch. `kind`, `dirt` (the
+ * level is write-back) and `general` (sampling or the 3C split) are
+ * constants where inlined. A fully-associative stack leaves its depths in
+ * q->dfa for the 3C split (it runs first then). */
+FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const takes *t,
+                             const int kind, const int dirt, const int general)
 {
     stack *s = &o->stk[k];
-    const uint32_t lvl = s->lvl;
-    const int skips = !general && lvl != NO_LEVEL;  /* else every request (fa, other set counts) */
     uint8_t *const rec = s->rec;
     const size_t stride = s->rec_bytes;
     const uint64_t smask = s->smask, sets = s->sets;
     const int pow2 = s->pow2;
-    const uint32_t n = q->n;
+    const uint16_t *const take = t->i;
+    const uint32_t m = t->n;
     uint64_t *const hist = s->hist;
     const uint32_t *const ltc = s->ltc;
     uint8_t *rp[BATCH_HELPED];
 
-    for (uint32_t i = 0; kind != ST_FA && i < n; i++) {
-        const uint64_t block = q->block[i];
-        rp[i] = rec + (LIKELY(pow2) ? block & smask : block % sets) * stride;
+    for (uint32_t j = 0; kind != ST_FA && j < m; j++) {
+        const uint64_t block = q->block[take[j]];
+        rp[j] = rec + (LIKELY(pow2) ? block & smask : block % sets) * stride;
     }
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t j = 0; j < m; j++) {
+        const uint32_t i = take[j];
         const int write = dirt && q->write[i] && (!general || o->write_back);
         const uint32_t cls = q->cls[i];
         uint32_t d;
-        if (general && !(q->want[i] >> k & 1))
-            continue;
-        if (skips && q->skip[i] <= lvl)
-            continue;               /* its set's newest block: depth 1 */
-        if (kind != ST_FA && i + 8 < n)
-            PREFETCH_R(rp[i + 8]);  /* (also for a request the stack skips: testing costs more) */
+        if (kind != ST_FA && j + 8 < m)
+            PREFETCH_R(rp[j + 8]);
         if (kind == ST_FA)
             d = q->dfa[i] = fa_access(s, q->tx[i], q->now[i], write);
         else if (kind == ST_DM)
-            d = dm1_access(s, (uint64_t *)rp[i], q->tx[i], q->now[i], write);
+            d = dm1_access(s, (uint64_t *)rp[j], q->tx[i], q->now[i], write);
         else if (kind == ST_MRU)
-            d = mru_access(s, rp[i], q->tx[i], q->now[i], write, dirt);
+            d = mru_access(s, rp[j], q->tx[i], q->now[i], write, dirt);
         else
-            d = list_access(s, rp[i], q->tx[i], q->now[i], write, dirt);
+            d = list_access(s, rp[j], q->tx[i], q->now[i], write, dirt);
         if (general)
             count(s, (int)cls, d, q->tx[i] == 0, q->dfa[i], o->classes,
                   rep_of(s, q->block[i], q->rep[i]));
@@ -934,8 +957,8 @@ FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const int kin
 }
 
 #define STACK_PASS(name, kind, dirt, general) \
-    CT_CLONES_POPCNT static void name(ct_onepass *o, reqbuf *q, uint32_t k) \
-    { stack_pass(o, q, k, kind, dirt, general); }
+    CT_CLONES_POPCNT static void name(ct_onepass *o, reqbuf *q, uint32_t k, const takes *t) \
+    { stack_pass(o, q, k, t, kind, dirt, general); }
 STACK_PASS(pass_fa_wb, ST_FA, 1, 0)
 STACK_PASS(pass_fa_wt, ST_FA, 0, 0)
 STACK_PASS(pass_fa_any_wb, ST_FA, 1, 1)
@@ -952,40 +975,67 @@ STACK_PASS(pass_list_wt, ST_LIST, 0, 0)
 STACK_PASS(pass_list_any_wb, ST_LIST, 1, 1)
 STACK_PASS(pass_list_any_wt, ST_LIST, 0, 1)
 
-/* The stacks of thread `who` over a batch (fully-associative ones first). */
+/* The stacks of thread `who` over a batch (fully-associative ones first).
+ * The set stacks come fewest sets first, so their levels ascend: each
+ * level's requests are picked from those of the level before (a level
+ * below the last one picked starts again from the whole batch). */
 static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who)
 {
     const int wb = o->write_back, any = o->general;
+    takes all, lv, sel;
+    uint32_t lv_of = NO_LEVEL;      /* the level lv holds the requests of (NO_LEVEL: none) */
+
+    all.n = q->n;
+    for (uint32_t i = 0; i < q->n; i++)
+        all.i[i] = (uint16_t)i;
     for (uint32_t k = 0; k < o->nstk; k++) {
+        const stack *s = &o->stk[k];
+        const takes *t = &all;
         if (o->owner[k] != who)
             continue;
-        switch (o->stk[k].kind) {
+        if (any) {
+            uint32_t m = 0;
+            for (uint32_t i = 0; i < q->n; i++) {
+                sel.i[m] = (uint16_t)i;
+                m += (uint32_t)(q->want[i] >> k & 1);
+            }
+            sel.n = m;
+            t = &sel;
+        } else if (s->lvl != NO_LEVEL) {
+            if (lv_of == NO_LEVEL || s->lvl < lv_of)
+                takes_level(&lv, &all, q, s->lvl);
+            else if (s->lvl > lv_of)
+                takes_level(&lv, &lv, q, s->lvl);
+            lv_of = s->lvl;
+            t = &lv;
+        }
+        switch (s->kind) {
         case ST_FA:
             if (any)
-                wb ? pass_fa_any_wb(o, q, k) : pass_fa_any_wt(o, q, k);
+                wb ? pass_fa_any_wb(o, q, k, t) : pass_fa_any_wt(o, q, k, t);
             else
-                wb ? pass_fa_wb(o, q, k) : pass_fa_wt(o, q, k);
+                wb ? pass_fa_wb(o, q, k, t) : pass_fa_wt(o, q, k, t);
             break;
         case ST_DM:
             /* dirty-from values of direct-mapped entries need no array */
             if (any)
-                pass_dm_any(o, q, k);
+                pass_dm_any(o, q, k, t);
             else if (wb)
-                pass_dm_wb(o, q, k);
+                pass_dm_wb(o, q, k, t);
             else
-                pass_dm_wt(o, q, k);
+                pass_dm_wt(o, q, k, t);
             break;
         case ST_MRU:
             if (any)
-                wb ? pass_mru_any_wb(o, q, k) : pass_mru_any_wt(o, q, k);
+                wb ? pass_mru_any_wb(o, q, k, t) : pass_mru_any_wt(o, q, k, t);
             else
-                wb ? pass_mru_wb(o, q, k) : pass_mru_wt(o, q, k);
+                wb ? pass_mru_wb(o, q, k, t) : pass_mru_wt(o, q, k, t);
             break;
         default:
             if (any)
-                wb ? pass_list_any_wb(o, q, k) : pass_list_any_wt(o, q, k);
+                wb ? pass_list_any_wb(o, q, k, t) : pass_list_any_wt(o, q, k, t);
             else
-                wb ? pass_list_wb(o, q, k) : pass_list_wt(o, q, k);
+                wb ? pass_list_wb(o, q, k, t) : pass_list_wt(o, q, k, t);
             break;
         }
     }
@@ -1107,6 +1157,12 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
@@ -1531,6 +1587,8 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
         if (k == nsetc && points[i].sets != 1)
             setc[nsetc++] = points[i].sets;
     }
+    /* fewest sets first: the levels then ascend with the stacks (run_stacks) */
+    qsort(setc, nsetc, sizeof *setc, cmp_u64);
     if (nsetc + (o->sampled ? NREP : 1) > MAX_STACKS) {
         rc = ct_error_set(err, CT_E_INTERNAL, "one-pass: more than %d set counts",
                           MAX_STACKS - NREP);
