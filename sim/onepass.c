@@ -397,12 +397,11 @@ CT_CLONES_POPCNT static uint32_t list_pack(stack *s, uint8_t *R)
         bits[k] = 0;
         /* the oldest live slots go: evicted from every cache of the stack */
         for (; drop && w; drop--, w &= w - 1)
-            if (dm) {
-                uint32_t v = dm[base + (uint32_t)__builtin_ctzll(w)];
-                if (v != DM_INF) {
-                    wb[lt[v]]++;
-                    dirty++;
-                }
+            if (dm) {           /* without a branch on whether it is dirty */
+                const uint32_t v = dm[base + (uint32_t)__builtin_ctzll(w)];
+                const uint32_t is = v != DM_INF;
+                wb[lt[v & (0u - is)]] += is;
+                dirty += is;
             }
         if (!w)
             continue;
