@@ -23,19 +23,23 @@
  *    blocks and the stacks' memory is about that of the largest caches.
  *    Last-use times come from one table of every line the level has seen
  *    (its size follows the footprint, as the 3C classifier's).
- *  - How a set is kept: no entry moves on a request. A set owns 2D slots
- *    filled in time order (a log); a slot holds the last-use time of one
- *    block and a bit says whether it is live. A request to a block in the
- *    log finds its slot by binary search on the times (they ascend with the
- *    slot); its depth is one plus the live slots after it (popcount); the
- *    slot dies and a new one is appended. When the slots run out (at most
- *    once per D requests to the set) the live slots are packed to the front
- *    and all but the newest D dropped: those are deeper than D, evicted
- *    from every cache of the stack. A block older than the set's first slot
- *    was dropped (or never seen): a miss. Between packs a set may hold more
- *    than D live blocks; a block found deeper than D is a miss as well.
- *    A request to the newest block of its set updates that slot's time in
- *    place (order is kept). Direct-mapped stacks are one entry per set;
+ *  - How a set is kept (depth D above 8): its 4 newest blocks (the front)
+ *    are kept in recency order, their times newest first. A request to one
+ *    of them is at depth k + 1, k the front times above its own, and the
+ *    front moves down one over it. The older blocks are in a log: the set
+ *    owns 2D slots filled in time order; a slot holds the last-use time of
+ *    one block and a bit says whether it is live. A block that leaves the
+ *    front (its oldest, when a block from outside comes in) is appended to
+ *    the log: its time is newer than every time there. A request to a
+ *    block in the log finds its slot by binary search on the times (they
+ *    ascend with the slot); its depth is 5 plus the live slots after it
+ *    (popcount); the slot dies and the block goes to the front. When the
+ *    slots run out (at most once per D - 4 appends) the live slots are
+ *    packed to the start and all but the newest D - 4 dropped: those are
+ *    deeper than D, evicted from every cache of the stack. A block older
+ *    than the log's first slot was dropped (or never seen): a miss. Between
+ *    packs a log may hold more than D - 4 live blocks; a block found deeper
+ *    than D is a miss as well. Direct-mapped stacks are one entry per set;
  *    stacks of depth 8 or less keep each set's times in recency order and
  *    move them down (cheaper than a log at that depth). The
  *    fully-associative stack is one log over the whole level, with a
@@ -233,12 +237,17 @@ enum { ST_DM, ST_MRU, ST_LIST, ST_FA };
 #define MRU_MAX 8               /* stacks this shallow keep each set in recency order */
 #define FA_MIN_SAMPLED 32       /* sampled lines a sampled fully-associative cache needs */
 
+#define FRONT 4                 /* a list set's newest blocks, kept in recency order */
+
 /* The head of a set's record (ST_LIST). The record: this head, the live
  * bits of the 2D slots, their times, then (write-back levels) their
  * dirty-from values. */
 typedef struct list_head {
     uint32_t next;          /* first unused slot */
     uint32_t pad;
+    uint32_t front[FRONT];  /* the times of the set's FRONT newest blocks, newest
+                               first (0: empty); the slots hold the older ones */
+    uint16_t fdm[FRONT];    /* their dirty-from values (write-back levels) */
 } list_head;
 
 typedef struct stack {
@@ -376,8 +385,9 @@ FORCE_INLINE uint32_t slot_of(const uint32_t *tm, uint32_t n, uint32_t t)
     return (uint32_t)(b - tm);
 }
 
-/* Pack the live slots of one set to the front, in order, dropping all but
- * the newest D (deeper than D: evicted). Returns the first free slot. */
+/* Pack the live slots of one set to the start, in order, dropping all but
+ * the newest D - FRONT (deeper than D: evicted). Returns the first free
+ * slot. */
 CT_CLONES_POPCNT static uint32_t list_pack(stack *s, uint8_t *R)
 {
     list_head *h = (list_head *)R;
@@ -390,7 +400,7 @@ CT_CLONES_POPCNT static uint32_t list_pack(stack *s, uint8_t *R)
 
     for (uint32_t k = 0; k < s->mw; k++)
         live += (uint32_t)__builtin_popcountll(bits[k]);
-    drop = live > s->depth ? live - s->depth : 0;
+    drop = live > s->depth - FRONT ? live - (s->depth - FRONT) : 0;
     for (uint32_t k = 0; k < s->mw; k++) {
         uint64_t w = bits[k];
         const uint32_t base = k * 64;
@@ -428,6 +438,29 @@ CT_CLONES_POPCNT static uint32_t list_pack(stack *s, uint8_t *R)
     return j;
 }
 
+_Static_assert(FRONT == 4 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+               "front_push shifts the front as one little-endian 128-bit word");
+
+/* Move a list set's front entries 0..k - 1 down one (entry k leaves) and
+ * put the block of time t, dirty from dm, first. Without branches on k: a
+ * front of FRONT = 4 entries is shifted as one 128-bit word (its dirty-from
+ * values as one 64-bit word) and merged under a mask of the entries that
+ * move. */
+FORCE_INLINE void front_push(list_head *h, uint32_t k, uint32_t t, uint16_t dm, const int dirt)
+{
+    unsigned __int128 f, m;
+    memcpy(&f, h->front, sizeof f);
+    m = ~(unsigned __int128)0 >> (32 * (FRONT - 1 - k));  /* entries 0..k */
+    f = ((f << 32) & m) | (f & ~m) | t;
+    memcpy(h->front, &f, sizeof f);
+    if (dirt) {
+        uint64_t g, n = UINT64_MAX >> (16 * (FRONT - 1 - k));
+        memcpy(&g, h->fdm, sizeof g);
+        g = ((g << 16) & n) | (g & ~n) | dm;
+        memcpy(h->fdm, &g, sizeof g);
+    }
+}
+
 /* Depth (1-based; D + 1 = deeper than the stack) of the block last used at
  * tx (0: never) in one set's list, which it then heads at time now. `dirt`
  * (a constant where inlined) says whether dirty-from values are kept. */
@@ -436,30 +469,35 @@ FORCE_INLINE uint32_t list_access(stack *s, uint8_t *R, uint32_t tx, uint32_t no
 {
     const uint32_t D = s->depth;
     list_head *h = (list_head *)R;
+    uint32_t *F = h->front;
+    uint16_t *fdm = h->fdm;
     uint64_t *bits = (uint64_t *)(R + sizeof *h);
     uint32_t *tm = (uint32_t *)(R + s->off_time);
     uint16_t *dm = (uint16_t *)(R + s->off_dm);
     uint32_t next = h->next, d = D + 1, ndm = INF;
 
-    if (dirt && write)
-        ndm = 1;
-    if (next != 0 && tm[next - 1] <= tx && tx != 0) {
-        /* the set's newest block again: depth 1, its slot keeps its place */
-        tm[next - 1] = now;
-        if (dirt && !write)
-            ndm = dm_of16(dm[next - 1]);        /* max(old, 1) */
-        if (dirt)
-            dm[next - 1] = dm_pack16(ndm);
-        return 1;
+    if (tx != 0 && tx >= F[FRONT - 1]) {
+        /* in the front (F[FRONT - 1] = 0: the set has fewer blocks, all there) */
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < FRONT - 1; j++)
+            k += F[j] > tx;                         /* newer: above it */
+        d = k + 1;
+        if (dirt) {
+            const uint32_t dmk = dm_of16(fdm[k]);
+            wb_add(s->wb, s->lt, D, dmk, d - 1);
+            ndm = dirty_after(write, dmk > d ? dmk : d);
+        }
+        front_push(h, k, now, dm_pack16(ndm), dirt);
+        return d;
     }
-    if (tx != 0 && next != 0 && tx >= tm[0]) {  /* in the log */
+    if (tx != 0 && next != 0 && tx >= tm[0]) {      /* in the log */
         uint32_t p;
         if (next >= 4 && tm[next - 4] <= tx)    /* recent: look from the end */
-            for (p = next - 2; tm[p] > tx; p--)
+            for (p = next - 1; tm[p] > tx; p--)
                 ;
         else
             p = slot_of(tm, next, tx);
-        uint32_t above = bits_above(bits, s->mw, p);
+        const uint32_t above = bits_above(bits, s->mw, p) + FRONT;
         bits[p >> 6] &= ~(1ull << (p & 63));
         d = above < D ? above + 1 : D + 1;     /* D + 1: fell off the stack since */
         if (dirt) {
@@ -468,14 +506,19 @@ FORCE_INLINE uint32_t list_access(stack *s, uint8_t *R, uint32_t tx, uint32_t no
             wb_add(s->wb, s->lt, D, dmk, d - 1);
             ndm = dirty_after(write, keep);
         }
+    } else if (dirt) {
+        ndm = dirty_after(write, INF);
     }
-    if (UNLIKELY(next == s->nslot))
-        next = list_pack(s, R);
-    tm[next] = now;
-    if (dirt)
-        dm[next] = dm_pack16(ndm);
-    bits[next >> 6] |= 1ull << (next & 63);
-    h->next = next + 1;
+    if (F[FRONT - 1] != 0) {                    /* the front's oldest goes to the log */
+        if (UNLIKELY(next == s->nslot))
+            next = list_pack(s, R);
+        tm[next] = F[FRONT - 1];
+        if (dirt)
+            dm[next] = fdm[FRONT - 1];
+        bits[next >> 6] |= 1ull << (next & 63);
+        h->next = next + 1;
+    }
+    front_push(h, FRONT - 1, now, dm_pack16(ndm), dirt);   /* every entry moves */
     return d;
 }
 
@@ -1221,9 +1264,12 @@ static void renumber(ct_onepass *o)
             for (uint64_t set = 0; set < s->sets; set++) {
                 uint8_t *R = s->rec + set * s->rec_bytes;
                 uint32_t *tm = (uint32_t *)(R + s->off_time);
+                uint32_t *F = ((list_head *)R)->front;
                 uint32_t used = list_pack(s, R);
                 for (uint32_t i = 0; i < used; i++)
                     tm[i] = rank_of(v, n, tm[i]);
+                for (uint32_t i = 0; i < FRONT && F[i]; i++)
+                    F[i] = rank_of(v, n, F[i]);
             }
         } else {
             fa_pack(s);
@@ -1849,8 +1895,11 @@ int ct_onepass_finish(ct_onepass *o, ct_error *err)
                     end_entry(s, o->flush, s->dirt ? dm_of16(dm[live]) : INF, live + 1);
             } else {
                 const uint8_t *R = s->rec + set * s->rec_bytes;
+                const list_head *h = (const list_head *)R;
                 const uint64_t *bits = (const uint64_t *)(R + sizeof(list_head));
                 const uint16_t *dm = (const uint16_t *)(R + s->off_dm);
+                for (; live < FRONT && h->front[live]; live++)
+                    end_entry(s, o->flush, s->dirt ? dm_of16(h->fdm[live]) : INF, live + 1);
                 for (uint32_t w = s->mw; w-- > 0;)
                     for (uint64_t x = bits[w]; x;) {
                         uint32_t b = 63 - (uint32_t)__builtin_clzll(x);
