@@ -982,8 +982,11 @@ FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const takes *
         uint32_t d;
         if (kind != ST_FA && j + 8 < m)
             PREFETCH_R(rp[j + 8]);
-        if (kind == ST_FA)
-            d = q->dfa[i] = fa_access(s, q->tx[i], q->now[i], write);
+        if (kind == ST_FA) {
+            d = fa_access(s, q->tx[i], q->now[i], write);
+            if (general && o->classes)  /* the 3C split reads it (no helpers then) */
+                q->dfa[i] = d;
+        }
         else if (kind == ST_DM)
             d = dm1_access(s, (uint64_t *)rp[j], q->tx[i], q->now[i], write);
         else if (kind == ST_MRU)
