@@ -56,8 +56,12 @@
  *    requests go round a ring of 4: the caller runs the levels above, the
  *    table and its share of the stacks, each helper its own share, every
  *    stack still taking every request in order (with the 3C split, which
- *    needs the fully-associative depth first, there are no helpers); the caller reuses a batch once every helper is done with it,
- *    and waits for them all before anything reads the counts.
+ *    needs the fully-associative depth first, there are no helpers). The
+ *    caller reuses a batch once every helper is done with it, and waits
+ *    for them all before anything reads the counts. Every 64 batches, with
+ *    the helpers idle, the stacks are dealt to the threads again by the
+ *    time each took (the caller's own share counted first): which thread
+ *    runs a stack changes no figure.
  *  - A request to the block of the request just before it at L is at depth
  *    1 in every stack and changes none: the order is the same whether its
  *    block's time moves on or not, a read leaves dirty-from as it is
@@ -137,6 +141,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hier_internal.h"
 #include "sweep_internal.h"
@@ -145,6 +150,7 @@
 #define INF UINT32_MAX
 #define NREP 8                       /* sampled replicas */
 #define MAX_STACKS 64
+#define MAX_HELPERS 64
 #define EMPTY_KEY UINT64_MAX
 #define DM_INF 0xffffu               /* dirty-from "clean everywhere" in 16 bits */
 #define CLOCK_LIMIT (UINT32_MAX - 1)
@@ -607,6 +613,7 @@ static void fen_build(stack *s)
 #define BATCH 256                /* requests gathered before the stacks run over them */
 #define BATCH_HELPED 2048        /* the same with helper threads (fewer hand-overs) */
 #define RING 4                   /* batches in flight with helper threads */
+#define DEAL_EVERY 64            /* batches between deals of the stacks by measured time */
 #define FRONT_WEIGHT 8.0         /* the caller's own work per request: levels above, table */
 #define FA_WEIGHT 9.0            /* a fully-associative stack (64-deep set stack: 4) */
 
@@ -684,6 +691,13 @@ struct ct_onepass {
     pthread_cond_t work, done;
     uint64_t published;     /* batches handed to the helpers */
     uint64_t *finished;     /* per helper: batches it has run */
+    /* measured work, for dealing the stacks again every DEAL_EVERY batches */
+    uint64_t busy_ns[MAX_STACKS];   /* per stack (written by the thread running it) */
+    uint64_t front_ns;      /* the caller's own: levels above, tap, table */
+    uint64_t mark_ns;       /* when the caller last finished a batch */
+    uint32_t since_deal;    /* batches since the last deal */
+    uint32_t deal_every;    /* DEAL_EVERY */
+    uint64_t moves;         /* stacks dealt to another thread than before */
     int stop;
     int sync;               /* mu, work and done exist */
     struct helper_arg *arg;
@@ -933,6 +947,13 @@ static void table_pass(ct_onepass *o, reqbuf *q)
         levels_trial(o);
 }
 
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* The requests of a batch that a stack takes (their indices, in order). */
 typedef struct takes {
     uint32_t n;
@@ -1026,7 +1047,7 @@ STACK_PASS(pass_list_any_wt, ST_LIST, 0, 1)
  * below the last one picked starts again from the whole batch). */
 static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who)
 {
-    const int wb = o->write_back, any = o->general;
+    const int wb = o->write_back, any = o->general, timed = o->nhelp > 0;
     takes all, lv, sel;
     uint32_t lv_of = NO_LEVEL;      /* the level lv holds the requests of (NO_LEVEL: none) */
 
@@ -1054,6 +1075,7 @@ static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who)
             lv_of = s->lvl;
             t = &lv;
         }
+        const uint64_t t0 = timed ? now_ns() : 0;
         switch (s->kind) {
         case ST_FA:
             if (any)
@@ -1083,6 +1105,8 @@ static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who)
                 wb ? pass_list_wb(o, q, k, t) : pass_list_wt(o, q, k, t);
             break;
         }
+        if (timed)
+            o->busy_ns[k] += now_ns() - t0;
     }
 }
 
@@ -1122,14 +1146,39 @@ static void wait_helpers(ct_onepass *o, uint64_t upto)
     pthread_mutex_unlock(&o->mu);
 }
 
+static void deal_stacks(ct_onepass *o, uint32_t helpers, const uint64_t *cost, uint64_t front);
+
+/* Deal the stacks again by the time each took since the last deal, and
+ * the caller's own work. Which thread runs a stack changes no figure: each
+ * stack still takes every batch in order. The helpers must be idle while
+ * the owners change: they have run every batch handed to them. */
+static void redeal(ct_onepass *o)
+{
+    uint32_t was[MAX_STACKS];
+
+    wait_helpers(o, o->published);
+    memcpy(was, o->owner, o->nstk * sizeof *was);
+    deal_stacks(o, o->nhelp, o->busy_ns, o->front_ns);
+    for (uint32_t k = 0; k < o->nstk; k++)
+        o->moves += o->owner[k] != was[k];
+    memset(o->busy_ns, 0, sizeof o->busy_ns);
+    o->front_ns = 0;
+    o->since_deal = 0;
+}
+
 /* Run the batch being filled through every stack: the table pass here,
  * then this thread's set stacks while the helpers run theirs. The next
  * batch is one the helpers are done with. */
 static void flush_batch(ct_onepass *o)
 {
     reqbuf *q = o->cur;
+    uint64_t t0 = 0;
     if (q->n == 0)
         return;
+    if (o->nhelp) {             /* since the last batch: the levels above and the tap */
+        t0 = now_ns();
+        o->front_ns += o->mark_ns ? t0 - o->mark_ns : 0;
+    }
     if (UNLIKELY(o->clock >= o->clock_limit - q->n)) {
         wait_helpers(o, o->published);
         renumber(o);
@@ -1140,6 +1189,8 @@ static void flush_batch(ct_onepass *o)
         q->n = 0;
         return;
     }
+    if (o->nhelp)
+        o->front_ns += now_ns() - t0;
     if (o->nhelp) {
         pthread_mutex_lock(&o->mu);
         o->published = o->filling + 1;
@@ -1152,6 +1203,11 @@ static void flush_batch(ct_onepass *o)
     if (o->filling >= o->nrb)
         wait_helpers(o, o->filling - o->nrb + 1);
     o->cur->n = 0;
+    if (o->nhelp) {
+        if (++o->since_deal >= o->deal_every)
+            redeal(o);
+        o->mark_ns = now_ns();
+    }
 }
 
 /* Everything gathered has gone through every stack. */
@@ -1293,6 +1349,13 @@ void ct_onepass_set_level_window(ct_onepass *o, uint32_t requests)
 {
     o->lvl_window = requests ? requests : 1;
 }
+
+void ct_onepass_set_deal_every(ct_onepass *o, uint32_t batches)
+{
+    o->deal_every = batches ? batches : 1;
+}
+
+uint64_t ct_onepass_moves(const ct_onepass *o) { return o->moves; }
 
 /* ---- eligibility ------------------------------------------------------------- */
 
@@ -1489,21 +1552,20 @@ static size_t find_level(const ct_sim *sim, const char *section)
 }
 
 /* Deal the stacks to the caller (0) and `helpers` threads, heaviest first
- * onto the least loaded. Weights follow the instruction counts per request
- * of each kind of stack; the caller starts with the levels above and the
- * table; the two weights of the caller and the fully-associative stack
- * balance the threads' CPU times within about 15 % on a random and a real
- * trace (l1d-size-assoc.ini). */
-static void deal_stacks(ct_onepass *o, uint32_t helpers)
+ * onto the least loaded. With cost NULL, weights follow the instruction
+ * counts per request of each kind of stack and the caller starts with
+ * FRONT_WEIGHT for the levels above and the table (the two weights of the
+ * caller and the fully-associative stack balance the threads' CPU times
+ * within about 15 % on a random and a real trace, l1d-size-assoc.ini).
+ * Otherwise cost[k] is stack k's measured time and front the caller's own. */
+static void deal_stacks(ct_onepass *o, uint32_t helpers, const uint64_t *cost, uint64_t front)
 {
-    double load[65] = {0};
-    uint8_t *placed = calloc(o->nstk + 1, 1);
+    double load[MAX_HELPERS + 1] = {0};
+    uint8_t placed[MAX_STACKS] = {0};
 
-    load[0] = FRONT_WEIGHT;
+    load[0] = cost ? (double)front : FRONT_WEIGHT;
     for (uint32_t k = 0; k < o->nstk; k++)
         o->owner[k] = 0;
-    if (!placed)
-        return;
     for (;;) {
         uint32_t big = UINT32_MAX, least = 0;
         double wbig = -1;
@@ -1512,6 +1574,8 @@ static void deal_stacks(ct_onepass *o, uint32_t helpers)
             double w = s->kind == ST_FA ? FA_WEIGHT : s->kind == ST_DM ? 1.5
                                                     : 1.0 + log2((double)s->depth + 1) / 2;
             w *= s->rate;        /* the share of the requests it follows */
+            if (cost)
+                w = (double)cost[k];
             if (!placed[k] && w > wbig) {
                 wbig = w;
                 big = k;
@@ -1526,7 +1590,6 @@ static void deal_stacks(ct_onepass *o, uint32_t helpers)
         o->owner[big] = least;
         load[least] += wbig;
     }
-    free(placed);
 }
 
 /* Start the helper threads (none when it fails: the caller runs every stack). */
@@ -1537,8 +1600,8 @@ static void start_helpers(ct_onepass *o, uint32_t helpers)
 
     if (helpers == 0 || o->nstk < 2 || o->classes)
         return;                  /* 3C: the set stacks need the fa depths first */
-    if (helpers > 64)
-        helpers = 64;
+    if (helpers > MAX_HELPERS)
+        helpers = MAX_HELPERS;
     o->th = calloc(helpers, sizeof *o->th);
     o->finished = calloc(helpers, sizeof *o->finished);
     args = calloc(helpers, sizeof *args);
@@ -1558,7 +1621,7 @@ static void start_helpers(ct_onepass *o, uint32_t helpers)
     }
     o->sync = 1;
     o->nhelp = helpers;          /* the helpers read it */
-    deal_stacks(o, helpers);
+    deal_stacks(o, helpers, NULL, 0);
     for (; started < helpers; started++) {
         args[started].o = o;
         args[started].id = started + 1;
@@ -1574,7 +1637,7 @@ static void start_helpers(ct_onepass *o, uint32_t helpers)
             pthread_join(o->th[t], NULL);
         o->stop = 0;
         o->nhelp = 0;
-        deal_stacks(o, 0);
+        deal_stacks(o, 0, NULL, 0);
     }
 }
 
@@ -1595,6 +1658,7 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
     o->fa = -1;
     o->last_block = EMPTY_KEY;
     o->clock_limit = CLOCK_LIMIT;
+    o->deal_every = DEAL_EVERY;
     o->sampled = sample > 0 && sample < 1;
     o->rate = o->sampled ? sample : 1.0;
     o->thr24 = (uint64_t)(o->rate * 16777216.0);

@@ -54,6 +54,10 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
 void ct_onepass_set_clock_limit(ct_onepass *op, uint32_t limit);
 /* Tests: requests per trial of the levels (onepass.c, "Levels"). */
 void ct_onepass_set_level_window(ct_onepass *op, uint32_t requests);
+/* Tests: batches between deals of the stacks to threads by measured time
+ * (onepass.c, DEAL_EVERY), and how many stacks the deals have moved. */
+void ct_onepass_set_deal_every(ct_onepass *op, uint32_t batches);
+uint64_t ct_onepass_moves(const ct_onepass *op);
 void ct_onepass_free(ct_onepass *op);
 
 /* Feed accesses (a batch or part of one). */

@@ -200,6 +200,7 @@ typedef struct got {
     ct_sim_totals tot[256];
     ct_interval_stats iv[256][4];
     double err[256], rate[256];
+    uint64_t moves;         /* stacks the one-pass deals moved to another thread */
 } got;
 
 static int collect(void *ctx, const ct_sweep_result *r)
@@ -532,10 +533,17 @@ TEST(sampled_errors_cover_the_true_deviation)
     ct_sweep_free(sw);
 }
 
-/* Run the one-pass analysis of every point of sw over a trace directly;
- * clock_limit and level_window 0 keep the defaults. Results go to g. */
-static int onepass_direct(const ct_sweep *sw, const char *trace, uint32_t clock_limit,
-                          uint32_t level_window, unsigned helpers, got *g)
+/* How onepass_direct runs the analysis; 0 keeps a default. */
+typedef struct direct_opts {
+    uint32_t clock_limit;   /* requests numbered before the times are renumbered */
+    uint32_t level_window;  /* requests per trial of the levels */
+    uint32_t deal_every;    /* batches between deals of the stacks to threads */
+    unsigned helpers;       /* helper threads (0: none) */
+} direct_opts;
+
+/* Run the one-pass analysis of every point of sw over a trace directly.
+ * Results go to g. */
+static int onepass_direct(const ct_sweep *sw, const char *trace, direct_opts o, got *g)
 {
     const ct_config *cfg = ct_sweep_point_config(sw, 0);
     ct_op_point pts[64];
@@ -562,17 +570,21 @@ static int onepass_direct(const ct_sweep *sw, const char *trace, uint32_t clock_
     to.cfg = cfg;
     if (ct_batch_init(&b, 4096) != CT_OK)
         return -1;
-    rc = ct_onepass_create(&op, cfg, "l1d", pts, n, 1.0, 0, helpers, &err);
+    rc = ct_onepass_create(&op, cfg, "l1d", pts, n, 1.0, 0, o.helpers, &err);
     if (rc == CT_OK)
         rc = ct_trace_open(&t, paths, 1, &to, &err);
-    if (rc == CT_OK && clock_limit)
-        ct_onepass_set_clock_limit(op, clock_limit);
-    if (rc == CT_OK && level_window)
-        ct_onepass_set_level_window(op, level_window);
+    if (rc == CT_OK && o.clock_limit)
+        ct_onepass_set_clock_limit(op, o.clock_limit);
+    if (rc == CT_OK && o.level_window)
+        ct_onepass_set_level_window(op, o.level_window);
+    if (rc == CT_OK && o.deal_every)
+        ct_onepass_set_deal_every(op, o.deal_every);
     while (rc == CT_OK && (got_n = ct_trace_next(t, &b, &err)) > 0)
         rc = ct_onepass_run(op, &b, &err);
     if (rc == CT_OK)
         rc = ct_onepass_finish(op, &err);
+    if (rc == CT_OK)
+        g->moves = ct_onepass_moves(op);
     for (size_t i = 0; rc == CT_OK && i < n; i++) {
         ct_interval_stats iv[4];
         double re[4];
@@ -615,8 +627,10 @@ TEST(renumbering_times_changes_no_figure)
     CHECK(sw != NULL);
     if (!sw)
         return;
-    CHECK(onepass_direct(sw, trace, 0, 0, 0, &a) == CT_OK);
-    CHECK(onepass_direct(sw, trace, 4000, 0, 1, &b) == CT_OK);  /* 1536 lines in the footprint */
+    CHECK(onepass_direct(sw, trace, (direct_opts){0}, &a) == CT_OK);
+    /* 1536 lines in the footprint */
+    CHECK(onepass_direct(sw, trace, (direct_opts){.clock_limit = 4000, .helpers = 1}, &b)
+          == CT_OK);
     same_figures(sw, &a, &b);
     for (size_t p = 0; p < a.n; p++)
         CHECK(ct_level_total(&a.stats[p][0]).misses > 0);
@@ -628,39 +642,74 @@ TEST(renumbering_times_changes_no_figure)
  * and off hundreds of times over a trace that is at times a few lines and
  * at times many; every figure must stay the same, also with times
  * renumbered in between. */
+/* A din trace in phases of 3000 requests: 8 lines in turn, then random
+ * over 192 K. Returns its path (NULL when it cannot be written). */
+static const char *phases_trace(void)
+{
+    static char path[512];
+    FILE *f;
+    uint64_t x = 88172645463325252ull;
+
+    snprintf(path, sizeof path, "%s/phases.din", tmpdir);
+    f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    for (int i = 0; i < 48000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        fprintf(f, "%d %llx\n", (int)(x % 3 == 0),
+                (unsigned long long)((i / 3000) % 2 ? x % 196608 : (x % 8) * 4160));
+    }
+    fclose(f);
+    return path;
+}
+
 TEST(switching_levels_on_and_off_changes_no_figure)
 {
     static got a, b, c;
     ct_sweep *sw;
-    char trace[512];
+    const char *trace = phases_trace();
 
-    snprintf(trace, sizeof trace, "%s/phases.din", tmpdir);
-    {   /* phases of 3000 requests: 8 lines in turn, then a random 192 K */
-        FILE *f = fopen(trace, "w");
-        uint64_t x = 88172645463325252ull;
-        CHECK(f != NULL);
-        if (!f)
-            return;
-        for (int i = 0; i < 48000; i++) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            fprintf(f, "%d %llx\n", (int)(x % 3 == 0),
-                    (unsigned long long)((i / 3000) % 2 ? x % 196608 : (x % 8) * 4160));
-        }
-        fclose(f);
-    }
+    CHECK(trace != NULL);
+    if (!trace)
+        return;
     sw = load_ok("phases.ini", DIRECT_SWEEP);
     CHECK(sw != NULL);
     if (!sw)
         return;
-    CHECK(onepass_direct(sw, trace, 0, 0, 0, &a) == CT_OK);
-    CHECK(onepass_direct(sw, trace, 0, 300, 0, &b) == CT_OK);
-    CHECK(onepass_direct(sw, trace, 5000, 70, 1, &c) == CT_OK);
+    CHECK(onepass_direct(sw, trace, (direct_opts){0}, &a) == CT_OK);
+    CHECK(onepass_direct(sw, trace, (direct_opts){.level_window = 300}, &b) == CT_OK);
+    CHECK(onepass_direct(sw, trace,
+                         (direct_opts){.clock_limit = 5000, .level_window = 70, .helpers = 1},
+                         &c) == CT_OK);
     same_figures(sw, &a, &b);
     same_figures(sw, &a, &c);
     for (size_t p = 0; p < a.n; p++)
         CHECK(a.stats[p][0].writebacks > 0);
+    ct_sweep_free(sw);
+}
+
+/* With helper threads the stacks are dealt to threads again every few
+ * batches by the time each took (onepass.c, redeal). Dealt after every
+ * batch of a trace whose phases load the stacks differently, stacks move
+ * between threads, and every figure must be that of one thread. */
+TEST(dealing_stacks_to_other_threads_changes_no_figure)
+{
+    static got a, b;
+    ct_sweep *sw = load_ok("deal.ini", DIRECT_SWEEP);
+    const char *trace = phases_trace();
+
+    CHECK(sw != NULL && trace != NULL);
+    if (!sw || !trace) {
+        ct_sweep_free(sw);
+        return;
+    }
+    CHECK(onepass_direct(sw, trace, (direct_opts){0}, &a) == CT_OK);
+    CHECK(onepass_direct(sw, trace, (direct_opts){.deal_every = 1, .helpers = 2}, &b) == CT_OK);
+    same_figures(sw, &a, &b);
+    CHECK(b.moves > 0);
+    CHECK_EQ_U64(a.moves, 0);
     ct_sweep_free(sw);
 }
 
@@ -853,6 +902,7 @@ int main(void)
     RUN(sampled_errors_cover_the_true_deviation);
     RUN(renumbering_times_changes_no_figure);
     RUN(switching_levels_on_and_off_changes_no_figure);
+    RUN(dealing_stacks_to_other_threads_changes_no_figure);
     RUN(intervals_count_full_intervals_only);
     RUN(progress_line_reports_rate_share_and_time_left);
     RUN(compressed_traces_report_their_file_progress);
