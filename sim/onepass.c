@@ -493,7 +493,16 @@ FORCE_INLINE uint32_t list_access(stack *s, uint8_t *R, uint32_t tx, uint32_t no
             wb_add(s->wb, s->lt, D, dmk, d - 1);
             ndm = dirty_after(write, dmk > d ? dmk : d);
         }
-        front_push(h, k, now, dm_pack16(ndm), dirt);
+        if (k == 1) {           /* two blocks taking turns, the commonest case */
+            F[1] = F[0];
+            F[0] = now;
+            if (dirt) {
+                fdm[1] = fdm[0];
+                fdm[0] = dm_pack16(ndm);
+            }
+        } else {
+            front_push(h, k, now, dm_pack16(ndm), dirt);
+        }
         return d;
     }
     if (tx != 0 && next != 0 && tx >= tm[0]) {      /* in the log */
