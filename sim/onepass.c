@@ -964,6 +964,7 @@ static uint64_t now_ns(void)
 }
 
 /* The requests of a batch that a stack takes (their indices, in order). */
+_Static_assert(BATCH_HELPED <= 65536 && BATCH <= BATCH_HELPED, "takes holds 16-bit indices");
 typedef struct takes {
     uint32_t n;
     uint16_t i[BATCH_HELPED];
