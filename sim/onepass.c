@@ -753,6 +753,25 @@ FORCE_INLINE uint32_t fa_access(stack *s, uint32_t tx, uint32_t now, int write)
     const uint32_t D = s->depth, next = s->next;
     uint32_t d = D + 1, ndm = write ? 1 : INF, slot;
 
+    if (s->linear && s->t0 && tx >= s->t0 && s->s0 + (tx - s->t0) == next - 2 &&
+        next != s->W && D >= 2) {
+        /* the block before the last request's (two blocks taking turns): one
+         * block after it, the last request's (never a repeat, so live) */
+        const uint32_t from = next - 2, wf = from >> 6, wn = next >> 6;
+        const uint32_t dmk = s->sdm[from];
+        wb_add(s->wb, s->lt, D, dmk, 1);
+        s->fbits[wf] &= ~(1ull << (from & 63));
+        s->fbits[wn] |= 1ull << (next & 63);
+        if (wf != wn) {
+            fen_add(s, wf, -1);
+            fen_add(s, wn, 1);
+        }
+        s->st[next] = now;
+        s->sdm[next] = dirty_after(write, dmk > 2 ? dmk : 2);
+        s->next = next + 1;
+        return 2;
+    }
+
     if (!s->linear && tx != 0 && next != 0 && s->st[next - 1] == tx) {
         /* the newest block again: depth 1, its slot keeps its place (a
          * linear stack moves it to the end, as any other) */
