@@ -47,7 +47,10 @@
  *    the end are counted directly). Without sampling or the 3C split it
  *    takes every request and appends one slot for each (its newest block
  *    again too), so the block last used at a time t0 + i since the last
- *    pack is in slot s0 + i, found without a search.
+ *    pack is in slot s0 + i, found without a search; the block of the
+ *    request before the last one is at depth 2, known without counting
+ *    (only the last request's block comes after it, and that is another
+ *    block: repeats are not taken).
  *  - Requests are gathered 256 at a time; the table of lines and the
  *    fully-associative stack take them in order, then each set stack takes
  *    all of them in order (stacks are independent of each other, so the
