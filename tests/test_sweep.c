@@ -348,6 +348,11 @@ TEST(onepass_equals_simulation_when_few_lines_take_turns)
     compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
                     "l1d.size = 2K 4K 8K\nl1d.assoc = 1 4 16 32 full\n",
                     "gen:random:n=40000,footprint=3K,writes=40", 1);
+    /* fully associative caches from one line up: a read at depth 2 leaves
+     * its block clean in the one-line cache */
+    compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                    "l1d.size = 64 128 256 1K\nl1d.assoc = full\n",
+                    "gen:random:n=40000,footprint=512,writes=30", 1);
 }
 
 TEST(onepass_equals_simulation_for_an_l2_under_fixed_l1s)
