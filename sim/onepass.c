@@ -49,16 +49,17 @@
  *    again too), so the block last used at a time t0 + i since the last
  *    pack is in slot s0 + i, found without a search; the block of the
  *    request before the last one is at depth 2, known without counting
- *    (only the last request's block comes after it, and that is another
- *    block: repeats are not taken).
+ *    (only the newest slot comes after it, which is live and, as a block
+ *    holds one live slot, another block's).
  *  - Requests are gathered 256 at a time; the table of lines and the
  *    fully-associative stack take them in order, then each set stack takes
- *    all of them in order (stacks are independent of each other, so the
- *    result is that of taking each request through every stack in turn,
- *    with less work per request). With helper threads, batches of 2048
- *    requests go round a ring of 4: the caller runs the levels above, the
- *    table and its share of the stacks, each helper its own share, every
- *    stack still taking every request in order (with the 3C split, which
+ *    those it does not skip (Levels, below), in order (stacks are
+ *    independent of each other, so the result is that of taking each
+ *    request through every stack in turn, with less work per request).
+ *    With helper threads, batches of 2048 requests go round a ring of 4:
+ *    the caller runs the levels above, the table and its share of the
+ *    stacks, each helper its own share, every stack still taking its
+ *    requests in order (with the 3C split, which
  *    needs the fully-associative depth first, there are no helpers). The
  *    caller reuses a batch once every helper is done with it, and waits
  *    for them all before anything reads the counts. Every 64 batches, with
@@ -759,7 +760,8 @@ FORCE_INLINE uint32_t fa_access(stack *s, uint32_t tx, uint32_t now, int write)
     if (s->linear && s->t0 && tx >= s->t0 && s->s0 + (tx - s->t0) == next - 2 &&
         next != s->W && D >= 2) {
         /* the block before the last request's (two blocks taking turns): one
-         * block after it, the last request's (never a repeat, so live) */
+         * live block after it, the last request's (the newest slot is live,
+         * and a block holds one live slot) */
         const uint32_t from = next - 2, wf = from >> 6, wn = next >> 6;
         const uint32_t dmk = s->sdm[from];
         wb_add(s->wb, s->lt, D, dmk, 1);
@@ -892,9 +894,9 @@ static void renumber(ct_onepass *o);
 
 /* The levels of a request to block: the first level (index) at which it
  * is its set's newest block, so at depth 1 in that stack and every one
- * with more sets. Its set stacks of that level
- * on skip it, a write only where its block is dirty everywhere already.
- * Returns that level (nlvl: none). */
+ * with more sets. Its set stacks of that level on skip it, a write only
+ * where its block is dirty everywhere already. Returns that level (nlvl:
+ * none). */
 static uint32_t level_pass(ct_onepass *o, seen_entry *e, uint64_t block, int write,
                            uint32_t cls)
 {
