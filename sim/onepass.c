@@ -1223,9 +1223,8 @@ static void flush_batch(ct_onepass *o)
         q->n = 0;
         return;
     }
-    if (o->nhelp)
-        o->front_ns += now_ns() - t0;
     if (o->nhelp) {
+        o->front_ns += now_ns() - t0;
         pthread_mutex_lock(&o->mu);
         o->published = o->filling + 1;
         pthread_cond_broadcast(&o->work);
@@ -1605,11 +1604,11 @@ static void deal_stacks(ct_onepass *o, uint32_t helpers, const uint64_t *cost, u
         double wbig = -1;
         for (uint32_t k = 0; k < o->nstk; k++) {
             const stack *s = &o->stk[k];
-            double w = s->kind == ST_FA ? FA_WEIGHT : s->kind == ST_DM ? 1.5
-                                                    : 1.0 + log2((double)s->depth + 1) / 2;
-            w *= s->rate;        /* the share of the requests it follows */
-            if (cost)
-                w = (double)cost[k];
+            /* (s->rate: the share of the requests it follows) */
+            const double w = cost ? (double)cost[k]
+                             : s->rate * (s->kind == ST_FA ? FA_WEIGHT
+                                          : s->kind == ST_DM ? 1.5
+                                          : 1.0 + log2((double)s->depth + 1) / 2);
             if (!placed[k] && w > wbig) {
                 wbig = w;
                 big = k;
