@@ -792,7 +792,7 @@ FORCE_INLINE uint32_t fa_access(stack *s, uint32_t tx, uint32_t now, int write)
         if (s->t0 && tx >= s->t0)                   /* appended since the last pack */
             slot = s->s0 + (tx - s->t0);
         else if (next >= 4 && s->st[next - 4] <= tx) /* recent: look from the end */
-            for (slot = next - 2; s->st[slot] != tx; slot--)
+            for (slot = next - 1; s->st[slot] != tx; slot--)
                 ;
         else
             slot = slot_of(s->st, s->t0 ? s->s0 : next, tx);
