@@ -72,6 +72,29 @@
  *    (max(old, 1)), and a write finds it 1 already when a write has been
  *    taken since another block's request. Such requests are counted (a hit
  *    everywhere) and not taken (not with sampling or the 3C split).
+ *  - Pairs (not with sampling or the 3C split; every set count a power of
+ *    two, the fully-associative stack two lines deep or more): a run is
+ *    the requests at L that take turns between two blocks X and Y. From a
+ *    run's fifth request on, requests are taken in pairs, and a pair is
+ *    folded (with the pairs next to it, into one entry of the batch)
+ *    instead of taken one by one, when a write in it is to a block
+ *    written before in the run (a write-back level). In a stack where X
+ *    and Y share a set, every request of the run from the third on is at
+ *    depth 2 (one block, the other, used since); elsewhere it is at depth
+ *    1. A pair leaves the two blocks the newest of their sets, in the same
+ *    order, so their times do not move (the fold takes no time) and the
+ *    fully-associative stack appends no slot. What a fold changes, in a
+ *    stack where they share a set: each request is counted at depth 2; a
+ *    one-way cache writes back each request's block that was dirty from 1,
+ *    i.e. whose last request (at depth 2 again) was a write; and each
+ *    block's dirty-from becomes 1 if its last request was a write, else 2
+ *    if a request to it since its last one taken (that one included)
+ *    wrote, else stays (max(old, 2) = old). Elsewhere it counts depth 1
+ *    and changes nothing: a read at depth 1 keeps dirty-from, and a write
+ *    finds it 1 already, the block having been written in the run with
+ *    only depth 1 since. With the levels on, a fold skips the stacks from
+ *    the first level whose sets part X and Y. No fold goes where the two
+ *    share a set of a direct-mapped stack.
  *  - Levels (not with sampling or the 3C split): the power-of-two set counts
  *    nest (a set of 2S sets is half of one of S), so a block that is its
  *    set's newest at S sets is at 2S too. The table pass keeps the block of
@@ -630,9 +653,28 @@ static void fen_build(stack *s)
 #define FRONT_WEIGHT 8.0         /* the caller's own work per request: levels above, table */
 #define FA_WEIGHT 9.0            /* a fully-associative stack (64-deep set stack: 4) */
 
+#define FOLD_CLS 0xffu             /* cls of an entry that is a fold (Pairs, above) */
+#define MAX_FOLDS 64                /* folds per batch */
+#define FOLD_MAX_N (1u << 30)       /* requests per fold */
+
+/* Pairs of requests folded into one entry: every one at depth 2 in the
+ * stacks where the two blocks share a set, at depth 1 elsewhere. */
+typedef struct foldrec {
+    uint64_t q;             /* the newest block (the entry's block is the other, p) */
+    uint32_t cnt[NCLASS];   /* requests by class */
+    uint32_t n;             /* requests */
+    uint32_t nwb;           /* requests whose block was dirty from 1: one-way write-backs */
+    uint8_t dm_p, dm_q;     /* the blocks' dirty-from afterwards: FOLD_DM_* */
+    uint8_t lstar;          /* the first level whose sets part the two blocks (nlvl: none) */
+} foldrec;
+
+enum { FOLD_DM_KEEP, FOLD_DM_1, FOLD_DM_2 };
+
 /* Requests gathered (struct of arrays). */
 typedef struct reqbuf {
     uint32_t n;
+    uint32_t nfold;
+    foldrec fold[MAX_FOLDS];
     uint64_t block[BATCH_HELPED], hash[BATCH_HELPED], want[BATCH_HELPED];
     uint32_t tx[BATCH_HELPED], now[BATCH_HELPED], dfa[BATCH_HELPED];
     uint8_t cls[BATCH_HELPED], write[BATCH_HELPED], rep[BATCH_HELPED];
@@ -676,6 +718,22 @@ struct ct_onepass {
     uint64_t lvl_seen;      /* requests in the current window */
     uint64_t lvl_gain;      /* stacks skipped by them */
     uint32_t lvl_idle;      /* windows since the levels were switched off */
+    /* pairs (Pairs, above) */
+    int folding;            /* pairs may be folded */
+    uint32_t fold_zmax;     /* two blocks whose low fold_zmax bits are equal share a
+                               set in a stack too shallow for a fold */
+    uint64_t alt[2];        /* the last two blocks taken, alt[1] the newest */
+    uint8_t alt_w[2];       /* a write to it in the run */
+    uint8_t alt_lw[2];      /* its last request was a write */
+    uint32_t alt_pos;       /* requests in the run: the two blocks taking turns */
+    uint8_t alt_lstar;      /* the run's first level whose sets part the two blocks */
+    int alt_fold;           /* the run's pairs may be folded (no too shallow stack shares) */
+    int held;               /* a request to alt[1] waits for its pair's second */
+    uint8_t held_cls, held_write, held_ok, held_nwb;
+    foldrec pend;           /* pairs folded and not yet in a batch (pend.n: requests) */
+    uint8_t pend_anyw[2], pend_lastw[2];   /* per block of the pairs, p then q */
+    uint64_t pend_p;        /* the first block of the pairs folded */
+    uint64_t folded;        /* requests folded */
     uint64_t last_block;    /* the block of the last request taken */
     int last_dirty;         /* the last request taken was a write: its block is dirty
                                everywhere until another block's request is taken */
@@ -949,6 +1007,40 @@ static void levels_trial(ct_onepass *o)
     o->lvl_gain = 0;
 }
 
+/* The table pass over a fold: its blocks keep their times. With the
+ * levels on, it skips the stacks of the first level whose sets part its
+ * two blocks and the later ones, counted there at depth 1 (there it
+ * changes nothing), and its blocks' dirty levels follow its last
+ * requests. (Where the levels do not know a block as its set's newest,
+ * after they were off, its next request is taken everywhere and sets its
+ * dirty level afresh.) */
+static void fold_table(ct_onepass *o, reqbuf *q, uint32_t i)
+{
+    const foldrec *f = &q->fold[q->tx[i]];
+    const uint64_t blk[2] = {q->block[i], f->q};
+    const uint8_t code[2] = {f->dm_p, f->dm_q};
+    const uint32_t l = f->lstar;
+
+    if (!o->lvl_on) {
+        q->skip[i] = (uint8_t)o->nlvl;
+        return;
+    }
+    q->skip[i] = (uint8_t)l;
+    for (int c = 0; c < NCLASS; c++)
+        o->skipped[l][c] += f->cnt[c];
+    o->lvl_gain += (uint64_t)(o->nlvl - l) * f->n;
+    for (int b = 0; o->write_back && b < 2; b++) {
+        seen_entry *e = seen_get(&o->seen, blk[b], mix64(blk[b]));
+        if (!e) {
+            o->oom = 1;
+            return;
+        }
+        e->dirty1 = code[b] == FOLD_DM_1   ? 0
+                    : code[b] == FOLD_DM_2 ? (uint8_t)l
+                                           : (uint8_t)(e->dirty1 > l ? e->dirty1 : l);
+    }
+}
+
 /* The table pass over a batch: the requests' last-use times and their new
  * times. */
 static void table_pass(ct_onepass *o, reqbuf *q)
@@ -959,6 +1051,10 @@ static void table_pass(ct_onepass *o, reqbuf *q)
         seen_entry *e;
         if (i + 8 < n)
             PREFETCH_R(&o->seen.e[q->hash[i + 8] & o->seen.mask]);
+        if (UNLIKELY(q->cls[i] == FOLD_CLS)) {
+            fold_table(o, q, i);
+            continue;
+        }
         e = seen_get(&o->seen, q->block[i], q->hash[i]);
         if (UNLIKELY(!e)) {
             o->oom = 1;
@@ -1008,6 +1104,43 @@ static void takes_level(takes *t, const takes *from, const reqbuf *q, uint32_t l
     t->n = m;
 }
 
+/* A fold f of blocks p and f->q in one stack (R: p's set, set stacks).
+ * Where the two share a set every request is at depth 2: a one-way cache
+ * writes back each one whose block was dirty from 1, and the two blocks'
+ * dirty-from values follow the last requests. Elsewhere all are at depth
+ * 1 and change nothing (a write only to a block dirty from 1 there). */
+FORCE_INLINE void fold_apply(stack *s, const foldrec *f, uint64_t p, uint8_t *R, const int kind,
+                             const int dirt)
+{
+    static const uint32_t to[3] = {0, 1, 2};    /* FOLD_DM_*: the value (0: kept) */
+    uint32_t row;
+
+    if (kind != ST_FA && ((p ^ f->q) & s->smask) != 0) {
+        row = s->ltc[1];
+    } else {
+        row = s->ltc[2];
+        if (dirt) {
+            s->wb[s->lt[1]] += f->nwb;
+            s->wb[s->lt[2]] -= f->nwb;
+            if (kind == ST_FA) {
+                if (f->dm_p)
+                    s->sdm[s->next - 2] = to[f->dm_p];
+                if (f->dm_q)
+                    s->sdm[s->next - 1] = to[f->dm_q];
+            } else {
+                uint16_t *dm = kind == ST_MRU ? (uint16_t *)(R + 4 * (size_t)s->depth)
+                                              : ((list_head *)R)->fdm;
+                if (f->dm_p)
+                    dm[1] = (uint16_t)to[f->dm_p];
+                if (f->dm_q)
+                    dm[0] = (uint16_t)to[f->dm_q];
+            }
+        }
+    }
+    for (int c = 0; c < NCLASS; c++)
+        s->hist[row + (uint32_t)c] += f->cnt[c];
+}
+
 /* One stack (number k) over the requests t of a batch. `kind`, `dirt` (the
  * level is write-back) and `general` (sampling or the 3C split) are
  * constants where inlined. A fully-associative stack leaves its depths in
@@ -1037,6 +1170,11 @@ FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const takes *
         uint32_t d;
         if (kind != ST_FA && j + 8 < m)
             PREFETCH_R(rp[j + 8]);
+        if (UNLIKELY(cls == FOLD_CLS)) {
+            fold_apply(s, &q->fold[q->tx[i]], q->block[i], kind != ST_FA ? rp[j] : NULL, kind,
+                       dirt);
+            continue;
+        }
         if (kind == ST_FA) {
             d = fa_access(s, q->tx[i], q->now[i], write);
             if (general && o->classes)  /* the 3C split reads it (no helpers then) */
@@ -1236,6 +1374,7 @@ static void flush_batch(ct_onepass *o)
     if (o->filling >= o->nrb)
         wait_helpers(o, o->filling - o->nrb + 1);
     o->cur->n = 0;
+    o->cur->nfold = 0;
     if (o->nhelp) {
         if (++o->since_deal >= o->deal_every)
             redeal(o);
@@ -1243,11 +1382,153 @@ static void flush_batch(ct_onepass *o)
     }
 }
 
+static void release(ct_onepass *o);
+
 /* Everything gathered has gone through every stack. */
 static void settle(ct_onepass *o)
 {
+    if (o->folding)
+        release(o);
     flush_batch(o);
     wait_helpers(o, o->published);
+}
+
+/* Put one request into the batch being filled (no sampling: every stack
+ * follows it). */
+static void push(ct_onepass *o, uint64_t block, uint32_t cls, int write)
+{
+    reqbuf *q = o->cur;
+    const uint32_t i = q->n;
+    q->block[i] = block;
+    q->hash[i] = mix64(block);
+    q->want[i] = o->exact;
+    q->cls[i] = (uint8_t)cls;
+    q->write[i] = (uint8_t)write;
+    q->rep[i] = 0;
+    if (i < 8)
+        PREFETCH_R(&o->seen.e[q->hash[i] & o->seen.mask]);
+    if (++q->n == o->batch)
+        flush_batch(o);
+}
+
+/* Put the pairs folded so far into the batch being filled, as one entry
+ * (its tx: the index of its fold). */
+static void fold_flush(ct_onepass *o)
+{
+    foldrec *f = &o->pend;
+    reqbuf *q;
+    uint32_t i;
+    if (f->n == 0)
+        return;
+    if (o->cur->nfold == MAX_FOLDS)
+        flush_batch(o);
+    q = o->cur;
+    f->dm_p = o->pend_lastw[0] ? FOLD_DM_1 : o->pend_anyw[0] ? FOLD_DM_2 : FOLD_DM_KEEP;
+    f->dm_q = o->pend_lastw[1] ? FOLD_DM_1 : o->pend_anyw[1] ? FOLD_DM_2 : FOLD_DM_KEEP;
+    f->lstar = o->alt_lstar;
+    o->folded += f->n;
+    i = q->n;
+    q->fold[q->nfold] = *f;
+    q->block[i] = o->pend_p;
+    q->hash[i] = mix64(o->pend_p);
+    q->want[i] = o->exact;
+    q->cls[i] = FOLD_CLS;
+    q->write[i] = 0;
+    q->rep[i] = 0;
+    q->tx[i] = q->nfold++;
+    memset(f, 0, sizeof *f);
+    if (++q->n == o->batch)
+        flush_batch(o);
+}
+
+/* The pairs folded and a request held go into the batch, in order. */
+static void release(ct_onepass *o)
+{
+    fold_flush(o);
+    if (o->held) {
+        o->held = 0;
+        push(o, o->alt[1], o->held_cls, o->held_write);
+    }
+}
+
+/* A request taken when pairs may be folded (Pairs, above). */
+static void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
+{
+    uint32_t x = 0;
+    uint8_t ok, nwb;
+
+    if (block == o->alt[1]) {           /* a write to the last block again */
+        release(o);
+        push(o, block, cls, write);
+        o->alt[0] = EMPTY_KEY;
+        o->alt_pos = 1;
+        o->alt_lw[1] = (uint8_t)write;
+        return;
+    }
+    if (block != o->alt[0]) {           /* a new run: the last block, then this one */
+        release(o);
+        push(o, block, cls, write);
+        o->alt[0] = o->alt[1];
+        o->alt[1] = block;
+        o->alt_pos = o->alt_pos ? 2 : 1;
+        o->alt_w[0] = o->alt_lw[0] = o->alt_lw[1];
+        o->alt_w[1] = o->alt_lw[1] = (uint8_t)write;
+        return;
+    }
+    /* the run goes on: this is its request at position alt_pos */
+    if (o->alt_pos < 5 && ++o->alt_pos == 5) {
+        const uint64_t d = o->alt[0] ^ o->alt[1];
+        while (x < o->nlvl && (d & o->lvl_mask[x]) == 0)
+            x++;
+        o->alt_lstar = (uint8_t)x;
+        o->alt_fold = (uint32_t)__builtin_ctzll(d) < o->fold_zmax;
+    }
+    ok = (uint8_t)(!write || o->alt_w[0] || !o->write_back);
+    nwb = o->alt_lw[0];
+    if (o->held) {                      /* the second of a pair */
+        o->held = 0;
+        if (o->held_ok && ok && o->pend.n < FOLD_MAX_N) {
+            foldrec *f = &o->pend;
+            if (f->n == 0) {
+                o->pend_p = o->alt[1];
+                f->q = block;
+                o->pend_anyw[0] = o->held_nwb;
+                o->pend_anyw[1] = nwb;
+            }
+            o->pend_anyw[0] |= o->held_write;
+            o->pend_lastw[0] = o->held_write;
+            o->pend_anyw[1] |= (uint8_t)write;
+            o->pend_lastw[1] = (uint8_t)write;
+            f->cnt[o->held_cls]++;
+            f->cnt[cls]++;
+            f->n += 2;
+            f->nwb += o->held_nwb + nwb;
+        } else {
+            fold_flush(o);
+            push(o, o->alt[1], o->held_cls, o->held_write);
+            push(o, block, cls, write);
+        }
+    } else if (o->alt_pos >= 5 && o->alt_fold) {
+        o->held = 1;                    /* the first of a pair */
+        o->held_cls = (uint8_t)cls;
+        o->held_write = (uint8_t)write;
+        o->held_ok = ok;
+        o->held_nwb = nwb;
+    } else {
+        fold_flush(o);
+        push(o, block, cls, write);
+    }
+    o->alt_lw[0] = (uint8_t)write;
+    o->alt_w[0] |= (uint8_t)write;
+    o->alt[0] = o->alt[1];
+    o->alt[1] = block;
+    {
+        const uint8_t w = o->alt_w[0], lw = o->alt_lw[0];
+        o->alt_w[0] = o->alt_w[1];
+        o->alt_lw[0] = o->alt_lw[1];
+        o->alt_w[1] = w;
+        o->alt_lw[1] = lw;
+    }
 }
 
 static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, int demand)
@@ -1268,6 +1549,10 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
     }
     o->last_dirty = write;      /* a repeat write not taken above is taken here */
     o->last_block = block;
+    if (o->folding) {
+        pairs(o, block, cls, write);
+        return;
+    }
     if (UNLIKELY(o->sampled)) {
         want = sample_want(o, block, &rep);
         if (!want)
@@ -1389,6 +1674,7 @@ void ct_onepass_set_deal_every(ct_onepass *o, uint32_t batches)
 }
 
 uint64_t ct_onepass_moves(const ct_onepass *o) { return o->moves; }
+uint64_t ct_onepass_folded(const ct_onepass *o) { return o->folded; }
 
 /* ---- eligibility ------------------------------------------------------------- */
 
@@ -1573,6 +1859,24 @@ static int levels_setup(ct_onepass *o)
         if (!o->lvl_last[o->nlvl])
             return -1;
         o->nlvl++;
+    }
+}
+
+/* Pairs are folded without sampling or the 3C split, when every set count
+ * is a power of two and the fully-associative stack is two lines deep or
+ * more; not where the two blocks share a set of a direct-mapped stack. */
+static void pairs_setup(ct_onepass *o)
+{
+    o->folding = !o->general;
+    o->fold_zmax = 64;
+    o->alt[0] = o->alt[1] = EMPTY_KEY;
+    for (uint32_t k = 0; k < o->nstk; k++) {
+        const stack *s = &o->stk[k];
+        if (s->kind == ST_FA ? s->depth < 2 : !s->pow2)
+            o->folding = 0;
+        else if (s->kind != ST_FA && s->depth < 2 &&
+                 (uint32_t)__builtin_ctzll(s->sets) < o->fold_zmax)
+            o->fold_zmax = (uint32_t)__builtin_ctzll(s->sets);
     }
 }
 
@@ -1818,6 +2122,7 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
     }
     if (levels_setup(o) != 0)
         goto oom;
+    pairs_setup(o);
     for (size_t i = 0; i < n; i++) {
         op_pt *p = &o->pt[i];
         for (uint32_t k = 0; k < o->nstk && !p->nstack; k++) {

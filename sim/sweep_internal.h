@@ -58,6 +58,8 @@ void ct_onepass_set_level_window(ct_onepass *op, uint32_t requests);
  * (onepass.c, DEAL_EVERY), and how many stacks the deals have moved. */
 void ct_onepass_set_deal_every(ct_onepass *op, uint32_t batches);
 uint64_t ct_onepass_moves(const ct_onepass *op);
+/* Requests folded in pairs (onepass.c, "Pairs"). */
+uint64_t ct_onepass_folded(const ct_onepass *op);
 void ct_onepass_free(ct_onepass *op);
 
 /* Feed accesses (a batch or part of one). */

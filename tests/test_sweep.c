@@ -201,6 +201,7 @@ typedef struct got {
     ct_interval_stats iv[256][4];
     double err[256], rate[256];
     uint64_t moves;         /* stacks the one-pass deals moved to another thread */
+    uint64_t folded;        /* requests the one-pass folded in pairs */
 } got;
 
 static int collect(void *ctx, const ct_sweep_result *r)
@@ -590,6 +591,8 @@ static int onepass_direct(const ct_sweep *sw, const char *trace, direct_opts o, 
         rc = ct_onepass_finish(op, &err);
     if (rc == CT_OK)
         g->moves = ct_onepass_moves(op);
+    if (rc == CT_OK)
+        g->folded = ct_onepass_folded(op);
     for (size_t i = 0; rc == CT_OK && i < n; i++) {
         ct_interval_stats iv[4];
         double re[4];
@@ -750,6 +753,91 @@ TEST(dealing_stacks_to_other_threads_changes_no_figure)
     same_figures(sw, &a, &b);
     CHECK(b.moves > 0);
     CHECK_EQ_U64(a.moves, 0);
+    ct_sweep_free(sw);
+}
+
+/* A din trace of two lines taking turns (onepass.c, "Pairs"): runs of 1 to
+ * 40 requests, the two lines' indices differing from bit `lo` up (0 to
+ * 15, so that they share sets up to a different set count each time);
+ * reads and writes mixed, runs that only read or mostly write, a line
+ * requested twice in a row now and then, and a few random requests
+ * between runs. Returns its path (NULL when it cannot be written). */
+static const char *turns_trace(const char *name, int runs)
+{
+    static char path[512];
+    FILE *f;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    for (int r = 0; r < runs; r++) {
+        uint64_t line[2], len, wpct;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        line[0] = x % 512;
+        line[1] = (line[0] ^ (((x >> 20) % 7 + 1) << ((x >> 24) % 16))) % 65536;
+        len = 1 + (x >> 32) % 40;
+        wpct = (x >> 40) % 4 == 0 ? 0 : (x >> 40) % 4 == 1 ? 80 : 30;
+        for (uint64_t i = 0; i < len; i++) {
+            const uint64_t ln = line[i & 1];
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            fprintf(f, "%d %llx\n", (int)(x % 100 < wpct),
+                    (unsigned long long)(ln * 64 + (x >> 8) % 8 * 8));
+            if ((x >> 16) % 16 == 0)   /* the same line again */
+                fprintf(f, "%d %llx\n", (int)((x >> 12) % 2), (unsigned long long)(ln * 64));
+        }
+        for (uint64_t i = 0; i < (x >> 48) % 3; i++)
+            fprintf(f, "0 %llx\n", (unsigned long long)((x >> (8 * i)) % 4096 * 64));
+    }
+    fclose(f);
+    return path;
+}
+
+/* Pairs of requests to two lines taking turns are folded into one entry;
+ * every figure must equal simulation's, write-back or write-through,
+ * with direct-mapped points (whose stacks no fold may touch) and without,
+ * with the levels going on and off, times renumbered and helper threads. */
+TEST(folding_pairs_of_two_lines_taking_turns_changes_no_figure)
+{
+    static got a, b, c;
+    const char *trace = turns_trace("turns.din", 1500);
+    ct_sweep *sw;
+
+    CHECK(trace != NULL);
+    if (!trace)
+        return;
+    compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                    "l1d.size = 128 512 2K 8K 32K\nl1d.assoc = 2 4 8 16 32 full\n", trace, 1);
+    compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                    "l1d.size = 256 1K 4K 16K\nl1d.assoc = 1 2 4 16 full\n", trace, 1);
+    compare_methods("[l1d]\nline = 64\nwrite_back = no\n[sweep]\n"
+                    "l1d.size = 128 1K 8K\nl1d.assoc = 2 8 full\n", trace, 1);
+    /* one-line fully-associative caches: a read at depth 2 leaves its
+     * block clean there, and a stack of one line takes no fold */
+    compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                    "l1d.size = 64 128 1K\nl1d.assoc = full\n", trace, 1);
+    compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                    "l1d.size = 64 1K 4K\nl1d.assoc = full 4 8\nzip = l1d.size l1d.assoc\n",
+                    trace, 1);
+    sw = load_ok("turns.ini", "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                 "l1d.size = 512..32K x4\nl1d.assoc = 2 4 16 full\n");
+    CHECK(sw != NULL);
+    if (!sw)
+        return;
+    CHECK(onepass_direct(sw, trace, (direct_opts){0}, &a) == CT_OK);
+    CHECK(onepass_direct(sw, trace, (direct_opts){.level_window = 70}, &b) == CT_OK);
+    CHECK(onepass_direct(sw, trace,
+                         (direct_opts){.clock_limit = 3000, .level_window = 50, .helpers = 2},
+                         &c) == CT_OK);
+    same_figures(sw, &a, &b);
+    same_figures(sw, &a, &c);
+    CHECK(a.folded > 4000);     /* of about 31000 requests */
+    CHECK(b.folded > 4000);
     ct_sweep_free(sw);
 }
 
@@ -943,6 +1031,7 @@ int main(void)
     RUN(renumbering_times_changes_no_figure);
     RUN(switching_levels_on_and_off_changes_no_figure);
     RUN(dealing_stacks_to_other_threads_changes_no_figure);
+    RUN(folding_pairs_of_two_lines_taking_turns_changes_no_figure);
     RUN(intervals_count_full_intervals_only);
     RUN(progress_line_reports_rate_share_and_time_left);
     RUN(compressed_traces_report_their_file_progress);
