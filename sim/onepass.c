@@ -75,25 +75,25 @@
  *  - Pairs (not with sampling or the 3C split; every set count a power of
  *    two, the fully-associative stack two lines deep or more): a run is
  *    the requests at L that take turns between two blocks X and Y. From a
- *    run's fifth request on, requests are taken in pairs, and a pair is
+ *    run's third request on, requests are taken in pairs, and a pair is
  *    folded (with the pairs next to it, into one entry of the batch)
  *    instead of taken one by one, when a write in it is to a block
  *    written before in the run (a write-back level). In a stack where X
- *    and Y share a set, every request of the run from the third on is at
- *    depth 2 (one block, the other, used since); elsewhere it is at depth
- *    1. A pair leaves the two blocks the newest of their sets, in the same
- *    order, so their times do not move (the fold takes no time) and the
- *    fully-associative stack appends no slot. What a fold changes, in a
- *    stack where they share a set: each request is counted at depth 2; a
- *    one-way cache writes back each request's block that was dirty from 1,
- *    i.e. whose last request (at depth 2 again) was a write; and each
- *    block's dirty-from becomes 1 if its last request was a write, else 2
- *    if a request to it since its last one taken (that one included)
- *    wrote, else stays (max(old, 2) = old). Elsewhere it counts depth 1
- *    and changes nothing: a read at depth 1 keeps dirty-from, and a write
- *    finds it 1 already, the block having been written in the run with
- *    only depth 1 since. With the levels on, a fold skips the stacks from
- *    the first level whose sets part X and Y. No fold goes where the two
+ *    and Y share a set, each of these requests is at depth 2 (one block,
+ *    the other, used since); elsewhere at depth 1. A pair leaves the two
+ *    blocks the newest of their sets, in the same order, so their times
+ *    do not move (a fold takes no time) and the fully-associative stack
+ *    appends no slot. What a fold does in a stack where they share a set:
+ *    each request is counted at depth 2; a one-way cache writes back each
+ *    request's block that was dirty from 1 (a block's first request in
+ *    the fold finds the stack's own value; a later one finds 1 when the
+ *    block's request before wrote); each block's dirty-from becomes 1 if
+ *    its last request wrote, else 2 if one of its requests in the fold
+ *    wrote, else max(old, 2). Elsewhere it counts depth 1 and changes
+ *    nothing: a read at depth 1 keeps dirty-from, and a write finds it 1
+ *    already (the block was written in the run, and has been at depth 1
+ *    there since). With the levels on, a fold skips the stacks from the
+ *    first level whose sets part X and Y. No fold goes where the two
  *    share a set of a direct-mapped stack.
  *  - Levels (not with sampling or the 3C split): the power-of-two set counts
  *    nest (a set of 2S sets is half of one of S), so a block that is its
@@ -261,6 +261,15 @@ static seen_entry *seen_get(seen_map *m, uint64_t block, uint64_t hash)
     m->e[h].time = 0;
     m->e[h].dirty1 = NO_LEVEL;
     return &m->e[h];
+}
+
+/* The entry of a block seen (NULL: none). */
+static seen_entry *seen_find(const seen_map *m, uint64_t block)
+{
+    for (uint64_t h = mix64(block) & m->mask; m->e[h].block != EMPTY_KEY; h = (h + 1) & m->mask)
+        if (m->e[h].block == block)
+            return &m->e[h];
+    return NULL;
 }
 
 /* ---- one stack structure: one set count ---------------------------------- */
@@ -668,7 +677,7 @@ typedef struct foldrec {
     uint8_t lstar;          /* the first level whose sets part the two blocks (nlvl: none) */
 } foldrec;
 
-enum { FOLD_DM_KEEP, FOLD_DM_1, FOLD_DM_2 };
+enum { FOLD_DM_MAX2, FOLD_DM_1, FOLD_DM_2 };
 
 /* Requests gathered (struct of arrays). */
 typedef struct reqbuf {
@@ -725,7 +734,7 @@ struct ct_onepass {
     uint64_t alt[2];        /* the last two blocks taken, alt[1] the newest */
     uint8_t alt_w[2];       /* a write to it in the run */
     uint8_t alt_lw[2];      /* its last request was a write */
-    uint32_t alt_pos;       /* requests in the run: the two blocks taking turns */
+    uint32_t alt_pos;       /* requests in the run (the two blocks taking turns), up to 3 */
     uint8_t alt_lstar;      /* the run's first level whose sets part the two blocks */
     int alt_fold;           /* the run's pairs may be folded (no too shallow stack shares) */
     int held;               /* a request to alt[1] waits for its pair's second */
@@ -1014,7 +1023,7 @@ static void levels_trial(ct_onepass *o)
  * requests. (Where the levels do not know a block as its set's newest,
  * after they were off, its next request is taken everywhere and sets its
  * dirty level afresh.) */
-static void fold_table(ct_onepass *o, reqbuf *q, uint32_t i)
+static NOINLINE void fold_table(ct_onepass *o, reqbuf *q, uint32_t i)
 {
     const foldrec *f = &q->fold[q->tx[i]];
     const uint64_t blk[2] = {q->block[i], f->q};
@@ -1030,14 +1039,11 @@ static void fold_table(ct_onepass *o, reqbuf *q, uint32_t i)
         o->skipped[l][c] += f->cnt[c];
     o->lvl_gain += (uint64_t)(o->nlvl - l) * f->n;
     for (int b = 0; o->write_back && b < 2; b++) {
-        seen_entry *e = seen_get(&o->seen, blk[b], mix64(blk[b]));
-        if (!e) {
-            o->oom = 1;
-            return;
-        }
-        e->dirty1 = code[b] == FOLD_DM_1   ? 0
-                    : code[b] == FOLD_DM_2 ? (uint8_t)l
-                                           : (uint8_t)(e->dirty1 > l ? e->dirty1 : l);
+        seen_entry *e = seen_find(&o->seen, blk[b]);   /* seen: taken in the run */
+        if (e)
+                e->dirty1 = code[b] == FOLD_DM_1   ? 0
+                        : code[b] == FOLD_DM_2 ? (uint8_t)l
+                                               : (uint8_t)(e->dirty1 > l ? e->dirty1 : l);
     }
 }
 
@@ -1106,13 +1112,14 @@ static void takes_level(takes *t, const takes *from, const reqbuf *q, uint32_t l
 
 /* A fold f of blocks p and f->q in one stack (R: p's set, set stacks).
  * Where the two share a set every request is at depth 2: a one-way cache
- * writes back each one whose block was dirty from 1, and the two blocks'
- * dirty-from values follow the last requests. Elsewhere all are at depth
- * 1 and change nothing (a write only to a block dirty from 1 there). */
-FORCE_INLINE void fold_apply(stack *s, const foldrec *f, uint64_t p, uint8_t *R, const int kind,
-                             const int dirt)
+ * writes back each one whose block was dirty from 1 (for each block's
+ * first request, this stack's own value; after, whether its last request
+ * wrote), and the two blocks' dirty-from values follow their last
+ * requests. Elsewhere all are at depth 1 and change nothing (a write only
+ * to a block dirty from 1 there). */
+static NOINLINE void fold_apply(stack *s, const foldrec *f, uint64_t p, uint8_t *R, int kind,
+                                int dirt)
 {
-    static const uint32_t to[3] = {0, 1, 2};    /* FOLD_DM_*: the value (0: kept) */
     uint32_t row;
 
     if (kind != ST_FA && ((p ^ f->q) & s->smask) != 0) {
@@ -1120,20 +1127,33 @@ FORCE_INLINE void fold_apply(stack *s, const foldrec *f, uint64_t p, uint8_t *R,
     } else {
         row = s->ltc[2];
         if (dirt) {
-            s->wb[s->lt[1]] += f->nwb;
-            s->wb[s->lt[2]] -= f->nwb;
+            /* the values of p and q: fa slots next - 2 and next - 1; the
+             * front's (or a shallow set's) entries 1 and 0 */
+            uint32_t dm[2], nwb = f->nwb;
+            const uint8_t code[2] = {f->dm_p, f->dm_q};
+            uint16_t *d16 = NULL;
             if (kind == ST_FA) {
-                if (f->dm_p)
-                    s->sdm[s->next - 2] = to[f->dm_p];
-                if (f->dm_q)
-                    s->sdm[s->next - 1] = to[f->dm_q];
+                dm[0] = s->sdm[s->next - 2];
+                dm[1] = s->sdm[s->next - 1];
             } else {
-                uint16_t *dm = kind == ST_MRU ? (uint16_t *)(R + 4 * (size_t)s->depth)
-                                              : ((list_head *)R)->fdm;
-                if (f->dm_p)
-                    dm[1] = (uint16_t)to[f->dm_p];
-                if (f->dm_q)
-                    dm[0] = (uint16_t)to[f->dm_q];
+                d16 = kind == ST_MRU ? (uint16_t *)(R + 4 * (size_t)s->depth)
+                                     : ((list_head *)R)->fdm;
+                dm[0] = dm_of16(d16[1]);
+                dm[1] = dm_of16(d16[0]);
+            }
+            for (int b = 0; b < 2; b++) {
+                nwb += dm[b] <= 1;
+                dm[b] = code[b] == FOLD_DM_1 ? 1 : code[b] == FOLD_DM_2 ? 2
+                        : dm[b] > 2 ? dm[b] : 2;
+            }
+            s->wb[s->lt[1]] += nwb;
+            s->wb[s->lt[2]] -= nwb;
+            if (kind == ST_FA) {
+                s->sdm[s->next - 2] = dm[0];
+                s->sdm[s->next - 1] = dm[1];
+            } else {
+                d16[1] = dm_pack16(dm[0]);
+                d16[0] = dm_pack16(dm[1]);
             }
         }
     }
@@ -1382,20 +1402,9 @@ static void flush_batch(ct_onepass *o)
     }
 }
 
-static void release(ct_onepass *o);
-
-/* Everything gathered has gone through every stack. */
-static void settle(ct_onepass *o)
-{
-    if (o->folding)
-        release(o);
-    flush_batch(o);
-    wait_helpers(o, o->published);
-}
-
 /* Put one request into the batch being filled (no sampling: every stack
  * follows it). */
-static void push(ct_onepass *o, uint64_t block, uint32_t cls, int write)
+FORCE_INLINE void push(ct_onepass *o, uint64_t block, uint32_t cls, int write)
 {
     reqbuf *q = o->cur;
     const uint32_t i = q->n;
@@ -1423,8 +1432,8 @@ static void fold_flush(ct_onepass *o)
     if (o->cur->nfold == MAX_FOLDS)
         flush_batch(o);
     q = o->cur;
-    f->dm_p = o->pend_lastw[0] ? FOLD_DM_1 : o->pend_anyw[0] ? FOLD_DM_2 : FOLD_DM_KEEP;
-    f->dm_q = o->pend_lastw[1] ? FOLD_DM_1 : o->pend_anyw[1] ? FOLD_DM_2 : FOLD_DM_KEEP;
+    f->dm_p = o->pend_lastw[0] ? FOLD_DM_1 : o->pend_anyw[0] ? FOLD_DM_2 : FOLD_DM_MAX2;
+    f->dm_q = o->pend_lastw[1] ? FOLD_DM_1 : o->pend_anyw[1] ? FOLD_DM_2 : FOLD_DM_MAX2;
     f->lstar = o->alt_lstar;
     o->folded += f->n;
     i = q->n;
@@ -1437,18 +1446,30 @@ static void fold_flush(ct_onepass *o)
     q->rep[i] = 0;
     q->tx[i] = q->nfold++;
     memset(f, 0, sizeof *f);
+    o->pend_anyw[0] = o->pend_anyw[1] = 0;
     if (++q->n == o->batch)
         flush_batch(o);
 }
 
 /* The pairs folded and a request held go into the batch, in order. */
-static void release(ct_onepass *o)
+FORCE_INLINE void release(ct_onepass *o)
 {
+    if (LIKELY(!o->held && o->pend.n == 0))
+        return;
     fold_flush(o);
     if (o->held) {
         o->held = 0;
         push(o, o->alt[1], o->held_cls, o->held_write);
     }
+}
+
+/* Everything gathered has gone through every stack. */
+static void settle(ct_onepass *o)
+{
+    if (o->folding)
+        release(o);
+    flush_batch(o);
+    wait_helpers(o, o->published);
 }
 
 /* A request taken when pairs may be folded (Pairs, above). */
@@ -1475,8 +1496,8 @@ static void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
         o->alt_w[1] = o->alt_lw[1] = (uint8_t)write;
         return;
     }
-    /* the run goes on: this is its request at position alt_pos */
-    if (o->alt_pos < 5 && ++o->alt_pos == 5) {
+    /* the run goes on: its third request or a later one */
+    if (o->alt_pos < 3 && ++o->alt_pos == 3) {
         const uint64_t d = o->alt[0] ^ o->alt[1];
         while (x < o->nlvl && (d & o->lvl_mask[x]) == 0)
             x++;
@@ -1489,11 +1510,11 @@ static void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
         o->held = 0;
         if (o->held_ok && ok && o->pend.n < FOLD_MAX_N) {
             foldrec *f = &o->pend;
-            if (f->n == 0) {
+            if (f->n == 0) {            /* the first pair: each stack its own */
                 o->pend_p = o->alt[1];
                 f->q = block;
-                o->pend_anyw[0] = o->held_nwb;
-                o->pend_anyw[1] = nwb;
+            } else {
+                f->nwb += o->held_nwb + nwb;
             }
             o->pend_anyw[0] |= o->held_write;
             o->pend_lastw[0] = o->held_write;
@@ -1502,13 +1523,12 @@ static void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
             f->cnt[o->held_cls]++;
             f->cnt[cls]++;
             f->n += 2;
-            f->nwb += o->held_nwb + nwb;
         } else {
             fold_flush(o);
             push(o, o->alt[1], o->held_cls, o->held_write);
             push(o, block, cls, write);
         }
-    } else if (o->alt_pos >= 5 && o->alt_fold) {
+    } else if (o->alt_fold) {
         o->held = 1;                    /* the first of a pair */
         o->held_cls = (uint8_t)cls;
         o->held_write = (uint8_t)write;
