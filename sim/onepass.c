@@ -673,11 +673,15 @@ typedef struct foldrec {
     uint32_t cnt[NCLASS];   /* requests by class */
     uint32_t n;             /* requests */
     uint32_t nwb;           /* requests whose block was dirty from 1: one-way write-backs */
+    uint64_t cmask;         /* the classes with requests */
     uint8_t dm_p, dm_q;     /* the blocks' dirty-from afterwards: FOLD_DM_* */
     uint8_t lstar;          /* the first level whose sets part the two blocks (nlvl: none) */
 } foldrec;
 
 enum { FOLD_DM_MAX2, FOLD_DM_1, FOLD_DM_2 };
+enum { ALT_W = 1, ALT_LW = 2 };
+enum { HELD = 1, HELD_OK = 2, HELD_NWB = 4, HELD_W = 8 };
+enum { PEND_ANY = 1, PEND_LAST = 2 };
 
 /* Requests gathered (struct of arrays). */
 typedef struct reqbuf {
@@ -732,15 +736,17 @@ struct ct_onepass {
     uint32_t fold_zmax;     /* two blocks whose low fold_zmax bits are equal share a
                                set in a stack too shallow for a fold */
     uint64_t alt[2];        /* the last two blocks taken, alt[1] the newest */
-    uint8_t alt_w[2];       /* a write to it in the run */
-    uint8_t alt_lw[2];      /* its last request was a write */
+    uint32_t alt_fl;        /* per block: ALT_W (a write to it in the run), ALT_LW (its
+                               last request wrote), for alt[0]; << 2 for alt[1] */
     uint32_t alt_pos;       /* requests in the run (the two blocks taking turns), up to 3 */
     uint8_t alt_lstar;      /* the run's first level whose sets part the two blocks */
     int alt_fold;           /* the run's pairs may be folded (no too shallow stack shares) */
-    int held;               /* a request to alt[1] waits for its pair's second */
-    uint8_t held_cls, held_write, held_ok, held_nwb;
+    uint32_t held;          /* a request to alt[1] waiting for its pair's second:
+                               HELD | HELD_OK (it may be folded) | HELD_NWB (its block
+                               was dirty from 1) | HELD_W (it writes) | class << 8 */
     foldrec pend;           /* pairs folded and not yet in a batch (pend.n: requests) */
-    uint8_t pend_anyw[2], pend_lastw[2];   /* per block of the pairs, p then q */
+    uint32_t pend_w;        /* per block of the pairs, p then (<< 2) q: PEND_ANY (one of
+                               its requests wrote), PEND_LAST (its last one did) */
     uint64_t pend_p;        /* the first block of the pairs folded */
     uint64_t folded;        /* requests folded */
     uint64_t last_block;    /* the block of the last request taken */
@@ -1035,8 +1041,8 @@ static NOINLINE void fold_table(ct_onepass *o, reqbuf *q, uint32_t i)
         return;
     }
     q->skip[i] = (uint8_t)l;
-    for (int c = 0; c < NCLASS; c++)
-        o->skipped[l][c] += f->cnt[c];
+    for (uint64_t m = f->cmask; m; m &= m - 1)
+        o->skipped[l][__builtin_ctzll(m)] += f->cnt[__builtin_ctzll(m)];
     o->lvl_gain += (uint64_t)(o->nlvl - l) * f->n;
     for (int b = 0; o->write_back && b < 2; b++) {
         seen_entry *e = seen_find(&o->seen, blk[b]);   /* seen: taken in the run */
@@ -1090,6 +1096,7 @@ static uint64_t now_ns(void)
 }
 
 /* The requests of a batch that a stack takes (their indices, in order). */
+_Static_assert(NCLASS <= 64, "foldrec's cmask holds a bit per class");
 _Static_assert(BATCH_HELPED <= 65536 && BATCH <= BATCH_HELPED, "takes holds 16-bit indices");
 typedef struct takes {
     uint32_t n;
@@ -1157,8 +1164,8 @@ static NOINLINE void fold_apply(stack *s, const foldrec *f, uint64_t p, uint8_t 
             }
         }
     }
-    for (int c = 0; c < NCLASS; c++)
-        s->hist[row + (uint32_t)c] += f->cnt[c];
+    for (uint64_t m = f->cmask; m; m &= m - 1)
+        s->hist[row + (uint32_t)__builtin_ctzll(m)] += f->cnt[__builtin_ctzll(m)];
 }
 
 /* One stack (number k) over the requests t of a batch. `kind`, `dirt` (the
@@ -1432,8 +1439,14 @@ static void fold_flush(ct_onepass *o)
     if (o->cur->nfold == MAX_FOLDS)
         flush_batch(o);
     q = o->cur;
-    f->dm_p = o->pend_lastw[0] ? FOLD_DM_1 : o->pend_anyw[0] ? FOLD_DM_2 : FOLD_DM_MAX2;
-    f->dm_q = o->pend_lastw[1] ? FOLD_DM_1 : o->pend_anyw[1] ? FOLD_DM_2 : FOLD_DM_MAX2;
+    for (int b = 0; b < 2; b++) {
+        const uint32_t w = o->pend_w >> (2 * b);
+        const uint8_t code = w & PEND_LAST ? FOLD_DM_1 : w & PEND_ANY ? FOLD_DM_2 : FOLD_DM_MAX2;
+        if (b == 0)
+            f->dm_p = code;
+        else
+            f->dm_q = code;
+    }
     f->lstar = o->alt_lstar;
     o->folded += f->n;
     i = q->n;
@@ -1446,7 +1459,7 @@ static void fold_flush(ct_onepass *o)
     q->rep[i] = 0;
     q->tx[i] = q->nfold++;
     memset(f, 0, sizeof *f);
-    o->pend_anyw[0] = o->pend_anyw[1] = 0;
+    o->pend_w = 0;
     if (++q->n == o->batch)
         flush_batch(o);
 }
@@ -1458,8 +1471,8 @@ FORCE_INLINE void release(ct_onepass *o)
         return;
     fold_flush(o);
     if (o->held) {
+        push(o, o->alt[1], o->held >> 8, (o->held & HELD_W) != 0);
         o->held = 0;
-        push(o, o->alt[1], o->held_cls, o->held_write);
     }
 }
 
@@ -1475,80 +1488,70 @@ static void settle(ct_onepass *o)
 /* A request taken when pairs may be folded (Pairs, above). */
 static void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
 {
-    uint32_t x = 0;
-    uint8_t ok, nwb;
+    const uint32_t fl = o->alt_fl, w = (uint32_t)(write != 0);
+    uint32_t ok, nwb, h;
 
-    if (block == o->alt[1]) {           /* a write to the last block again */
+    if (block != o->alt[0]) {
         release(o);
         push(o, block, cls, write);
-        o->alt[0] = EMPTY_KEY;
-        o->alt_pos = 1;
-        o->alt_lw[1] = (uint8_t)write;
-        return;
-    }
-    if (block != o->alt[0]) {           /* a new run: the last block, then this one */
-        release(o);
-        push(o, block, cls, write);
-        o->alt[0] = o->alt[1];
-        o->alt[1] = block;
-        o->alt_pos = o->alt_pos ? 2 : 1;
-        o->alt_w[0] = o->alt_lw[0] = o->alt_lw[1];
-        o->alt_w[1] = o->alt_lw[1] = (uint8_t)write;
+        if (block == o->alt[1]) {       /* a write to the last block again */
+            o->alt[0] = EMPTY_KEY;
+            o->alt_pos = 1;
+        } else {                        /* a new run: the last block, then this one */
+            o->alt[0] = o->alt[1];
+            o->alt[1] = block;
+            o->alt_pos = o->alt_pos ? 2 : 1;
+        }
+        o->alt_fl = (fl >> 3 & 1) * (ALT_W | ALT_LW) | w * (ALT_W | ALT_LW) << 2;
         return;
     }
     /* the run goes on: its third request or a later one */
     if (o->alt_pos < 3 && ++o->alt_pos == 3) {
         const uint64_t d = o->alt[0] ^ o->alt[1];
+        uint32_t x = 0;
         while (x < o->nlvl && (d & o->lvl_mask[x]) == 0)
             x++;
         o->alt_lstar = (uint8_t)x;
         o->alt_fold = (uint32_t)__builtin_ctzll(d) < o->fold_zmax;
     }
-    ok = (uint8_t)(!write || o->alt_w[0] || !o->write_back);
-    nwb = o->alt_lw[0];
-    if (o->held) {                      /* the second of a pair */
+    ok = !w || (fl & ALT_W) || !o->write_back;
+    nwb = fl >> 1 & 1;
+    h = o->held;
+    if (h) {                            /* the second of a pair */
         o->held = 0;
-        if (o->held_ok && ok && o->pend.n < FOLD_MAX_N) {
+        if ((h & HELD_OK) && ok && o->pend.n < FOLD_MAX_N) {
             foldrec *f = &o->pend;
+            const uint32_t hw = (h & HELD_W) != 0, hc = h >> 8;
             if (f->n == 0) {            /* the first pair: each stack its own */
                 o->pend_p = o->alt[1];
                 f->q = block;
             } else {
-                f->nwb += o->held_nwb + nwb;
+                f->nwb += ((h & HELD_NWB) != 0) + nwb;
             }
-            o->pend_anyw[0] |= o->held_write;
-            o->pend_lastw[0] = o->held_write;
-            o->pend_anyw[1] |= (uint8_t)write;
-            o->pend_lastw[1] = (uint8_t)write;
-            f->cnt[o->held_cls]++;
+            o->pend_w = (o->pend_w & (PEND_ANY | PEND_ANY << 2)) |
+                        hw * (PEND_ANY | PEND_LAST) | w * (PEND_ANY | PEND_LAST) << 2;
+            f->cnt[hc]++;
             f->cnt[cls]++;
+            f->cmask |= 1ull << hc | 1ull << cls;
             f->n += 2;
         } else {
             fold_flush(o);
-            push(o, o->alt[1], o->held_cls, o->held_write);
+            push(o, o->alt[1], h >> 8, (h & HELD_W) != 0);
             push(o, block, cls, write);
         }
-    } else if (o->alt_fold) {
-        o->held = 1;                    /* the first of a pair */
-        o->held_cls = (uint8_t)cls;
-        o->held_write = (uint8_t)write;
-        o->held_ok = ok;
-        o->held_nwb = nwb;
+    } else if (o->alt_fold) {           /* the first of a pair */
+        o->held = HELD | ok * HELD_OK | nwb * HELD_NWB | w * HELD_W | cls << 8;
     } else {
         fold_flush(o);
         push(o, block, cls, write);
     }
-    o->alt_lw[0] = (uint8_t)write;
-    o->alt_w[0] |= (uint8_t)write;
+    /* this block's flags, then it becomes alt[1] */
+    {
+        const uint32_t mine = (fl & ALT_W) | w * (ALT_W | ALT_LW);
+        o->alt_fl = mine << 2 | (fl >> 2 & 3);
+    }
     o->alt[0] = o->alt[1];
     o->alt[1] = block;
-    {
-        const uint8_t w = o->alt_w[0], lw = o->alt_lw[0];
-        o->alt_w[0] = o->alt_w[1];
-        o->alt_lw[0] = o->alt_lw[1];
-        o->alt_w[1] = w;
-        o->alt_lw[1] = lw;
-    }
 }
 
 static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, int demand)
