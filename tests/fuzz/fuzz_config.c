@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cachet/cachet.h"
+#include "fuzz_files.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -17,16 +18,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ct_config *c = NULL;
     ct_sim *s = NULL;
     ct_error err = {0};
-    FILE *f;
 
-    if (!path[0])   /* in memory where there is a tmpfs: a unit writes its file */
-        snprintf(path, sizeof path, "%s/cachet-fuzz-config-%ld.ini",
-                 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (long)getpid());
-    f = fopen(path, "wb");
-    if (!f)
-        abort();
-    fwrite(data, 1, size, f);
-    fclose(f);
+    if (!path[0])
+        fuzz_path(path, sizeof path, "config.ini");
+    fuzz_write(path, data, size);
     if (ct_config_load(&c, path, &err) == CT_OK) {
         char line[256];
         size_t n = 0;

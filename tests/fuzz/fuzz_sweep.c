@@ -13,6 +13,7 @@
 
 #include "cachet/cachet.h"
 #include "cachet/sweep.h"
+#include "fuzz_files.h"
 
 static int discard(void *ctx, const char *data, size_t len)
 {
@@ -61,16 +62,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ct_sweep *sw = NULL;
     ct_error err = {0};
     ct_writer w = {discard, NULL, 0};
-    FILE *f;
 
-    if (!path[0])   /* in memory where there is a tmpfs: a unit writes its file */
-        snprintf(path, sizeof path, "%s/cachet-fuzz-sweep-%ld.ini",
-                 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (long)getpid());
-    f = fopen(path, "wb");
-    if (!f)
-        abort();
-    fwrite(data, 1, size, f);
-    fclose(f);
+    if (!path[0])
+        fuzz_path(path, sizeof path, "sweep.ini");
+    fuzz_write(path, data, size);
     if (ct_sweep_load(&sw, path, &err) != CT_OK)
         return 0;
     for (size_t i = 0; i < ct_sweep_npoints(sw); i++)

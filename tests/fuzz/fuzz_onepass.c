@@ -1,0 +1,146 @@
+/*
+ * fuzz_onepass.c - a libFuzzer target that holds the one-pass analysis to
+ * simulation. The input is a din trace of data requests among a few lines,
+ * one step per byte, made so that lines often take turns (onepass.c,
+ * "Pairs"): the line two before (k times, taking turns), the last line
+ * again, a line that differs from the last one in one index bit (so that
+ * the two share sets up to some set count), or one of 32. A sweep (picked
+ * by the first byte, with the interval) runs it both ways, and every figure
+ * of every point must be equal; a difference stops the run.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cachet/cachet.h"
+#include "cachet/sweep.h"
+#include "fuzz_files.h"
+
+#define MAX_PTS 16
+
+static const char *const sweeps[] = {
+    "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+    "l1d.size = 128 512 2K 8K\nl1d.assoc = 2 4 16 full\n",
+    "[l1d]\nline = 64\n[sweep]\nl1d.size = 256 1K 4K\nl1d.assoc = 1 2 8 full\n",
+    "[l1d]\nline = 64\nwrite_back = no\n[sweep]\nl1d.size = 128 1K\nl1d.assoc = 2 full\n",
+    "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+    "l1d.size = 64 1K 4K\nl1d.assoc = full 4 8\nzip = l1d.size l1d.assoc\n",
+};
+
+typedef struct got {
+    size_t n;
+    int method[MAX_PTS];
+    ct_level_stats stats[MAX_PTS];
+    ct_sim_totals tot[MAX_PTS];
+    ct_interval_stats iv[MAX_PTS];
+} got;
+
+static int collect(void *ctx, const ct_sweep_result *r)
+{
+    got *g = ctx;
+    if (r->point >= MAX_PTS || r->nlevels != 1)
+        abort();
+    g->method[r->point] = r->method;
+    g->stats[r->point] = r->stats[0];
+    g->tot[r->point] = *r->totals;
+    g->iv[r->point] = r->interval[0];
+    g->n++;
+    return 0;
+}
+
+static void run(ct_sweep *sw, const char *trace, int no_onepass, uint64_t interval, got *g)
+{
+    const char *traces[1] = {trace};
+    ct_sweep_opts o = {0};
+    ct_error err = {0};
+    memset(g, 0, sizeof *g);
+    o.threads = 1;
+    o.no_onepass = no_onepass;
+    o.interval = interval;
+    o.result = collect;
+    o.result_ctx = g;
+    if (ct_sweep_run(sw, traces, 1, &o, &err) != CT_OK) {
+        fprintf(stderr, "sweep: %s\n", err.msg);
+        abort();
+    }
+}
+
+/* The din trace of the steps in data. */
+static void write_trace(const char *path, const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(path, "w");
+    uint64_t last[2] = {1, 0};  /* the last two lines, the last one first */
+
+    if (!f)
+        abort();
+    for (size_t i = 0; i < size; i++) {
+        const uint8_t b = data[i];
+        const int w = b >> 2 & 1;
+        uint64_t line, k = 1;
+        switch (b & 3) {
+        case 0:                 /* the two lines take turns k times */
+            k = (b >> 3) + 1u;
+            line = last[1];
+            break;
+        case 1:
+            line = last[0];
+            break;
+        case 2:
+            line = last[0] ^ (1ull << (b >> 3 & 15));
+            break;
+        default:
+            line = b >> 3;
+            break;
+        }
+        for (uint64_t j = 0; j < k; j++) {
+            const uint64_t ln = k > 1 ? last[1] : line;
+            fprintf(f, "%d %llx\n", (int)(k > 1 ? (b >> (j % 5 + 3)) & w : w),
+                    (unsigned long long)(ln * 64 + (i + j) % 8 * 8));
+            if (ln != last[0]) {
+                last[1] = last[0];
+                last[0] = ln;
+            }
+        }
+    }
+    fclose(f);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static char ini[64], din[64];
+    static got a, b;
+    ct_sweep *sw = NULL;
+    ct_error err = {0};
+    const char *text;
+    uint64_t interval;
+
+    if (size < 2 || size > 4096)
+        return 0;
+    if (!ini[0]) {
+        fuzz_path(ini, sizeof ini, "onepass.ini");
+        fuzz_path(din, sizeof din, "onepass.din");
+    }
+    text = sweeps[data[0] % (sizeof sweeps / sizeof sweeps[0])];
+    interval = 50 + (uint64_t)(data[0] >> 2) * 37;
+    fuzz_write(ini, text, strlen(text));
+    write_trace(din, data + 1, size - 1);
+    if (ct_sweep_load(&sw, ini, &err) != CT_OK || ct_sweep_npoints(sw) > MAX_PTS)
+        abort();
+    run(sw, din, 0, interval, &a);
+    run(sw, din, 1, interval, &b);
+    if (a.n != ct_sweep_npoints(sw) || b.n != a.n)
+        abort();
+    for (size_t p = 0; p < a.n; p++) {
+        if (a.method[p] != CT_SWEEP_ONEPASS || b.method[p] != CT_SWEEP_SIMULATED)
+            abort();
+        if (memcmp(&a.stats[p], &b.stats[p], sizeof a.stats[p]) != 0 ||
+            memcmp(&a.tot[p], &b.tot[p], sizeof a.tot[p]) != 0 || a.iv[p].n != b.iv[p].n ||
+            a.iv[p].mean != b.iv[p].mean) {
+            fprintf(stderr, "point %zu: one-pass and simulation differ\n", p);
+            abort();
+        }
+    }
+    ct_sweep_free(sw);
+    return 0;
+}
