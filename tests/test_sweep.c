@@ -623,23 +623,47 @@ static void same_figures(const ct_sweep *sw, const got *a, const got *b)
     }
 }
 
+/* The one-pass analysis of sw over trace with its default settings (into
+ * a) and two others (b, c): every figure the same. */
+static void same_three_ways(const ct_sweep *sw, const char *trace, direct_opts ob, direct_opts oc,
+                            got *a, got *b, got *c)
+{
+    CHECK(onepass_direct(sw, trace, (direct_opts){0}, a) == CT_OK);
+    CHECK(onepass_direct(sw, trace, ob, b) == CT_OK);
+    CHECK(onepass_direct(sw, trace, oc, c) == CT_OK);
+    same_figures(sw, a, b);
+    same_figures(sw, a, c);
+}
+
+/* The next of a xorshift sequence (the traces made here). */
+static uint64_t next_x(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* A new trace file `name` in the temporary directory (its path in path). */
+static FILE *trace_file(const char *name, char *path, size_t n)
+{
+    snprintf(path, n, "%s/%s", tmpdir, name);
+    return fopen(path, "w");
+}
+
 /* A din trace: one read, then a read and a write of each of 30000 random
  * lines among 2048. Returns its path (NULL when it cannot be written). */
 static const char *rw_trace(void)
 {
     static char path[512];
-    FILE *f;
+    FILE *f = trace_file("rw.din", path, sizeof path);
     uint64_t x = 0x2545f4914f6cdd1dull;
 
-    snprintf(path, sizeof path, "%s/rw.din", tmpdir);
-    f = fopen(path, "w");
     if (!f)
         return NULL;
     fprintf(f, "0 40000\n");
     for (int i = 0; i < 30000; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        next_x(&x);
         fprintf(f, "0 %llx\n1 %llx\n", (unsigned long long)(x % 2048 * 64),
                 (unsigned long long)(x % 2048 * 64));
     }
@@ -690,17 +714,13 @@ TEST(renumbering_times_changes_no_figure)
 static const char *phases_trace(void)
 {
     static char path[512];
-    FILE *f;
+    FILE *f = trace_file("phases.din", path, sizeof path);
     uint64_t x = 88172645463325252ull;
 
-    snprintf(path, sizeof path, "%s/phases.din", tmpdir);
-    f = fopen(path, "w");
     if (!f)
         return NULL;
     for (int i = 0; i < 48000; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        next_x(&x);
         fprintf(f, "%d %llx\n", (int)(x % 3 == 0),
                 (unsigned long long)((i / 3000) % 2 ? x % 196608 : (x % 8) * 4160));
     }
@@ -721,13 +741,9 @@ TEST(switching_levels_on_and_off_changes_no_figure)
     CHECK(sw != NULL);
     if (!sw)
         return;
-    CHECK(onepass_direct(sw, trace, (direct_opts){0}, &a) == CT_OK);
-    CHECK(onepass_direct(sw, trace, (direct_opts){.level_window = 300}, &b) == CT_OK);
-    CHECK(onepass_direct(sw, trace,
-                         (direct_opts){.clock_limit = 5000, .level_window = 70, .helpers = 1},
-                         &c) == CT_OK);
-    same_figures(sw, &a, &b);
-    same_figures(sw, &a, &c);
+    same_three_ways(sw, trace, (direct_opts){.level_window = 300},
+                    (direct_opts){.clock_limit = 5000, .level_window = 70, .helpers = 1}, &a, &b,
+                    &c);
     for (size_t p = 0; p < a.n; p++)
         CHECK(a.stats[p][0].writebacks > 0);
     ct_sweep_free(sw);
@@ -765,27 +781,21 @@ TEST(dealing_stacks_to_other_threads_changes_no_figure)
 static const char *turns_trace(const char *name, int runs)
 {
     static char path[512];
-    FILE *f;
+    FILE *f = trace_file(name, path, sizeof path);
     uint64_t x = 0x9e3779b97f4a7c15ull;
 
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    f = fopen(path, "w");
     if (!f)
         return NULL;
     for (int r = 0; r < runs; r++) {
         uint64_t line[2], len, wpct;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        next_x(&x);
         line[0] = x % 512;
         line[1] = (line[0] ^ (((x >> 20) % 7 + 1) << ((x >> 24) % 16))) % 65536;
         len = 1 + (x >> 32) % 40;
         wpct = (x >> 40) % 4 == 0 ? 0 : (x >> 40) % 4 == 1 ? 80 : 30;
         for (uint64_t i = 0; i < len; i++) {
             const uint64_t ln = line[i & 1];
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            next_x(&x);
             fprintf(f, "%d %llx\n", (int)(x % 100 < wpct),
                     (unsigned long long)(ln * 64 + (x >> 8) % 8 * 8));
             if ((x >> 16) % 16 == 0)   /* the same line again */
@@ -829,13 +839,9 @@ TEST(folding_pairs_of_two_lines_taking_turns_changes_no_figure)
     CHECK(sw != NULL);
     if (!sw)
         return;
-    CHECK(onepass_direct(sw, trace, (direct_opts){0}, &a) == CT_OK);
-    CHECK(onepass_direct(sw, trace, (direct_opts){.level_window = 70}, &b) == CT_OK);
-    CHECK(onepass_direct(sw, trace,
-                         (direct_opts){.clock_limit = 3000, .level_window = 50, .helpers = 2},
-                         &c) == CT_OK);
-    same_figures(sw, &a, &b);
-    same_figures(sw, &a, &c);
+    same_three_ways(sw, trace, (direct_opts){.level_window = 70},
+                    (direct_opts){.clock_limit = 3000, .level_window = 50, .helpers = 2}, &a, &b,
+                    &c);
     CHECK(a.folded > 4000);     /* of about 31000 requests */
     CHECK(b.folded > 4000);
     ct_sweep_free(sw);
