@@ -56,7 +56,7 @@
  *    those it does not skip (Levels, below), in order (stacks are
  *    independent of each other, so the result is that of taking each
  *    request through every stack in turn, with less work per request).
- *    With helper threads, batches of 2048 requests go round a ring of 4:
+ *    With helper threads, batches of 2048 requests go round a ring of 16:
  *    the caller runs the levels above, the table and its share of the
  *    stacks, each helper its own share, every stack still taking its
  *    requests in order (with the 3C split, which
@@ -657,7 +657,7 @@ static void fen_build(stack *s)
 
 #define BATCH 256                /* requests gathered before the stacks run over them */
 #define BATCH_HELPED 2048        /* the same with helper threads (fewer hand-overs) */
-#define RING 4                   /* batches in flight with helper threads */
+#define RING 16                  /* batches in flight with helper threads */
 #define DEAL_EVERY 64            /* batches between deals of the stacks by measured time */
 #define FRONT_WEIGHT 8.0         /* the caller's own work per request: levels above, table */
 #define FA_WEIGHT 9.0            /* a fully-associative stack (64-deep set stack: 4) */
