@@ -663,17 +663,21 @@ static void fen_build(stack *s)
 #define FA_WEIGHT 9.0            /* a fully-associative stack (64-deep set stack: 4) */
 
 #define FOLD_CLS 0xffu             /* cls of an entry that is a fold (Pairs, above) */
-#define MAX_FOLDS 64                /* folds per batch */
+#define MAX_FOLDS (BATCH_HELPED / 2) /* folds per batch */
 #define FOLD_MAX_N (1u << 30)       /* requests per fold */
+#define FOLD_NCLS 4                 /* classes per fold */
 
 /* Pairs of requests folded into one entry: every one at depth 2 in the
- * stacks where the two blocks share a set, at depth 1 elsewhere. */
+ * stacks where the two blocks share a set, at depth 1 elsewhere. A pair
+ * that would make the fold too long or of too many classes starts the
+ * next one. */
 typedef struct foldrec {
     uint64_t q;             /* the newest block (the entry's block is the other, p) */
-    uint32_t cnt[NCLASS];   /* requests by class */
     uint32_t n;             /* requests */
     uint32_t nwb;           /* requests whose block was dirty from 1: one-way write-backs */
-    uint64_t cmask;         /* the classes with requests */
+    uint32_t cnt[FOLD_NCLS];    /* requests of each class of cls */
+    uint8_t cls[FOLD_NCLS];
+    uint8_t ncls;
     uint8_t dm_p, dm_q;     /* the blocks' dirty-from afterwards: FOLD_DM_* */
     uint8_t lstar;          /* the first level whose sets part the two blocks (nlvl: none) */
 } foldrec;
@@ -733,6 +737,7 @@ struct ct_onepass {
     uint32_t lvl_idle;      /* windows since the levels were switched off */
     /* pairs (Pairs, above) */
     int folding;            /* pairs may be folded */
+    uint32_t fold_ncls;     /* classes per fold (FOLD_NCLS) */
     uint32_t fold_zmax;     /* two blocks whose low fold_zmax bits are equal share a
                                set in a stack too shallow for a fold */
     uint64_t alt[2];        /* the last two blocks taken, alt[1] the newest */
@@ -1041,8 +1046,8 @@ static NOINLINE void fold_table(ct_onepass *o, reqbuf *q, uint32_t i)
         return;
     }
     q->skip[i] = (uint8_t)l;
-    for (uint64_t m = f->cmask; m; m &= m - 1)
-        o->skipped[l][__builtin_ctzll(m)] += f->cnt[__builtin_ctzll(m)];
+    for (uint32_t k = 0; k < f->ncls; k++)
+        o->skipped[l][f->cls[k]] += f->cnt[k];
     o->lvl_gain += (uint64_t)(o->nlvl - l) * f->n;
     for (int b = 0; o->write_back && b < 2; b++) {
         seen_entry *e = seen_find(&o->seen, blk[b]);   /* seen: taken in the run */
@@ -1096,7 +1101,6 @@ static uint64_t now_ns(void)
 }
 
 /* The requests of a batch that a stack takes (their indices, in order). */
-_Static_assert(NCLASS <= 64, "foldrec's cmask holds a bit per class");
 _Static_assert(BATCH_HELPED <= 65536 && BATCH <= BATCH_HELPED, "takes holds 16-bit indices");
 typedef struct takes {
     uint32_t n;
@@ -1164,8 +1168,8 @@ static NOINLINE void fold_apply(stack *s, const foldrec *f, uint64_t p, uint8_t 
             }
         }
     }
-    for (uint64_t m = f->cmask; m; m &= m - 1)
-        s->hist[row + (uint32_t)__builtin_ctzll(m)] += f->cnt[__builtin_ctzll(m)];
+    for (uint32_t k = 0; k < f->ncls; k++)
+        s->hist[row + f->cls[k]] += f->cnt[k];
 }
 
 /* One stack (number k) over the requests t of a batch. `kind`, `dirt` (the
@@ -1485,6 +1489,32 @@ static void settle(ct_onepass *o)
     wait_helpers(o, o->published);
 }
 
+/* Whether fold f, of at most `most` classes, has room for a pair of
+ * classes a and b. */
+static inline int fold_room(const foldrec *f, uint32_t a, uint32_t b, uint32_t most)
+{
+    uint32_t have_a = 0, have_b = (uint32_t)(a == b);
+    for (uint32_t k = 0; k < f->ncls; k++) {
+        have_a |= f->cls[k] == a;
+        have_b |= f->cls[k] == b;
+    }
+    return f->ncls + (1u - have_a) + (1u - have_b) <= most;
+}
+
+/* Count one request of class c in fold f (which has room for it). */
+static inline void fold_count(foldrec *f, uint32_t c)
+{
+    uint32_t k = 0;
+    while (k < f->ncls && f->cls[k] != c)
+        k++;
+    if (k == f->ncls) {
+        f->cls[k] = (uint8_t)c;
+        f->cnt[k] = 0;
+        f->ncls++;
+    }
+    f->cnt[k]++;
+}
+
 /* A request taken when pairs may be folded (Pairs, above). */
 static void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
 {
@@ -1519,9 +1549,11 @@ static void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
     h = o->held;
     if (h) {                            /* the second of a pair */
         o->held = 0;
-        if ((h & HELD_OK) && ok && o->pend.n < FOLD_MAX_N) {
+        if ((h & HELD_OK) && ok) {
             foldrec *f = &o->pend;
             const uint32_t hw = (h & HELD_W) != 0, hc = h >> 8;
+            if (f->n >= FOLD_MAX_N || !fold_room(f, hc, cls, o->fold_ncls))
+                fold_flush(o);          /* this pair starts the next fold */
             if (f->n == 0) {            /* the first pair: each stack its own */
                 o->pend_p = o->alt[1];
                 f->q = block;
@@ -1530,9 +1562,8 @@ static void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
             }
             o->pend_w = (o->pend_w & (PEND_ANY | PEND_ANY << 2)) |
                         hw * (PEND_ANY | PEND_LAST) | w * (PEND_ANY | PEND_LAST) << 2;
-            f->cnt[hc]++;
-            f->cnt[cls]++;
-            f->cmask |= 1ull << hc | 1ull << cls;
+            fold_count(f, hc);
+            fold_count(f, cls);
             f->n += 2;
         } else {
             fold_flush(o);
@@ -1698,6 +1729,11 @@ void ct_onepass_set_deal_every(ct_onepass *o, uint32_t batches)
 
 uint64_t ct_onepass_moves(const ct_onepass *o) { return o->moves; }
 uint64_t ct_onepass_folded(const ct_onepass *o) { return o->folded; }
+
+void ct_onepass_set_fold_classes(ct_onepass *o, uint32_t n)
+{
+    o->fold_ncls = n < 2 ? 2 : n > FOLD_NCLS ? FOLD_NCLS : n;
+}
 
 /* ---- eligibility ------------------------------------------------------------- */
 
@@ -1891,6 +1927,7 @@ static int levels_setup(ct_onepass *o)
 static void pairs_setup(ct_onepass *o)
 {
     o->folding = !o->general;
+    o->fold_ncls = FOLD_NCLS;
     o->fold_zmax = 64;
     o->alt[0] = o->alt[1] = EMPTY_KEY;
     for (uint32_t k = 0; k < o->nstk; k++) {
@@ -2013,6 +2050,11 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
     int rc, src;
 
     *out = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (points[i].sets == 0 || points[i].ways == 0) {
+            free(o);
+            return ct_error_set(err, CT_E_USAGE, "one-pass: point %zu has no sets or no ways", i);
+        }
     if (!o)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
     o->fa = -1;

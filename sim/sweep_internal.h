@@ -58,8 +58,11 @@ void ct_onepass_set_level_window(ct_onepass *op, uint32_t requests);
  * (onepass.c, DEAL_EVERY), and how many stacks the deals have moved. */
 void ct_onepass_set_deal_every(ct_onepass *op, uint32_t batches);
 uint64_t ct_onepass_moves(const ct_onepass *op);
-/* Requests folded in pairs (onepass.c, "Pairs"). */
+/* Requests folded in pairs (onepass.c, "Pairs"); tests: classes per fold
+ * (2 to FOLD_NCLS: a pair of a load and a store then starts a new fold
+ * whenever the classes change). */
 uint64_t ct_onepass_folded(const ct_onepass *op);
+void ct_onepass_set_fold_classes(ct_onepass *op, uint32_t n);
 void ct_onepass_free(ct_onepass *op);
 
 /* Feed accesses (a batch or part of one). */

@@ -545,6 +545,7 @@ typedef struct direct_opts {
     uint32_t level_window;  /* requests per trial of the levels */
     uint32_t deal_every;    /* batches between deals of the stacks to threads */
     unsigned helpers;       /* helper threads (0: none) */
+    uint32_t fold_classes;  /* classes per fold */
 } direct_opts;
 
 /* Run the one-pass analysis of every point of sw over a trace directly.
@@ -564,11 +565,12 @@ static int onepass_direct(const ct_sweep *sw, const char *trace, direct_opts o, 
 
     memset(g, 0, sizeof *g);
     for (size_t i = 0; i < n && i < 64; i++) {
-        char b1[64], b2[64];
+        char b1[64], b2[64], b3[64];
         const ct_config *c = ct_sweep_point_config(sw, i);
         uint64_t size = strtoull(ct_config_get(c, "l1d", "size", b1, sizeof b1), NULL, 10);
         uint64_t ways = strtoull(ct_config_get(c, "l1d", "assoc", b2, sizeof b2), NULL, 10);
-        pts[i].sets = size / 64 / ways;
+        uint64_t line = strtoull(ct_config_get(c, "l1d", "line", b3, sizeof b3), NULL, 10);
+        pts[i].sets = size / line / ways;
         pts[i].ways = (uint32_t)ways;
         pts[i].latency = 3;
     }
@@ -585,6 +587,8 @@ static int onepass_direct(const ct_sweep *sw, const char *trace, direct_opts o, 
         ct_onepass_set_level_window(op, o.level_window);
     if (rc == CT_OK && o.deal_every)
         ct_onepass_set_deal_every(op, o.deal_every);
+    if (rc == CT_OK && o.fold_classes)
+        ct_onepass_set_fold_classes(op, o.fold_classes);
     while (rc == CT_OK && (got_n = ct_trace_next(t, &b, &err)) > 0)
         rc = ct_onepass_run(op, &b, &err);
     if (rc == CT_OK)
@@ -621,6 +625,32 @@ static void same_figures(const ct_sweep *sw, const got *a, const got *b)
         CHECK(memcmp(&a->stats[p][0], &b->stats[p][0], sizeof a->stats[p][0]) == 0);
         CHECK(memcmp(&a->tot[p], &b->tot[p], sizeof a->tot[p]) == 0);
     }
+}
+
+/* A point without sets or ways is refused, not analysed. */
+TEST(onepass_refuses_a_point_without_sets_or_ways)
+{
+    ct_sweep *sw = load_ok("nosets.ini", DIRECT_SWEEP);
+    ct_op_point p[2] = {{.sets = 16, .ways = 2, .latency = 3}, {.sets = 0, .ways = 4}};
+    ct_onepass *op = NULL;
+    ct_error err = {0};
+
+    CHECK(sw != NULL);
+    if (!sw)
+        return;
+    CHECK(ct_onepass_create(&op, ct_sweep_point_config(sw, 0), "l1d", p, 2, 1.0, 0, 0, &err) ==
+          CT_E_USAGE);
+    CHECK(op == NULL);
+    CHECK(strstr(err.msg, "point 1") != NULL);
+    p[1].sets = 8;
+    p[1].ways = 0;
+    CHECK(ct_onepass_create(&op, ct_sweep_point_config(sw, 0), "l1d", p, 2, 1.0, 0, 0, &err) ==
+          CT_E_USAGE);
+    p[1].ways = 4;
+    CHECK(ct_onepass_create(&op, ct_sweep_point_config(sw, 0), "l1d", p, 2, 1.0, 0, 0, &err) ==
+          CT_OK);
+    ct_onepass_free(op);
+    ct_sweep_free(sw);
 }
 
 /* The one-pass analysis of sw over trace with its default settings (into
@@ -772,13 +802,25 @@ TEST(dealing_stacks_to_other_threads_changes_no_figure)
     ct_sweep_free(sw);
 }
 
-/* A din trace of two lines taking turns (onepass.c, "Pairs"): runs of 1 to
- * 40 requests, the two lines' indices differing from bit `lo` up (0 to
- * 15, so that they share sets up to a different set count each time);
- * reads and writes mixed, runs that only read or mostly write, a line
- * requested twice in a row now and then, and a few random requests
- * between runs. Returns its path (NULL when it cannot be written). */
-static const char *turns_trace(const char *name, int runs)
+/* One request of a turns trace: din, or Tarmac with 8-byte lines (reads of
+ * 4 or 8 bytes, writes of 4 bytes or of the whole line: three classes). */
+static void turn_request(FILE *f, int tarmac, int write, uint64_t line, uint64_t x)
+{
+    if (!tarmac) {
+        fprintf(f, "%d %llx\n", write, (unsigned long long)(line * 64 + x % 8 * 8));
+        return;
+    }
+    fprintf(f, "1 clk cpu0 M%c%d %08llx 00000000\n", write ? 'W' : 'R', x % 2 ? 8 : 4,
+            (unsigned long long)(line * 8));
+}
+
+/* A trace of two lines taking turns (onepass.c, "Pairs"): runs of 1 to 40
+ * requests, the two lines' indices differing from bit `lo` up (0 to 15,
+ * so that they share sets up to a different set count each time); reads
+ * and writes mixed, runs that only read or mostly write, a line requested
+ * twice in a row now and then, and a few random requests between runs.
+ * Returns its path (NULL when it cannot be written). */
+static const char *turns_trace(const char *name, int runs, int tarmac)
 {
     static char path[512];
     FILE *f = trace_file(name, path, sizeof path);
@@ -796,13 +838,12 @@ static const char *turns_trace(const char *name, int runs)
         for (uint64_t i = 0; i < len; i++) {
             const uint64_t ln = line[i & 1];
             next_x(&x);
-            fprintf(f, "%d %llx\n", (int)(x % 100 < wpct),
-                    (unsigned long long)(ln * 64 + (x >> 8) % 8 * 8));
+            turn_request(f, tarmac, x % 100 < wpct, ln, x >> 8);
             if ((x >> 16) % 16 == 0)   /* the same line again */
-                fprintf(f, "%d %llx\n", (int)((x >> 12) % 2), (unsigned long long)(ln * 64));
+                turn_request(f, tarmac, (x >> 12) % 2, ln, x >> 20);
         }
         for (uint64_t i = 0; i < (x >> 48) % 3; i++)
-            fprintf(f, "0 %llx\n", (unsigned long long)((x >> (8 * i)) % 4096 * 64));
+            turn_request(f, tarmac, 0, (x >> (8 * i)) % 4096, 0);
     }
     fclose(f);
     return path;
@@ -815,7 +856,7 @@ static const char *turns_trace(const char *name, int runs)
 TEST(folding_pairs_of_two_lines_taking_turns_changes_no_figure)
 {
     static got a, b, c;
-    const char *trace = turns_trace("turns.din", 1500);
+    const char *trace = turns_trace("turns.din", 1500, 0);
     ct_sweep *sw;
 
     CHECK(trace != NULL);
@@ -843,6 +884,25 @@ TEST(folding_pairs_of_two_lines_taking_turns_changes_no_figure)
                     (direct_opts){.clock_limit = 3000, .level_window = 50, .helpers = 2}, &a, &b,
                     &c);
     CHECK(a.folded > 4000);     /* of about 31000 requests */
+    CHECK(b.folded > 4000);
+    ct_sweep_free(sw);
+    /* three classes (8-byte lines: 4- and 8-byte reads, 4-byte writes and
+     * writes of the whole line), and folds of at most two, so that a pair
+     * of a new class starts the next fold */
+    trace = turns_trace("turns.tarmac", 1500, 1);
+    CHECK(trace != NULL);
+    if (!trace)
+        return;
+    compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 8\n[sweep]\n"
+                    "l1d.size = 64 256 1K 4K\nl1d.assoc = 2 4 8 full\n", trace, 1);
+    sw = load_ok("turns8.ini", "[system]\nflush_at_end = yes\n[l1d]\nline = 8\n[sweep]\n"
+                 "l1d.size = 64..4K x4\nl1d.assoc = 2 4 full\n");
+    CHECK(sw != NULL);
+    if (!sw)
+        return;
+    same_three_ways(sw, trace, (direct_opts){.fold_classes = 2},
+                    (direct_opts){.fold_classes = 2, .level_window = 50, .helpers = 1}, &a, &b,
+                    &c);
     CHECK(b.folded > 4000);
     ct_sweep_free(sw);
 }
@@ -1034,6 +1094,7 @@ int main(void)
     RUN(lru_misses_obey_the_inclusion_property);
     RUN(sampled_mode_estimates_miss_rates);
     RUN(sampled_errors_cover_the_true_deviation);
+    RUN(onepass_refuses_a_point_without_sets_or_ways);
     RUN(renumbering_times_changes_no_figure);
     RUN(switching_levels_on_and_off_changes_no_figure);
     RUN(dealing_stacks_to_other_threads_changes_no_figure);
