@@ -849,6 +849,33 @@ static const char *turns_trace(const char *name, int runs, int tarmac)
     return path;
 }
 
+/* A din trace of runs that fold with only reads after a write: line q is
+ * written at the run's second request, p and q then take turns reading
+ * (folded), q is written again at once (its set's newest at every set
+ * count: the levels take the write only where the fold left q not dirty
+ * from 1), and a third line of the same sets follows, so that the one-way
+ * caches of those sets evict q. Returns its path (NULL when it cannot be
+ * written). */
+static const char *read_folds_trace(void)
+{
+    static char path[512];
+    FILE *f = trace_file("readfolds.din", path, sizeof path);
+    uint64_t x = 0x853c49e6748fea9bull;
+
+    if (!f)
+        return NULL;
+    for (int r = 0; r < 2000; r++) {
+        const uint64_t p = next_x(&x) % 256, q = p ^ (4u << (x >> 20) % 6);
+        fprintf(f, "0 %llx\n1 %llx\n", (unsigned long long)(p * 64), (unsigned long long)(q * 64));
+        for (int i = 0; i < 8; i++)
+            fprintf(f, "0 %llx\n", (unsigned long long)((i % 2 ? q : p) * 64));
+        fprintf(f, "1 %llx\n0 %llx\n", (unsigned long long)(q * 64),
+                (unsigned long long)((p ^ 1024) * 64));
+    }
+    fclose(f);
+    return path;
+}
+
 /* Pairs of requests to two lines taking turns are folded into one entry;
  * every figure must equal simulation's, write-back or write-through,
  * with direct-mapped points (whose stacks no fold may touch) and without,
@@ -886,6 +913,11 @@ TEST(folding_pairs_of_two_lines_taking_turns_changes_no_figure)
     CHECK(a.folded > 4000);     /* of about 31000 requests */
     CHECK(b.folded > 4000);
     ct_sweep_free(sw);
+    trace = read_folds_trace();
+    CHECK(trace != NULL);
+    if (trace)
+        compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                        "l1d.size = 256 1K 4K 16K\nl1d.assoc = 1 2 4 16 full\n", trace, 1);
     /* three classes (8-byte lines: 4- and 8-byte reads, 4-byte writes and
      * writes of the whole line), and folds of at most two, so that a pair
      * of a new class starts the next fold */
