@@ -926,9 +926,9 @@ TEST(folding_pairs_of_two_lines_taking_turns_changes_no_figure)
     if (!trace)
         return;
     compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 8\n[sweep]\n"
-                    "l1d.size = 64 256 1K 4K\nl1d.assoc = 2 4 8 full\n", trace, 1);
+                    "l1d.size = 64 256 1K 4K\nl1d.assoc = 1 2 4 8 full\n", trace, 1);
     sw = load_ok("turns8.ini", "[system]\nflush_at_end = yes\n[l1d]\nline = 8\n[sweep]\n"
-                 "l1d.size = 64..4K x4\nl1d.assoc = 2 4 full\n");
+                 "l1d.size = 64..4K x4\nl1d.assoc = 1 2 4 full\n");
     CHECK(sw != NULL);
     if (!sw)
         return;
