@@ -682,7 +682,7 @@ typedef struct foldrec {
     uint8_t lstar;          /* the first level whose sets part the two blocks (nlvl: none) */
 } foldrec;
 
-enum { FOLD_DM_MAX2, FOLD_DM_1, FOLD_DM_2 };
+enum { FOLD_DM_MAX2, FOLD_DM_1, FOLD_DM_2 };  /* dirty-from after: max(old, 2), 1, 2 */
 enum { ALT_W = 1, ALT_LW = 2 };
 enum { HELD = 1, HELD_OK = 2, HELD_NWB = 4, HELD_W = 8 };
 enum { PEND_ANY = 1, PEND_LAST = 2 };
@@ -1052,7 +1052,7 @@ static NOINLINE void fold_table(ct_onepass *o, reqbuf *q, uint32_t i)
     for (int b = 0; o->write_back && b < 2; b++) {
         seen_entry *e = seen_find(&o->seen, blk[b]);   /* seen: taken in the run */
         if (e)
-                e->dirty1 = code[b] == FOLD_DM_1   ? 0
+            e->dirty1 = code[b] == FOLD_DM_1   ? 0
                         : code[b] == FOLD_DM_2 ? (uint8_t)l
                                                : (uint8_t)(e->dirty1 > l ? e->dirty1 : l);
     }
