@@ -6,7 +6,10 @@
  * again, a line that differs from the last one in one index bit (so that
  * the two share sets up to some set count), or one of 32. A sweep (picked
  * by the first byte, with the interval) runs it both ways, and every figure
- * of every point must be equal; a difference stops the run.
+ * of every point must be equal; a difference stops the run. The sweeps
+ * have one-way caches in stacks that also hold larger ones (where a fold's
+ * write-backs count), direct-mapped stacks (where no fold goes), a
+ * write-through level and a one-line fully-associative cache.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -22,7 +25,8 @@
 static const char *const sweeps[] = {
     "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
     "l1d.size = 128 512 2K 8K\nl1d.assoc = 2 4 16 full\n",
-    "[l1d]\nline = 64\n[sweep]\nl1d.size = 256 1K 4K\nl1d.assoc = 1 2 8 full\n",
+    "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+    "l1d.size = 256 1K 4K 16K\nl1d.assoc = 1 2 4 full\n",
     "[l1d]\nline = 64\nwrite_back = no\n[sweep]\nl1d.size = 128 1K\nl1d.assoc = 2 full\n",
     "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
     "l1d.size = 64 1K 4K\nl1d.assoc = full 4 8\nzip = l1d.size l1d.assoc\n",
