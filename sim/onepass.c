@@ -682,6 +682,7 @@ typedef struct foldrec {
     uint8_t lstar;          /* the first level whose sets part the two blocks (nlvl: none) */
 } foldrec;
 
+#define NO_SLOT 0xffu
 enum { FOLD_DM_MAX2, FOLD_DM_1, FOLD_DM_2 };  /* dirty-from after: max(old, 2), 1, 2 */
 enum { ALT_W = 1, ALT_LW = 2 };
 enum { HELD = 1, HELD_OK = 2, HELD_NWB = 4, HELD_W = 8 };
@@ -750,6 +751,7 @@ struct ct_onepass {
                                HELD | HELD_OK (it may be folded) | HELD_NWB (its block
                                was dirty from 1) | HELD_W (it writes) | class << 8 */
     foldrec pend;           /* pairs folded and not yet in a batch (pend.n: requests) */
+    uint8_t fslot[NCLASS];  /* each class's place in pend (NO_SLOT: none) */
     uint32_t pend_w;        /* per block of the pairs, p then (<< 2) q: PEND_ANY (one of
                                its requests wrote), PEND_LAST (its last one did) */
     uint64_t pend_p;        /* the first block of the pairs folded */
@@ -1462,6 +1464,8 @@ static void fold_flush(ct_onepass *o)
     q->write[i] = 0;
     q->rep[i] = 0;
     q->tx[i] = q->nfold++;
+    for (uint32_t k = 0; k < f->ncls; k++)
+        o->fslot[f->cls[k]] = NO_SLOT;
     memset(f, 0, sizeof *f);
     o->pend_w = 0;
     if (++q->n == o->batch)
@@ -1489,28 +1493,24 @@ static void settle(ct_onepass *o)
     wait_helpers(o, o->published);
 }
 
-/* Whether fold f, of at most `most` classes, has room for a pair of
- * classes a and b. */
-static inline int fold_room(const foldrec *f, uint32_t a, uint32_t b, uint32_t most)
+/* Whether the pending fold, of at most `most` classes, has room for a pair
+ * of classes a and b (o->fslot: each class's place in it, NO_SLOT: none). */
+static inline int fold_room(const ct_onepass *o, uint32_t a, uint32_t b, uint32_t most)
 {
-    uint32_t have_a = 0, have_b = (uint32_t)(a == b);
-    for (uint32_t k = 0; k < f->ncls; k++) {
-        have_a |= f->cls[k] == a;
-        have_b |= f->cls[k] == b;
-    }
-    return f->ncls + (1u - have_a) + (1u - have_b) <= most;
+    const uint32_t need = (o->fslot[a] == NO_SLOT) + (b != a && o->fslot[b] == NO_SLOT);
+    return o->pend.ncls + need <= most;
 }
 
-/* Count one request of class c in fold f (which has room for it). */
-static inline void fold_count(foldrec *f, uint32_t c)
+/* Count one request of class c in the pending fold (which has room for it). */
+static inline void fold_count(ct_onepass *o, uint32_t c)
 {
-    uint32_t k = 0;
-    while (k < f->ncls && f->cls[k] != c)
-        k++;
-    if (k == f->ncls) {
+    foldrec *f = &o->pend;
+    uint32_t k = o->fslot[c];
+    if (k == NO_SLOT) {
+        k = f->ncls++;
+        o->fslot[c] = (uint8_t)k;
         f->cls[k] = (uint8_t)c;
         f->cnt[k] = 0;
-        f->ncls++;
     }
     f->cnt[k]++;
 }
@@ -1552,7 +1552,7 @@ static void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
         if ((h & HELD_OK) && ok) {
             foldrec *f = &o->pend;
             const uint32_t hw = (h & HELD_W) != 0, hc = h >> 8;
-            if (f->n >= FOLD_MAX_N || !fold_room(f, hc, cls, o->fold_ncls))
+            if (f->n >= FOLD_MAX_N || !fold_room(o, hc, cls, o->fold_ncls))
                 fold_flush(o);          /* this pair starts the next fold */
             if (f->n == 0) {            /* the first pair: each stack its own */
                 o->pend_p = o->alt[1];
@@ -1562,8 +1562,8 @@ static void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
             }
             o->pend_w = (o->pend_w & (PEND_ANY | PEND_ANY << 2)) |
                         hw * (PEND_ANY | PEND_LAST) | w * (PEND_ANY | PEND_LAST) << 2;
-            fold_count(f, hc);
-            fold_count(f, cls);
+            fold_count(o, hc);
+            fold_count(o, cls);
             f->n += 2;
         } else {
             fold_flush(o);
@@ -1928,6 +1928,7 @@ static void pairs_setup(ct_onepass *o)
 {
     o->folding = !o->general;
     o->fold_ncls = FOLD_NCLS;
+    memset(o->fslot, NO_SLOT, sizeof o->fslot);
     o->fold_zmax = 64;
     o->alt[0] = o->alt[1] = EMPTY_KEY;
     for (uint32_t k = 0; k < o->nstk; k++) {
