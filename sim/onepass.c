@@ -245,12 +245,20 @@ static int seen_grow(seen_map *m)
 
 /* The entry of block (hash: mix64(block)), inserted (time 0) when absent;
  * NULL when out of memory. */
+/* The slot of block in the table, or the empty slot where it would go. */
+FORCE_INLINE uint64_t seen_slot(const seen_map *m, uint64_t block, uint64_t hash)
+{
+    uint64_t h = hash & m->mask;
+    while (m->e[h].block != EMPTY_KEY && m->e[h].block != block)
+        h = (h + 1) & m->mask;
+    return h;
+}
+
 static seen_entry *seen_get(seen_map *m, uint64_t block, uint64_t hash)
 {
-    uint64_t h;
-    for (h = hash & m->mask; m->e[h].block != EMPTY_KEY; h = (h + 1) & m->mask)
-        if (m->e[h].block == block)
-            return &m->e[h];
+    const uint64_t h = seen_slot(m, block, hash);
+    if (m->e[h].block == block)
+        return &m->e[h];
     if ((m->used + 1) * 4 > m->mask * 3) {  /* load factor 3/4 */
         if (seen_grow(m) != 0)
             return NULL;
@@ -266,10 +274,8 @@ static seen_entry *seen_get(seen_map *m, uint64_t block, uint64_t hash)
 /* The entry of a block seen (NULL: none). */
 static seen_entry *seen_find(const seen_map *m, uint64_t block)
 {
-    for (uint64_t h = mix64(block) & m->mask; m->e[h].block != EMPTY_KEY; h = (h + 1) & m->mask)
-        if (m->e[h].block == block)
-            return &m->e[h];
-    return NULL;
+    const uint64_t h = seen_slot(m, block, mix64(block));
+    return m->e[h].block == block ? &m->e[h] : NULL;
 }
 
 /* ---- one stack structure: one set count ---------------------------------- */
@@ -683,7 +689,8 @@ typedef struct foldrec {
 } foldrec;
 
 #define NO_SLOT 0xffu
-enum { FOLD_DM_MAX2, FOLD_DM_1, FOLD_DM_2 };  /* dirty-from after: max(old, 2), 1, 2 */
+/* A fold's dirty-from for a block afterwards: 1 or 2, or (0) max(old, 2) */
+enum { FOLD_DM_MAX2 = 0, FOLD_DM_1 = 1, FOLD_DM_2 = 2 };
 enum { ALT_W = 1, ALT_LW = 2 };
 enum { HELD = 1, HELD_OK = 2, HELD_NWB = 4, HELD_W = 8 };
 enum { PEND_ANY = 1, PEND_LAST = 2 };
@@ -1156,8 +1163,7 @@ static NOINLINE void fold_apply(stack *s, const foldrec *f, uint64_t p, uint8_t 
             }
             for (int b = 0; b < 2; b++) {
                 nwb += dm[b] <= 1;
-                dm[b] = code[b] == FOLD_DM_1 ? 1 : code[b] == FOLD_DM_2 ? 2
-                        : dm[b] > 2 ? dm[b] : 2;
+                dm[b] = code[b] != FOLD_DM_MAX2 ? code[b] : dm[b] > 2 ? dm[b] : 2;
             }
             s->wb[s->lt[1]] += nwb;
             s->wb[s->lt[2]] -= nwb;
@@ -1433,43 +1439,34 @@ FORCE_INLINE void push(ct_onepass *o, uint64_t block, uint32_t cls, int write)
         flush_batch(o);
 }
 
+/* A block's FOLD_DM_* from its PEND_* bits. */
+static inline uint8_t fold_dm(uint32_t w)
+{
+    return w & PEND_LAST ? FOLD_DM_1 : w & PEND_ANY ? FOLD_DM_2 : FOLD_DM_MAX2;
+}
+
 /* Put the pairs folded so far into the batch being filled, as one entry
  * (its tx: the index of its fold). */
 static void fold_flush(ct_onepass *o)
 {
     foldrec *f = &o->pend;
     reqbuf *q;
-    uint32_t i;
     if (f->n == 0)
         return;
     if (o->cur->nfold == MAX_FOLDS)
         flush_batch(o);
     q = o->cur;
-    for (int b = 0; b < 2; b++) {
-        const uint32_t w = o->pend_w >> (2 * b);
-        const uint8_t code = w & PEND_LAST ? FOLD_DM_1 : w & PEND_ANY ? FOLD_DM_2 : FOLD_DM_MAX2;
-        if (b == 0)
-            f->dm_p = code;
-        else
-            f->dm_q = code;
-    }
+    f->dm_p = fold_dm(o->pend_w);
+    f->dm_q = fold_dm(o->pend_w >> 2);
     f->lstar = o->alt_lstar;
     o->folded += f->n;
-    i = q->n;
     q->fold[q->nfold] = *f;
-    q->block[i] = o->pend_p;
-    q->hash[i] = mix64(o->pend_p);
-    q->want[i] = o->exact;
-    q->cls[i] = FOLD_CLS;
-    q->write[i] = 0;
-    q->rep[i] = 0;
-    q->tx[i] = q->nfold++;
+    q->tx[q->n] = q->nfold++;
     for (uint32_t k = 0; k < f->ncls; k++)
         o->fslot[f->cls[k]] = NO_SLOT;
     memset(f, 0, sizeof *f);
     o->pend_w = 0;
-    if (++q->n == o->batch)
-        flush_batch(o);
+    push(o, o->pend_p, FOLD_CLS, 0);
 }
 
 /* The pairs folded and a request held go into the batch, in order. */
@@ -1548,7 +1545,6 @@ static void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
     nwb = fl >> 1 & 1;
     h = o->held;
     if (h) {                            /* the second of a pair */
-        o->held = 0;
         if ((h & HELD_OK) && ok) {
             foldrec *f = &o->pend;
             const uint32_t hw = (h & HELD_W) != 0, hc = h >> 8;
@@ -1565,9 +1561,9 @@ static void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
             fold_count(o, hc);
             fold_count(o, cls);
             f->n += 2;
+            o->held = 0;
         } else {
-            fold_flush(o);
-            push(o, o->alt[1], h >> 8, (h & HELD_W) != 0);
+            release(o);
             push(o, block, cls, write);
         }
     } else if (o->alt_fold) {           /* the first of a pair */
@@ -2043,7 +2039,7 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
                       const ct_op_point *points, size_t n, double sample, uint64_t seed,
                       unsigned helpers, ct_error *err)
 {
-    ct_onepass *o = calloc(1, sizeof *o);
+    ct_onepass *o;
     uint64_t max_lines = 0, *setc = NULL;
     uint32_t *caps = NULL;
     size_t nsetc = 0;
@@ -2052,10 +2048,9 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
 
     *out = NULL;
     for (size_t i = 0; i < n; i++)
-        if (points[i].sets == 0 || points[i].ways == 0) {
-            free(o);
+        if (points[i].sets == 0 || points[i].ways == 0)
             return ct_error_set(err, CT_E_USAGE, "one-pass: point %zu has no sets or no ways", i);
-        }
+    o = calloc(1, sizeof *o);
     if (!o)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
     o->fa = -1;
