@@ -1726,6 +1726,16 @@ void ct_onepass_set_deal_every(ct_onepass *o, uint32_t batches)
 uint64_t ct_onepass_moves(const ct_onepass *o) { return o->moves; }
 uint64_t ct_onepass_folded(const ct_onepass *o) { return o->folded; }
 
+unsigned ct_onepass_threads(const ct_onepass *o) { return 1 + o->nhelp; }
+
+size_t ct_onepass_sampled_points(const ct_onepass *o)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < o->npt; i++)
+        n += o->stk[o->pt[i].stack].sampled != 0;
+    return n;
+}
+
 void ct_onepass_set_fold_classes(ct_onepass *o, uint32_t n)
 {
     o->fold_ncls = n < 2 ? 2 : n > FOLD_NCLS ? FOLD_NCLS : n;

@@ -1188,6 +1188,7 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
         ct_op_point *opp;
         int l = choice[i];
         uint32_t nparts, helpers;
+        size_t first_job, nsampled = 0;
         uint64_t setc[64];
         uint32_t maxw[64];
         size_t nsetc = 0;
@@ -1243,6 +1244,7 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
             nparts = 1;
             helpers = threads - 1;
         }
+        first_job = nj;
         {
             double load[64] = {0};
             int *part_of = calloc(nsetc, sizeof *part_of);
@@ -1323,6 +1325,14 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
             snprintf(note + used, note_n - used, "%s%s LRU for [%s]: %zu points, %zu set counts",
                      used ? "; " : "", sampled ? "sampled one-pass" : "one-pass",
                      level_sections[l], m, nsetc);
+            for (size_t k = first_job; k < nj; k++)
+                nsampled += ct_onepass_sampled_points(jobs[k]->op);
+            used = strlen(note);
+            if (sampled && nsampled < m)
+                snprintf(note + used, note_n - used,
+                         ", %zu of the %zu points sampled (the others have too few sets "
+                         "or lines for the rate: exact)",
+                         nsampled, m);
             *n_onepass += m;
             (*n_groups)++;
         }
@@ -1526,7 +1536,11 @@ static int run_pass(pass_ctx *pc, const size_t *pts, size_t n, int allow_onepass
         free(placed);
     }
     if (o->plan) {
-        ct_sweep_plan p = {pc->trace_index, n - n_onepass, n_onepass, n_groups, nw, note, why};
+        size_t used = nw;       /* and the one-pass analyses' own helpers */
+        for (size_t k = 0; k < nj; k++)
+            if (jobs[k]->type == JOB_ONEPASS)
+                used += ct_onepass_threads(jobs[k]->op) - 1;
+        ct_sweep_plan p = {pc->trace_index, n - n_onepass, n_onepass, n_groups, used, note, why};
         o->plan(o->plan_ctx, &p);
     }
     for (size_t i = 0; i < nw; i++) {

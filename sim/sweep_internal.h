@@ -62,6 +62,11 @@ uint64_t ct_onepass_moves(const ct_onepass *op);
  * (2 to FOLD_NCLS: a pair of a load and a store then starts a new fold
  * whenever the classes change). */
 uint64_t ct_onepass_folded(const ct_onepass *op);
+/* Threads the analysis runs on: the caller and the helpers that started. */
+unsigned ct_onepass_threads(const ct_onepass *op);
+/* Points whose figures are estimated from a sample (onepass.c, "Sampled
+ * mode": the others have too few sets or lines for the rate, and are exact). */
+size_t ct_onepass_sampled_points(const ct_onepass *op);
 void ct_onepass_set_fold_classes(ct_onepass *op, uint32_t n);
 void ct_onepass_free(ct_onepass *op);
 

@@ -165,7 +165,7 @@ typedef struct ct_sweep_plan {
     size_t simulated;       /* points simulated one by one */
     size_t onepass;         /* points computed by one-pass groups */
     size_t groups;          /* one-pass groups */
-    size_t threads;
+    size_t threads;         /* threads running the points (one-pass helpers too) */
     const char *note;       /* e.g. "one-pass LRU for [l1d]: 64 points" */
     const char *why;        /* why points are simulated one by one, e.g. "one-pass
                                applies to the last level before memory; 64 points

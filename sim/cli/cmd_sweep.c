@@ -126,14 +126,15 @@ static void on_plan(void *ctx, const ct_sweep_plan *p)
         fputc('\n', stderr);
         c->progress_shown = 0;
     }
+    const char *th = p->threads == 1 ? "thread" : "threads";
     if (p->onepass)
-        cli_error("sweep: %s: %s (%zu simulated one by one, %zu threads)",
-                  c->traces[p->trace], p->note, p->simulated, p->threads);
+        cli_error("sweep: %s: %s (%zu simulated one by one, %zu %s)", c->traces[p->trace],
+                  p->note, p->simulated, p->threads, th);
     if (p->why && p->why[0])
-        cli_error("sweep: %s: %s (%zu threads)", c->traces[p->trace], p->why, p->threads);
+        cli_error("sweep: %s: %s (%zu %s)", c->traces[p->trace], p->why, p->threads, th);
     else if (!p->onepass)
-        cli_error("sweep: %s: %zu points simulated one by one on %zu threads",
-                  c->traces[p->trace], p->simulated, p->threads);
+        cli_error("sweep: %s: %zu points simulated one by one on %zu %s",
+                  c->traces[p->trace], p->simulated, p->threads, th);
 }
 
 /* The journal's first line: what it belongs to. */

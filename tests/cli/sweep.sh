@@ -89,6 +89,19 @@ expect_err_contains "nothere.din" "trace error names the file"
 if ls "$TMP"/bad.csv* >/dev/null 2>&1; then bad "output left behind after a trace error"; else ok; fi
 expect_status 0 "one-pass noted" "$CACHET" sweep -o "$TMP/n.csv" "$SW" "$T1"
 expect_err_contains "one-pass LRU for [l2]" "the sweep says it used one-pass"
+# the note counts the threads that run the points (one-pass helpers too)
+SWL1=$SRC/configs/sweeps/l1d-size-assoc.ini
+expect_status 0 "one-pass on one thread" "$CACHET" sweep -j 1 -o "$TMP/n.csv" "$SWL1" "$T1"
+expect_err_contains "(0 simulated one by one, 1 thread)" "one thread noted"
+expect_status 0 "one-pass on three threads" "$CACHET" sweep -j 3 -o "$TMP/n.csv" "$SWL1" "$T1"
+expect_err_contains "(0 simulated one by one, 3 threads)" "the helpers counted"
+# which points a sample covers: at 0.1, set counts of 640 or more (4 direct-mapped
+# points, 3 two-way, 2 four-way, 1 eight-way) and fully-associative caches of
+# 2560 lines or more (256K, 512K); at 0.01 only the 8192-set cache
+expect_status 0 "sampled at 0.1" "$CACHET" sweep -j 2 --sample 0.1 -o "$TMP/n.csv" "$SWL1" "$T1"
+expect_err_contains "12 of the 64 points sampled (the others have too few sets or lines for the rate: exact)" "sampled points counted at 0.1"
+expect_status 0 "sampled at 0.01" "$CACHET" sweep -j 2 --sample 0.01 -o "$TMP/n.csv" "$SWL1" "$T1"
+expect_err_contains ", 1 of the 64 points sampled" "sampled points counted at 0.01"
 printf 'base = %s/configs/cfgB.ini\n[sweep]\nl1d.size = 16K 32K\nl1d.assoc = 2 4\n' "$SRC" > "$TMP/l1under.ini"
 expect_status 0 "one-pass impossible above another level" "$CACHET" sweep -o "$TMP/n.csv" "$TMP/l1under.ini" "$T1"
 expect_err_contains "one-pass applies to the last level before memory; 4 points simulated one by one because a level below depends on [l1d]" "the sweep says why it simulated"
