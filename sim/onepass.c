@@ -365,11 +365,17 @@ static void stack_free(stack *s)
 }
 
 /* Write-backs of the caches (capacities) with lo <= A <= min(hi, D) ways
- * (none when lo is INF). Without branches: lo depends on the trace's
- * writes, which no predictor guesses. */
+ * (none when lo is INF). A block clean everywhere (INF) returns at once:
+ * where data is only read, as most of it is in real programs, a predictor
+ * learns that branch, and the request does not wait on the last one's
+ * store to entry 0. The rest goes without branches: whether a dirty block
+ * is written back depends on the trace's writes, which no predictor
+ * guesses. */
 FORCE_INLINE void wb_add(int64_t *diff, const uint32_t *lt, uint32_t D, uint32_t lo,
                          uint32_t hi)
 {
+    if (lo == INF)
+        return;
     const uint32_t h = hi > D ? D : hi;
     const uint32_t v = lo <= h;
     const uint32_t keep = 0u - v;      /* all ones when counted: index 0 (+0) when not */
