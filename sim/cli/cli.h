@@ -53,6 +53,11 @@ int cli_common_option(cli_common *o, int c, const char *arg);
  * Returns CT_OK or fills err. */
 int cli_load_config(const cli_common *o, ct_config **out, ct_error *err);
 
+/* Open the traces paths[0..n) as one and a batch to read them into.
+ * Returns CT_OK or fills err (the caller closes and frees both either way). */
+int cli_open_trace(ct_trace **t, ct_batch *b, char *const *paths, int n,
+                   const ct_trace_opts *to, ct_error *err);
+
 /* An output written to a temporary name and renamed into place on commit,
  * so that a failed or interrupted command never leaves a partial file.
  * "-" means stdout. */

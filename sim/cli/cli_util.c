@@ -127,6 +127,17 @@ int cli_load_config(const cli_common *o, ct_config **out, ct_error *err)
     return CT_OK;
 }
 
+int cli_open_trace(ct_trace **t, ct_batch *b, char *const *paths, int n,
+                   const ct_trace_opts *to, ct_error *err)
+{
+    int rc = ct_trace_open(t, (const char *const *)paths, (size_t)n, to, err);
+    if (rc != CT_OK)
+        return rc;
+    if (ct_batch_init(b, 1u << 14) != CT_OK)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    return CT_OK;
+}
+
 static int file_write(void *ctx, const char *data, size_t len)
 {
     return fwrite(data, 1, len, (FILE *)ctx) == len ? 0 : -1;

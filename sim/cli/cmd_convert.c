@@ -90,14 +90,8 @@ int cmd_convert(int argc, char **argv)
     if (cli_load_config(&co, &cfg, &err) != CT_OK)
         return cli_fail(&err);
     topts.cfg = cfg;
-    if ((rc = ct_trace_open(&t, (const char *const *)argv + optind, (size_t)(argc - optind),
-                            &topts, &err)) != CT_OK) {
+    if ((rc = cli_open_trace(&t, &b, argv + optind, argc - optind, &topts, &err)) != CT_OK) {
         status = cli_fail(&err);
-        goto out;
-    }
-    if (ct_batch_init(&b, 1u << 14) != CT_OK) {
-        cli_error("out of memory");
-        status = EXIT_INPUT;
         goto out;
     }
     if (cli_out_open(&o, outpath, &err) != CT_OK) {

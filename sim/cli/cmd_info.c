@@ -95,14 +95,8 @@ int cmd_info(int argc, char **argv)
     if ((rc = cli_load_config(&co, &cfg, &err)) != CT_OK)
         return cli_fail(&err);
     to.cfg = cfg;
-    if ((rc = ct_trace_open(&t, (const char *const *)argv + optind, (size_t)(argc - optind),
-                            &to, &err)) != CT_OK) {
+    if ((rc = cli_open_trace(&t, &b, argv + optind, argc - optind, &to, &err)) != CT_OK) {
         status = cli_fail(&err);
-        goto out;
-    }
-    if (ct_batch_init(&b, 1u << 14) != CT_OK) {
-        cli_error("out of memory");
-        status = EXIT_INPUT;
         goto out;
     }
     while ((rc = ct_trace_next(t, &b, &err)) > 0) {

@@ -144,18 +144,9 @@ int cmd_run(int argc, char **argv)
         goto out;
     }
     to.cfg = cfg;
-    if ((rc = ct_trace_open(&t, (const char *const *)argv + optind, (size_t)(argc - optind),
-                            &to, &err)) != CT_OK) {
+    if ((rc = cli_open_trace(&t, &b, argv + optind, argc - optind, &to, &err)) != CT_OK ||
+        (rc = ct_sim_create(&s, cfg, &err)) != CT_OK) {
         status = cli_fail(&err);
-        goto out;
-    }
-    if ((rc = ct_sim_create(&s, cfg, &err)) != CT_OK) {
-        status = cli_fail(&err);
-        goto out;
-    }
-    if (ct_batch_init(&b, 1u << 14) != CT_OK) {
-        cli_error("out of memory");
-        status = EXIT_INPUT;
         goto out;
     }
     if (events) {
