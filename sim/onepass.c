@@ -1427,22 +1427,29 @@ static void flush_batch(ct_onepass *o)
     }
 }
 
-/* Put one request into the batch being filled (no sampling: every stack
- * follows it). */
-FORCE_INLINE void push(ct_onepass *o, uint64_t block, uint32_t cls, int write)
+/* Put one request into the batch being filled: the stacks that follow it
+ * (want) and its sampled replica (rep). */
+FORCE_INLINE void put(ct_onepass *o, uint64_t block, uint32_t cls, int write, uint64_t want,
+                      uint32_t rep)
 {
     reqbuf *q = o->cur;
     const uint32_t i = q->n;
     q->block[i] = block;
     q->hash[i] = mix64(block);
-    q->want[i] = o->exact;
+    q->want[i] = want;
     q->cls[i] = (uint8_t)cls;
     q->write[i] = (uint8_t)write;
-    q->rep[i] = 0;
+    q->rep[i] = (uint8_t)rep;
     if (i < 8)
         PREFETCH_R(&o->seen.e[q->hash[i] & o->seen.mask]);
     if (++q->n == o->batch)
         flush_batch(o);
+}
+
+/* The same without sampling: every stack follows it. */
+FORCE_INLINE void push(ct_onepass *o, uint64_t block, uint32_t cls, int write)
+{
+    put(o, block, cls, write, o->exact, 0);
 }
 
 /* A block's FOLD_DM_* from its PEND_* bits. */
@@ -1593,8 +1600,7 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
     const uint64_t block = addr >> o->line_bits;
     const int cls = cls_of(kind, demand, write && bytes == o->line);
     uint64_t want = o->exact;
-    uint32_t rep = 0, i;
-    reqbuf *q = o->cur;
+    uint32_t rep = 0;
 
     o->acc[cls]++;
     if (write)
@@ -1614,17 +1620,7 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
         if (!want)
             return;
     }
-    i = q->n;
-    q->block[i] = block;
-    q->hash[i] = mix64(block);
-    q->want[i] = want;
-    q->cls[i] = (uint8_t)cls;
-    q->write[i] = (uint8_t)write;
-    q->rep[i] = (uint8_t)rep;
-    if (i < 8)
-        PREFETCH_R(&o->seen.e[q->hash[i] & o->seen.mask]);
-    if (++q->n == o->batch)
-        flush_batch(o);
+    put(o, block, (uint32_t)cls, write, want, rep);
 }
 
 /* ---- running out of times ------------------------------------------------------- */

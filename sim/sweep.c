@@ -1188,7 +1188,7 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
         ct_op_point *opp;
         int l = choice[i];
         uint32_t nparts, helpers;
-        size_t first_job, nsampled = 0;
+        size_t first_job;
         uint64_t setc[64];
         uint32_t maxw[64];
         size_t nsetc = 0;
@@ -1325,14 +1325,17 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
             snprintf(note + used, note_n - used, "%s%s LRU for [%s]: %zu points, %zu set counts",
                      used ? "; " : "", sampled ? "sampled one-pass" : "one-pass",
                      level_sections[l], m, nsetc);
-            for (size_t k = first_job; k < nj; k++)
-                nsampled += ct_onepass_sampled_points(jobs[k]->op);
-            used = strlen(note);
-            if (sampled && nsampled < m)
-                snprintf(note + used, note_n - used,
-                         ", %zu of the %zu points sampled (the others have too few sets "
-                         "or lines for the rate: exact)",
-                         nsampled, m);
+            if (sampled) {
+                size_t nsampled = 0;
+                for (size_t k = first_job; k < nj; k++)
+                    nsampled += ct_onepass_sampled_points(jobs[k]->op);
+                used = strlen(note);
+                if (nsampled < m)
+                    snprintf(note + used, note_n - used,
+                             ", %zu of the %zu points sampled (the others have too few sets "
+                             "or lines for the rate: exact)",
+                             nsampled, m);
+            }
             *n_onepass += m;
             (*n_groups)++;
         }
