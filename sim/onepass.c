@@ -44,8 +44,8 @@
  *    move them down (cheaper than a log at that depth). The
  *    fully-associative stack is one log over the whole level, with a
  *    Fenwick tree over the live counts of 64-slot words (the words near
- *    the end are counted directly). Without sampling or the 3C split it
- *    takes every request and appends one slot for each (its newest block
+ *    the end are counted directly). Unless it is sampled or the 3C split
+ *    is on, it takes every request and appends one slot for each (its newest block
  *    again too), so the block last used at a time t0 + i since the last
  *    pack is in slot s0 + i, found without a search; the block of the
  *    request before the last one is at depth 2, known without counting
@@ -71,8 +71,10 @@
  *    block's time moves on or not, a read leaves dirty-from as it is
  *    (max(old, 1)), and a write finds it 1 already when a write has been
  *    taken since another block's request. Such requests are counted (a hit
- *    everywhere) and not taken (not with sampling or the 3C split).
- *  - Pairs (not with sampling or the 3C split; every set count a power of
+ *    everywhere) and not taken (not with the 3C split). With sampling they
+ *    are counted in the stacks that followed the request before (the same
+ *    block: the same stacks, the same replica).
+ *  - Pairs (not with the 3C split; every set count a power of
  *    two, the fully-associative stack two lines deep or more): a run is
  *    the requests at L that take turns between two blocks X and Y. From a
  *    run's third request on, requests are taken in pairs, and a pair is
@@ -94,8 +96,10 @@
  *    already (the block was written in the run, and has been at depth 1
  *    there since). With the levels on, a fold skips the stacks from the
  *    first level whose sets part X and Y. No fold goes where the two
- *    share a set of a direct-mapped stack.
- *  - Levels (not with sampling or the 3C split): the power-of-two set counts
+ *    share a set of a direct-mapped stack. With sampling, folds go to the
+ *    exact stacks only: a run is made of requests no sampled stack
+ *    follows, and a request one follows ends it.
+ *  - Levels (not with the 3C split): the power-of-two set counts
  *    nest (a set of 2S sets is half of one of S), so a block that is its
  *    set's newest at S sets is at 2S too. The table pass keeps the block of
  *    each set's last request at every level and finds, by binary search,
@@ -105,7 +109,10 @@
  *    skipped read leaves dirty-from as it is; a write is skipped only where
  *    the block is dirty-from 1 already: each block keeps the first level
  *    from which that holds (0 after a write; a read at depth above 1 below
- *    level l makes it at least l).
+ *    level l makes it at least l). With sampling, a sampled stack follows
+ *    whole sets (Sampled mode), so a sampled block's set holds there what
+ *    it holds in an exact pass: the levels apply to it alike, and its
+ *    skipped requests are counted by replica.
  *  - The levels are tried in windows of LEVEL_WINDOW requests: when they
  *    skip fewer than LEVEL_GAIN stacks a request they cost more than they
  *    save and go off (every stack takes every request); LEVEL_RETRY
@@ -336,7 +343,7 @@ typedef struct stack {
     uint64_t *fbits;        /* live bits of the slots */
     int32_t *fen;           /* Fenwick tree over the live counts of the words, 1-based */
     uint32_t lvl;           /* its level (index), NO_LEVEL: takes every request */
-    /* ST_FA taking every request (exact, no sampling or 3C): each request
+    /* ST_FA taking every request (not sampled, no 3C): each request
      * appends one slot, so since the last pack time t0 + i is in slot s0 + i */
     int linear;
     uint32_t t0, s0;        /* t0 0: nothing appended since */
@@ -734,16 +741,26 @@ struct ct_onepass {
     uint32_t nfa;           /* fully-associative stacks: 1, or when sampled an exact one
                                (small caches) and/or NREP replicas */
     uint32_t dm_lo;         /* stacks come fa first, then the set stacks */
-    int general;            /* sampling or the 3C split: the general request path */
+    int plain;              /* tests: no repeats, levels, pairs or linear stack */
     uint64_t acc[NCLASS];   /* every request at L by class */
     uint64_t comp[NCLASS];  /* first uses */
     uint64_t writes;        /* write requests at L */
-    uint64_t repeats[NCLASS];   /* requests to the block of the one before, not taken */
+    uint64_t repeats[NCLASS];   /* requests to the block of the one before, not taken
+                                   (counted in the stacks that follow every request) */
+    /* sampled mode: the stacks that followed the last request taken, its
+     * replica, and the repeats not yet counted in the sampled stacks among
+     * them (settle counts them, with the helpers idle) */
+    uint64_t last_want;
+    uint32_t last_rep;
+    uint64_t srep[MAX_STACKS][NCLASS];  /* per sampled stack and class */
+    uint64_t srep_r[MAX_STACKS][NREP];  /* per sampled set stack and replica */
     /* levels: the power-of-two set counts of the set stacks, fewest sets first */
     uint32_t nlvl;
     uint64_t lvl_mask[MAX_STACKS];
     uint64_t *lvl_last[MAX_STACKS];     /* per set: the block of its last request */
     uint64_t skipped[MAX_STACKS + 1][NCLASS];   /* requests by the level they skip from */
+    uint64_t sskip[MAX_STACKS + 1][NREP][NCLASS];  /* sampled mode: the sampled ones, by
+                                                      replica (settle counts them) */
     int lvl_on;             /* levels kept and used (else every stack takes everything) */
     uint32_t lvl_window;    /* requests per trial of the levels (LEVEL_WINDOW) */
     uint64_t lvl_seen;      /* requests in the current window */
@@ -1034,7 +1051,7 @@ static void levels_trial(ct_onepass *o)
     if (o->lvl_on && o->lvl_gain < (uint64_t)LEVEL_GAIN * o->lvl_seen) {
         o->lvl_on = 0;
         o->lvl_idle = 0;
-    } else if (!o->lvl_on && ++o->lvl_idle >= LEVEL_RETRY) {
+    } else if (!o->lvl_on && !o->plain && ++o->lvl_idle >= LEVEL_RETRY) {
         levels_forget(o);
         o->lvl_on = 1;
     }
@@ -1100,6 +1117,8 @@ static void table_pass(ct_onepass *o, reqbuf *q)
         if (o->lvl_on) {
             q->skip[i] = (uint8_t)level_pass(o, e, q->block[i], q->write[i], q->cls[i]);
             o->lvl_gain += o->nlvl - q->skip[i];
+            if (UNLIKELY(o->sampled) && (q->want[i] & o->pow2_sampled))
+                o->sskip[q->skip[i]][q->rep[i]][q->cls[i]]++;
         } else {
             q->skip[i] = (uint8_t)o->nlvl;     /* every stack takes it */
         }
@@ -1187,7 +1206,7 @@ static NOINLINE void fold_apply(stack *s, const foldrec *f, uint64_t p, uint8_t 
 }
 
 /* One stack (number k) over the requests t of a batch. `kind`, `dirt` (the
- * level is write-back) and `general` (sampling or the 3C split) are
+ * level is write-back) and `general` (a sampled stack, or the 3C split) are
  * constants where inlined. A fully-associative stack leaves its depths in
  * q->dfa for the 3C split (it runs first then). */
 FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const takes *t,
@@ -1264,7 +1283,7 @@ STACK_PASS(pass_list_any_wt, ST_LIST, 0, 1)
  * below the last one picked starts again from the whole batch). */
 static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who)
 {
-    const int wb = o->write_back, any = o->general, timed = o->nhelp > 0;
+    const int wb = o->write_back, timed = o->nhelp > 0;
     takes all, lv, sel;
     uint32_t lv_of = NO_LEVEL;      /* the level lv holds the requests of (NO_LEVEL: none) */
 
@@ -1274,13 +1293,24 @@ static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who)
     for (uint32_t k = 0; k < o->nstk; k++) {
         const stack *s = &o->stk[k];
         const takes *t = &all;
+        /* the general path: the 3C split, or a sampled stack (it takes the
+         * requests it follows); an exact stack of a sampled pass takes
+         * what a stack of an exact pass takes */
+        const int general = o->classes || s->sampled;
         if (o->owner[k] != who)
             continue;
-        if (any) {
+        if (general) {
             uint32_t m = 0;
-            for (uint32_t i = 0; i < q->n; i++) {
-                sel.i[m] = (uint16_t)i;
-                m += (uint32_t)(q->want[i] >> k & 1);
+            if (s->lvl == NO_LEVEL) {
+                for (uint32_t i = 0; i < q->n; i++) {
+                    sel.i[m] = (uint16_t)i;
+                    m += (uint32_t)(q->want[i] >> k & 1);
+                }
+            } else {
+                for (uint32_t i = 0; i < q->n; i++) {
+                    sel.i[m] = (uint16_t)i;
+                    m += (uint32_t)(q->want[i] >> k & 1) & (q->skip[i] > s->lvl);
+                }
             }
             sel.n = m;
             t = &sel;
@@ -1295,14 +1325,14 @@ static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who)
         const uint64_t t0 = timed ? now_ns() : 0;
         switch (s->kind) {
         case ST_FA:
-            if (any)
+            if (general)
                 wb ? pass_fa_any_wb(o, q, k, t) : pass_fa_any_wt(o, q, k, t);
             else
                 wb ? pass_fa_wb(o, q, k, t) : pass_fa_wt(o, q, k, t);
             break;
         case ST_DM:
             /* dirty-from values of direct-mapped entries need no array */
-            if (any)
+            if (general)
                 pass_dm_any(o, q, k, t);
             else if (wb)
                 pass_dm_wb(o, q, k, t);
@@ -1310,13 +1340,13 @@ static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who)
                 pass_dm_wt(o, q, k, t);
             break;
         case ST_MRU:
-            if (any)
+            if (general)
                 wb ? pass_mru_any_wb(o, q, k, t) : pass_mru_any_wt(o, q, k, t);
             else
                 wb ? pass_mru_wb(o, q, k, t) : pass_mru_wt(o, q, k, t);
             break;
         default:
-            if (any)
+            if (general)
                 wb ? pass_list_any_wb(o, q, k, t) : pass_list_any_wt(o, q, k, t);
             else
                 wb ? pass_list_wb(o, q, k, t) : pass_list_wt(o, q, k, t);
@@ -1446,7 +1476,8 @@ FORCE_INLINE void put(ct_onepass *o, uint64_t block, uint32_t cls, int write, ui
         flush_batch(o);
 }
 
-/* The same without sampling: every stack follows it. */
+/* The same for a request only the exact stacks follow (every stack,
+ * without sampling). */
 FORCE_INLINE void push(ct_onepass *o, uint64_t block, uint32_t cls, int write)
 {
     put(o, block, cls, write, o->exact, 0);
@@ -1494,13 +1525,37 @@ FORCE_INLINE void release(ct_onepass *o)
     }
 }
 
-/* Everything gathered has gone through every stack. */
+/* Everything gathered has gone through every stack, and the repeats of
+ * sampled blocks are counted in the sampled stacks that follow them (at
+ * depth 1: no capacity missed). */
 static void settle(ct_onepass *o)
 {
     if (o->folding)
         release(o);
     flush_batch(o);
     wait_helpers(o, o->published);
+    for (uint32_t k = 0; o->sampled && k < o->nstk; k++) {
+        stack *s = &o->stk[k];
+        for (int c = 0; c < NCLASS; c++) {
+            HIST(s->hist, 0, c) += o->srep[k][c];
+            o->srep[k][c] = 0;
+        }
+        for (uint32_t r = 0; s->rep_acc && r < NREP; r++) {
+            s->rep_acc[r] += o->srep_r[k][r];
+            s->rep_hist[(size_t)r * (s->ncap + 1)] += o->srep_r[k][r];
+            o->srep_r[k][r] = 0;
+        }
+        for (uint32_t l = 0; s->sampled && s->lvl != NO_LEVEL && l <= s->lvl; l++)
+            for (uint32_t r = 0; r < NREP; r++)
+                for (int c = 0; c < NCLASS; c++) {
+                    const uint64_t n = o->sskip[l][r][c];
+                    HIST(s->hist, 0, c) += n;
+                    s->rep_acc[r] += n;
+                    s->rep_hist[(size_t)r * (s->ncap + 1)] += n;
+                }
+    }
+    if (o->sampled)
+        memset(o->sskip, 0, sizeof o->sskip);
 }
 
 /* Whether the pending fold, of at most `most` classes, has room for a pair
@@ -1594,6 +1649,32 @@ static void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
     o->alt[1] = block;
 }
 
+/* Sampled mode: a request to the block of the one before (Rules: depth 1
+ * everywhere, nothing changes) in the stacks that followed that one. The
+ * exact stacks count it at the end, the sampled ones when settled. */
+static NOINLINE void sampled_repeat(ct_onepass *o, uint64_t block, uint32_t cls)
+{
+    o->repeats[cls]++;
+    for (uint64_t w = o->last_want & ~o->exact; w; w &= w - 1) {
+        const uint32_t k = (uint32_t)__builtin_ctzll(w);
+        const stack *s = &o->stk[k];
+        o->srep[k][cls]++;
+        if (s->rep_acc)
+            o->srep_r[k][rep_of(s, block, o->last_rep)]++;
+    }
+}
+
+/* Sampled mode: a request that a sampled stack follows is not folded (folds
+ * go to the exact stacks only). It ends the run: what was held or folded
+ * goes into the batch before it, and the next request starts a new run. */
+static void pair_break(ct_onepass *o)
+{
+    release(o);
+    o->alt[0] = o->alt[1] = EMPTY_KEY;
+    o->alt_pos = 0;
+    o->alt_fl = 0;
+}
+
 static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, int demand)
 {
     ct_onepass *o = ctx;
@@ -1605,20 +1686,34 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
     o->acc[cls]++;
     if (write)
         o->writes++;
-    if (block == o->last_block && !o->general && (!write || o->last_dirty || !o->write_back)) {
-        o->repeats[cls]++;      /* depth 1 everywhere; nothing changes */
+    if (block == o->last_block && !o->classes && !o->plain &&
+        (!write || o->last_dirty || !o->write_back)) {
+        if (UNLIKELY(o->sampled))
+            sampled_repeat(o, block, (uint32_t)cls);
+        else
+            o->repeats[cls]++;  /* depth 1 everywhere; nothing changes */
         return;
     }
     o->last_dirty = write;      /* a repeat write not taken above is taken here */
     o->last_block = block;
-    if (o->folding) {
-        pairs(o, block, cls, write);
-        return;
-    }
     if (UNLIKELY(o->sampled)) {
         want = sample_want(o, block, &rep);
-        if (!want)
-            return;
+        o->last_want = want;
+        o->last_rep = rep;
+        if (o->folding) {
+            if (want == o->exact) {     /* only the exact stacks follow it */
+                pairs(o, block, (uint32_t)cls, write);
+                return;
+            }
+            pair_break(o);
+        }
+        if (want)
+            put(o, block, (uint32_t)cls, write, want, rep);
+        return;
+    }
+    if (o->folding) {
+        pairs(o, block, (uint32_t)cls, write);
+        return;
     }
     put(o, block, (uint32_t)cls, write, want, rep);
 }
@@ -1736,6 +1831,17 @@ size_t ct_onepass_sampled_points(const ct_onepass *o)
     for (size_t i = 0; i < o->npt; i++)
         n += o->stk[o->pt[i].stack].sampled != 0;
     return n;
+}
+
+void ct_onepass_set_shortcuts(ct_onepass *o, int on)
+{
+    o->plain = !on;
+    if (on)
+        return;
+    o->lvl_on = 0;
+    o->folding = 0;
+    for (uint32_t k = 0; k < o->nstk; k++)
+        o->stk[k].linear = 0;
 }
 
 void ct_onepass_set_fold_classes(ct_onepass *o, uint32_t n)
@@ -1897,17 +2003,17 @@ static int stack_setup(stack *s, uint64_t sets, int fa, const uint32_t *caps, si
 }
 
 /* The levels: every power-of-two set count of the set stacks, fewest sets
- * first (none with sampling or the 3C split). Returns 0, or -1 out of
+ * first (none with the 3C split). Returns 0, or -1 out of
  * memory. */
 static int levels_setup(ct_onepass *o)
 {
     for (uint32_t k = 0; k < o->nstk; k++)
         o->stk[k].lvl = NO_LEVEL;
     o->lvl_window = LEVEL_WINDOW;
-    if (o->general)
+    if (o->classes)
         return 0;
     for (uint32_t k = 0; k < o->nstk; k++)
-        o->stk[k].linear = o->stk[k].kind == ST_FA;
+        o->stk[k].linear = o->stk[k].kind == ST_FA && !o->stk[k].sampled;
     for (;;) {
         stack *f = NULL;
         for (uint32_t k = o->dm_lo; k < o->nstk; k++) {
@@ -1929,12 +2035,13 @@ static int levels_setup(ct_onepass *o)
     }
 }
 
-/* Pairs are folded without sampling or the 3C split, when every set count
- * is a power of two and the fully-associative stack is two lines deep or
- * more; not where the two blocks share a set of a direct-mapped stack. */
+/* Pairs are folded without the 3C split, when some stack is exact (folds
+ * go to those only), every set count is a power of two and the
+ * fully-associative stack is two lines deep or more; not where the two
+ * blocks share a set of a direct-mapped stack. */
 static void pairs_setup(ct_onepass *o)
 {
-    o->folding = !o->general;
+    o->folding = !o->classes && o->exact != 0;
     o->fold_ncls = FOLD_NCLS;
     memset(o->fslot, NO_SLOT, sizeof o->fslot);
     o->fold_zmax = 64;
@@ -2189,7 +2296,6 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
             }
         }
         o->s0_mask = s0 ? s0 - 1 : 0;
-        o->general = o->sampled || o->classes;
         if (o->fa >= 0 && !o->stk[0].sampled)
             o->exact |= 1;
     }
@@ -2342,8 +2448,9 @@ int ct_onepass_finish(ct_onepass *o, ct_error *err)
     for (uint32_t k = 0; k < o->nstk; k++) {
         stack *s = &o->stk[k];
         for (int c = 0; c < NCLASS; c++) {
-            HIST(s->hist, 0, c) += o->repeats[c];   /* depth 1: no capacity missed */
-            for (uint32_t l = 0; s->lvl != NO_LEVEL && l <= s->lvl; l++)
+            if (o->exact >> k & 1)  /* depth 1: no capacity missed */
+                HIST(s->hist, 0, c) += o->repeats[c];
+            for (uint32_t l = 0; !s->sampled && s->lvl != NO_LEVEL && l <= s->lvl; l++)
                 HIST(s->hist, 0, c) += o->skipped[l][c];
         }
         if (s->kind == ST_FA) {

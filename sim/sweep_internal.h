@@ -68,6 +68,10 @@ unsigned ct_onepass_threads(const ct_onepass *op);
  * mode": the others have too few sets or lines for the rate, and are exact). */
 size_t ct_onepass_sampled_points(const ct_onepass *op);
 void ct_onepass_set_fold_classes(ct_onepass *op, uint32_t n);
+/* Tests, before the first request: 0 takes every request one by one
+ * through every stack that follows it, without the shortcuts of onepass.c
+ * (repeats, levels, pairs, the linear fully-associative stack). */
+void ct_onepass_set_shortcuts(ct_onepass *op, int on);
 void ct_onepass_free(ct_onepass *op);
 
 /* Feed accesses (a batch or part of one). */

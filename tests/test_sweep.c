@@ -546,6 +546,10 @@ typedef struct direct_opts {
     uint32_t deal_every;    /* batches between deals of the stacks to threads */
     unsigned helpers;       /* helper threads (0: none) */
     uint32_t fold_classes;  /* classes per fold */
+    double sample;          /* sampling rate (0: exact) */
+    uint64_t seed;          /* which sample */
+    int plain;              /* no shortcuts (ct_onepass_set_shortcuts) */
+    int interval;           /* an interval ends after every batch of 4096 accesses */
 } direct_opts;
 
 /* Run the one-pass analysis of every point of sw over a trace directly.
@@ -578,7 +582,8 @@ static int onepass_direct(const ct_sweep *sw, const char *trace, direct_opts o, 
     to.cfg = cfg;
     if (ct_batch_init(&b, 4096) != CT_OK)
         return -1;
-    rc = ct_onepass_create(&op, cfg, "l1d", pts, n, 1.0, 0, o.helpers, &err);
+    rc = ct_onepass_create(&op, cfg, "l1d", pts, n, o.sample > 0 ? o.sample : 1.0, o.seed,
+                           o.helpers, &err);
     if (rc == CT_OK)
         rc = ct_trace_open(&t, paths, 1, &to, &err);
     if (rc == CT_OK && o.clock_limit)
@@ -589,8 +594,13 @@ static int onepass_direct(const ct_sweep *sw, const char *trace, direct_opts o, 
         ct_onepass_set_deal_every(op, o.deal_every);
     if (rc == CT_OK && o.fold_classes)
         ct_onepass_set_fold_classes(op, o.fold_classes);
-    while (rc == CT_OK && (got_n = ct_trace_next(t, &b, &err)) > 0)
+    if (rc == CT_OK && o.plain)
+        ct_onepass_set_shortcuts(op, 0);
+    while (rc == CT_OK && (got_n = ct_trace_next(t, &b, &err)) > 0) {
         rc = ct_onepass_run(op, &b, &err);
+        if (o.interval)
+            ct_onepass_interval(op);
+    }
     if (rc == CT_OK)
         rc = ct_onepass_finish(op, &err);
     if (rc == CT_OK)
@@ -598,9 +608,9 @@ static int onepass_direct(const ct_sweep *sw, const char *trace, direct_opts o, 
     if (rc == CT_OK)
         g->folded = ct_onepass_folded(op);
     for (size_t i = 0; rc == CT_OK && i < n; i++) {
-        ct_interval_stats iv[4];
         double re[4];
-        ct_onepass_result(op, i, g->info[i], g->stats[i], &g->tot[i], iv, re);
+        ct_onepass_result(op, i, g->info[i], g->stats[i], &g->tot[i], g->iv[i], re);
+        g->err[i] = re[0];
         g->n++;
     }
     if (rc != CT_OK)
@@ -624,6 +634,8 @@ static void same_figures(const ct_sweep *sw, const got *a, const got *b)
     for (size_t p = 0; p < a->n; p++) {
         CHECK(memcmp(&a->stats[p][0], &b->stats[p][0], sizeof a->stats[p][0]) == 0);
         CHECK(memcmp(&a->tot[p], &b->tot[p], sizeof a->tot[p]) == 0);
+        CHECK(memcmp(&a->iv[p][0], &b->iv[p][0], sizeof a->iv[p][0]) == 0);
+        CHECK(a->err[p] == b->err[p]);
     }
 }
 
@@ -939,6 +951,48 @@ TEST(folding_pairs_of_two_lines_taking_turns_changes_no_figure)
     ct_sweep_free(sw);
 }
 
+/* A sampled pass takes the shortcuts of an exact one (onepass.c: repeats,
+ * levels, pairs, the linear fully-associative stack) for the requests its
+ * stacks follow: every figure, estimate, standard error and interval must
+ * be that of the same sample taken one request at a time through every
+ * stack that follows it. Sweeps where the sample covers the big caches
+ * (at 0.25 the set counts of 256 and up, the fully-associative caches of
+ * 1024 lines and up) and where it covers all but the small ones (0.5). */
+TEST(sampled_shortcuts_change_no_figure)
+{
+    static got a, b;
+    const char *traces[3] = {turns_trace("sturns.din", 1500, 0), phases_trace(), rw_trace()};
+    const double rates[2] = {0.25, 0.5};
+    ct_sweep *sw = load_ok("sampled.ini", DIRECT_SWEEP);
+    uint64_t folded = 0;
+    int sampled = 0;
+
+    CHECK(sw != NULL);
+    if (!sw)
+        return;
+    for (int t = 0; t < 3; t++) {
+        CHECK(traces[t] != NULL);
+        for (int r = 0; traces[t] && r < 2; r++) {
+            const direct_opts fast = {.sample = rates[r], .seed = 7 + (uint64_t)t,
+                                      .level_window = 300, .helpers = (unsigned)r,
+                                      .interval = 1};
+            direct_opts plain = fast;
+            plain.plain = 1;
+            plain.helpers = 0;
+            CHECK(onepass_direct(sw, traces[t], fast, &a) == CT_OK);
+            CHECK(onepass_direct(sw, traces[t], plain, &b) == CT_OK);
+            same_figures(sw, &a, &b);
+            CHECK_EQ_U64(b.folded, 0);
+            folded += a.folded;
+            for (size_t p = 0; p < a.n; p++)
+                sampled += a.err[p] > 0;
+        }
+    }
+    CHECK(folded > 1000);   /* the pairs of blocks no sampled stack follows */
+    CHECK(sampled > 12);    /* points estimated, with an error */
+    ct_sweep_free(sw);
+}
+
 TEST(intervals_count_full_intervals_only)
 {
     static got g;
@@ -1126,6 +1180,7 @@ int main(void)
     RUN(lru_misses_obey_the_inclusion_property);
     RUN(sampled_mode_estimates_miss_rates);
     RUN(sampled_errors_cover_the_true_deviation);
+    RUN(sampled_shortcuts_change_no_figure);
     RUN(onepass_refuses_a_point_without_sets_or_ways);
     RUN(renumbering_times_changes_no_figure);
     RUN(switching_levels_on_and_off_changes_no_figure);
