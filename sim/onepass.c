@@ -44,8 +44,8 @@
  *    move them down (cheaper than a log at that depth). The
  *    fully-associative stack is one log over the whole level, with a
  *    Fenwick tree over the live counts of 64-slot words (the words near
- *    the end are counted directly). Unless it is sampled or the 3C split
- *    is on, it takes every request and appends one slot for each (its newest block
+ *    the end are counted directly). Unless it is sampled, it takes every
+ *    request and appends one slot for each (its newest block
  *    again too), so the block last used at a time t0 + i since the last
  *    pack is in slot s0 + i, found without a search; the block of the
  *    request before the last one is at depth 2, known without counting
@@ -59,8 +59,11 @@
  *    With helper threads, batches of 2048 requests go round a ring of 16:
  *    the caller runs the levels above, the table and its share of the
  *    stacks, each helper its own share, every stack still taking its
- *    requests in order (with the 3C split, which
- *    needs the fully-associative depth first, there are no helpers). The
+ *    requests in order. The 3C split needs each request's
+ *    fully-associative depth in the set stacks: the caller runs the
+ *    fully-associative stack over a batch before handing it over (with
+ *    the 3C split of a sampled pass, whose replicas each write depths,
+ *    there are no helpers). The
  *    caller reuses a batch once every helper is done with it, and waits
  *    for them all before anything reads the counts. Every 64 batches, with
  *    the helpers idle, the stacks are dealt to the threads again by the
@@ -71,10 +74,12 @@
  *    block's time moves on or not, a read leaves dirty-from as it is
  *    (max(old, 1)), and a write finds it 1 already when a write has been
  *    taken since another block's request. Such requests are counted (a hit
- *    everywhere) and not taken (not with the 3C split). With sampling they
+ *    everywhere) and not taken (not with the 3C split of a sampled pass;
+ *    a hit is no 3C capacity miss). With sampling they
  *    are counted in the stacks that followed the request before (the same
  *    block: the same stacks, the same replica).
- *  - Pairs (not with the 3C split; every set count a power of
+ *  - Pairs (not with the 3C split of a sampled pass, nor with the 3C
+ *    split and a cache of one line; every set count a power of
  *    two, the fully-associative stack two lines deep or more): a run is
  *    the requests at L that take turns between two blocks X and Y. From a
  *    run's third request on, requests are taken in pairs, and a pair is
@@ -99,7 +104,7 @@
  *    share a set of a direct-mapped stack. With sampling, folds go to the
  *    exact stacks only: a run is made of requests no sampled stack
  *    follows, and a request one follows ends it.
- *  - Levels (not with the 3C split): the power-of-two set counts
+ *  - Levels (not with the 3C split of a sampled pass): the power-of-two set counts
  *    nest (a set of 2S sets is half of one of S), so a block that is its
  *    set's newest at S sets is at 2S too. The table pass keeps the block of
  *    each set's last request at every level and finds, by binary search,
@@ -147,6 +152,10 @@
  *    (write-through L) go to memory.
  *  - 3C (miss_classes): compulsory = first use at L; capacity = a miss that
  *    also misses in the fully-associative stack at the point's line count.
+ *    A request the stacks do not take (a repeat, a skip by the levels, a
+ *    fold where its two blocks part) is a hit there, and a folded request
+ *    at depth 2 is at fully-associative depth 2: a capacity miss only in
+ *    a one-line cache, so there are no folds when the sweep has one.
  *  - Cache maintenance operations break the stack model; the sweep engine
  *    simulates the points instead when a trace has any.
  *  - Sampled mode (rate R < 1), with a seed; 8 replicas give the error:
@@ -742,6 +751,10 @@ struct ct_onepass {
                                (small caches) and/or NREP replicas */
     uint32_t dm_lo;         /* stacks come fa first, then the set stacks */
     int plain;              /* tests: no repeats, levels, pairs or linear stack */
+    int quick;              /* repeats, levels and pairs may be used (not with the
+                               3C split of a sampled pass) */
+    int fa_first;           /* 3C: the caller runs the fully-associative stack over a
+                               batch before the helpers see it */
     uint64_t acc[NCLASS];   /* every request at L by class */
     uint64_t comp[NCLASS];  /* first uses */
     uint64_t writes;        /* write requests at L */
@@ -1277,11 +1290,13 @@ STACK_PASS(pass_list_wt, ST_LIST, 0, 0)
 STACK_PASS(pass_list_any_wb, ST_LIST, 1, 1)
 STACK_PASS(pass_list_any_wt, ST_LIST, 0, 1)
 
-/* The stacks of thread `who` over a batch (fully-associative ones first).
- * The set stacks come fewest sets first, so their levels ascend: each
- * level's requests are picked from those of the level before (a level
+/* The stacks of thread `who` over a batch (fully-associative ones first),
+ * or (fa: 1) only its fully-associative ones, or (fa: 0) only its set
+ * stacks. The set stacks come fewest sets first, so their levels ascend:
+ * each level's requests are picked from those of the level before (a level
  * below the last one picked starts again from the whole batch). */
-static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who)
+enum { RUN_SETS = 0, RUN_FA = 1, RUN_ALL = 2 };
+static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who, int fa)
 {
     const int wb = o->write_back, timed = o->nhelp > 0;
     takes all, lv, sel;
@@ -1297,7 +1312,7 @@ static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who)
          * requests it follows); an exact stack of a sampled pass takes
          * what a stack of an exact pass takes */
         const int general = o->classes || s->sampled;
-        if (o->owner[k] != who)
+        if (o->owner[k] != who || (fa != RUN_ALL && (s->kind == ST_FA) != fa))
             continue;
         if (general) {
             uint32_t m = 0;
@@ -1372,7 +1387,7 @@ static void *helper_main(void *arg)
             break;
         }
         pthread_mutex_unlock(&o->mu);
-        run_stacks(o, &o->rb[seq % o->nrb], h->id);
+        run_stacks(o, &o->rb[seq % o->nrb], h->id, RUN_ALL);
         pthread_mutex_lock(&o->mu);
         o->finished[h->id - 1] = ++seq;
         pthread_cond_broadcast(&o->done);
@@ -1436,6 +1451,8 @@ static void flush_batch(ct_onepass *o)
         q->n = 0;
         return;
     }
+    if (o->fa_first)            /* the depths the 3C split reads, before publishing */
+        run_stacks(o, q, 0, RUN_FA);
     if (o->nhelp) {
         o->front_ns += now_ns() - t0;
         pthread_mutex_lock(&o->mu);
@@ -1443,7 +1460,7 @@ static void flush_batch(ct_onepass *o)
         pthread_cond_broadcast(&o->work);
         pthread_mutex_unlock(&o->mu);
     }
-    run_stacks(o, q, 0);
+    run_stacks(o, q, 0, o->fa_first ? RUN_SETS : RUN_ALL);
     o->filling++;
     o->cur = &o->rb[o->filling % o->nrb];
     if (o->filling >= o->nrb)
@@ -1686,7 +1703,7 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
     o->acc[cls]++;
     if (write)
         o->writes++;
-    if (block == o->last_block && !o->classes && !o->plain &&
+    if (block == o->last_block && o->quick && !o->plain &&
         (!write || o->last_dirty || !o->write_back)) {
         if (UNLIKELY(o->sampled))
             sampled_repeat(o, block, (uint32_t)cls);
@@ -2010,7 +2027,7 @@ static int levels_setup(ct_onepass *o)
     for (uint32_t k = 0; k < o->nstk; k++)
         o->stk[k].lvl = NO_LEVEL;
     o->lvl_window = LEVEL_WINDOW;
-    if (o->classes)
+    if (!o->quick)
         return 0;
     for (uint32_t k = 0; k < o->nstk; k++)
         o->stk[k].linear = o->stk[k].kind == ST_FA && !o->stk[k].sampled;
@@ -2035,13 +2052,15 @@ static int levels_setup(ct_onepass *o)
     }
 }
 
-/* Pairs are folded without the 3C split, when some stack is exact (folds
- * go to those only), every set count is a power of two and the
- * fully-associative stack is two lines deep or more; not where the two
- * blocks share a set of a direct-mapped stack. */
+/* Pairs are folded when some stack is exact (folds go to those only),
+ * every set count is a power of two and the fully-associative stack is two
+ * lines deep or more; not where the two blocks share a set of a
+ * direct-mapped stack. With the 3C split, not in a sampled pass, nor when
+ * some cache has one line: a request of a fold is at fully-associative
+ * depth 2, so only a one-line cache could count it a capacity miss. */
 static void pairs_setup(ct_onepass *o)
 {
-    o->folding = !o->classes && o->exact != 0;
+    o->folding = o->quick && o->exact != 0;
     o->fold_ncls = FOLD_NCLS;
     memset(o->fslot, NO_SLOT, sizeof o->fslot);
     o->fold_zmax = 64;
@@ -2050,6 +2069,8 @@ static void pairs_setup(ct_onepass *o)
         const stack *s = &o->stk[k];
         if (s->kind == ST_FA ? s->depth < 2 : !s->pow2)
             o->folding = 0;
+        else if (o->classes && s->cap_lines[0] < 2)
+            o->folding = 0;     /* a fold adds no 3C capacity miss (one-line caches would) */
         else if (s->kind != ST_FA && s->depth < 2 &&
                  (uint32_t)__builtin_ctzll(s->sets) < o->fold_zmax)
             o->fold_zmax = (uint32_t)__builtin_ctzll(s->sets);
@@ -2077,8 +2098,11 @@ static void deal_stacks(ct_onepass *o, uint32_t helpers, const uint64_t *cost, u
     uint8_t placed[MAX_STACKS] = {0};
 
     load[0] = cost ? (double)front : FRONT_WEIGHT;
-    for (uint32_t k = 0; k < o->nstk; k++)
+    for (uint32_t k = 0; k < o->nstk; k++) {
         o->owner[k] = 0;
+        placed[k] = o->fa_first && o->stk[k].kind == ST_FA;   /* the caller's, timed
+                                                                 in front */
+    }
     for (;;) {
         uint32_t big = UINT32_MAX, least = 0;
         double wbig = -1;
@@ -2111,8 +2135,9 @@ static void start_helpers(ct_onepass *o, uint32_t helpers)
     helper_arg *args;
     uint32_t started = 0;
 
-    if (helpers == 0 || o->nstk < 2 || o->classes)
-        return;                  /* 3C: the set stacks need the fa depths first */
+    if (helpers == 0 || o->nstk < 2 || (o->classes && o->sampled))
+        return;                  /* 3C, sampled: every fa stack writes depths */
+    o->fa_first = o->classes && o->fa >= 0;
     if (helpers > MAX_HELPERS)
         helpers = MAX_HELPERS;
     o->th = calloc(helpers, sizeof *o->th);
@@ -2299,6 +2324,7 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
         if (o->fa >= 0 && !o->stk[0].sampled)
             o->exact |= 1;
     }
+    o->quick = !(o->classes && o->sampled);
     if (levels_setup(o) != 0)
         goto oom;
     pairs_setup(o);

@@ -789,6 +789,9 @@ TEST(switching_levels_on_and_off_changes_no_figure)
     for (size_t p = 0; p < a.n; p++)
         CHECK(a.stats[p][0].writebacks > 0);
     ct_sweep_free(sw);
+    /* the 3C split takes the levels too: skipped requests are hits */
+    compare_methods("[system]\nflush_at_end = yes\nmiss_classes = yes\n[l1d]\nline = 64\n"
+                    "[sweep]\nl1d.size = 1K..64K x4\nl1d.assoc = 1 2 8 16 full\n", trace, 1);
 }
 
 /* With helper threads the stacks are dealt to threads again every few
@@ -914,6 +917,14 @@ TEST(folding_pairs_of_two_lines_taking_turns_changes_no_figure)
     compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
                     "l1d.size = 64 1K 4K\nl1d.assoc = full 4 8\nzip = l1d.size l1d.assoc\n",
                     trace, 1);
+    /* the 3C split: folds, the levels and the repeats count no capacity
+     * miss, and the set stacks run on a helper after the fully-associative
+     * one; with a one-line cache (which would count a fold's requests as
+     * capacity misses) there is no fold */
+    compare_methods("[system]\nflush_at_end = yes\nmiss_classes = yes\n[l1d]\nline = 64\n"
+                    "[sweep]\nl1d.size = 128 512 2K 8K\nl1d.assoc = 1 2 4 16 full\n", trace, 1);
+    compare_methods("[system]\nmiss_classes = yes\n[l1d]\nline = 64\n[sweep]\n"
+                    "l1d.size = 64 128 1K\nl1d.assoc = 1 2 full\n", trace, 1);
     sw = load_ok("turns.ini", "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
                  "l1d.size = 512..32K x4\nl1d.assoc = 2 4 16 full\n");
     CHECK(sw != NULL);
