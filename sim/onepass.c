@@ -1598,7 +1598,7 @@ static inline void fold_count(ct_onepass *o, uint32_t c)
 }
 
 /* A request taken when pairs may be folded (Pairs, above). */
-static void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
+FORCE_INLINE void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
 {
     const uint32_t fl = o->alt_fl, w = (uint32_t)(write != 0);
     uint32_t ok, nwb, h;
