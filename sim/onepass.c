@@ -1542,9 +1542,9 @@ FORCE_INLINE void release(ct_onepass *o)
     }
 }
 
-/* Everything gathered has gone through every stack, and the repeats of
- * sampled blocks are counted in the sampled stacks that follow them (at
- * depth 1: no capacity missed). */
+/* Everything gathered has gone through every stack, and the repeats and
+ * level skips of sampled blocks are counted in the sampled stacks that
+ * follow them (at depth 1: no capacity missed). */
 static void settle(ct_onepass *o)
 {
     if (o->folding)
