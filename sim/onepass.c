@@ -79,8 +79,8 @@
  *    are counted in the stacks that followed the request before (the same
  *    block: the same stacks, the same replica).
  *  - Pairs (not with the 3C split of a sampled pass, nor with the 3C
- *    split and a cache of one line; every set count a power of
- *    two, the fully-associative stack two lines deep or more): a run is
+ *    split and a cache of one line; the fully-associative stack two
+ *    lines deep or more): a run is
  *    the requests at L that take turns between two blocks X and Y. From a
  *    run's third request on, requests are taken in pairs, and a pair is
  *    folded (with the pairs next to it, into one entry of the batch)
@@ -784,6 +784,8 @@ struct ct_onepass {
     uint32_t fold_ncls;     /* classes per fold (FOLD_NCLS) */
     uint32_t fold_zmax;     /* two blocks whose low fold_zmax bits are equal share a
                                set in a stack too shallow for a fold */
+    uint32_t nshallow;      /* such stacks whose set count is not a power of two */
+    uint64_t shallow[MAX_STACKS];   /* their set counts */
     uint64_t alt[2];        /* the last two blocks taken, alt[1] the newest */
     uint32_t alt_fl;        /* per block: ALT_W (a write to it in the run), ALT_LW (its
                                last request wrote), for alt[0]; << 2 for alt[1] */
@@ -1180,7 +1182,8 @@ static NOINLINE void fold_apply(stack *s, const foldrec *f, uint64_t p, uint8_t 
 {
     uint32_t row;
 
-    if (kind != ST_FA && ((p ^ f->q) & s->smask) != 0) {
+    if (kind != ST_FA &&
+        (s->pow2 ? ((p ^ f->q) & s->smask) != 0 : p % s->sets != f->q % s->sets)) {
         row = s->ltc[1];
     } else {
         row = s->ltc[2];
@@ -1625,6 +1628,8 @@ FORCE_INLINE void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
             x++;
         o->alt_lstar = (uint8_t)x;
         o->alt_fold = (uint32_t)__builtin_ctzll(d) < o->fold_zmax;
+        for (uint32_t k = 0; k < o->nshallow; k++)
+            o->alt_fold &= o->alt[0] % o->shallow[k] != o->alt[1] % o->shallow[k];
     }
     ok = !w || (fl & ALT_W) || !o->write_back;
     nwb = fl >> 1 & 1;
@@ -2052,10 +2057,9 @@ static int levels_setup(ct_onepass *o)
     }
 }
 
-/* Pairs are folded when some stack is exact (folds go to those only),
- * every set count is a power of two and the fully-associative stack is two
- * lines deep or more; not where the two blocks share a set of a
- * direct-mapped stack. With the 3C split, not in a sampled pass, nor when
+/* Pairs are folded when some stack is exact (folds go to those only) and
+ * the fully-associative stack is two lines deep or more; not where the two
+ * blocks share a set of a direct-mapped stack. With the 3C split, not in a sampled pass, nor when
  * some cache has one line: a request of a fold is at fully-associative
  * depth 2, so only a one-line cache could count it a capacity miss. */
 static void pairs_setup(ct_onepass *o)
@@ -2067,10 +2071,12 @@ static void pairs_setup(ct_onepass *o)
     o->alt[0] = o->alt[1] = EMPTY_KEY;
     for (uint32_t k = 0; k < o->nstk; k++) {
         const stack *s = &o->stk[k];
-        if (s->kind == ST_FA ? s->depth < 2 : !s->pow2)
+        if (s->kind == ST_FA && s->depth < 2)
             o->folding = 0;
         else if (o->classes && s->cap_lines[0] < 2)
             o->folding = 0;     /* a fold adds no 3C capacity miss (one-line caches would) */
+        else if (s->kind != ST_FA && s->depth < 2 && !s->pow2)
+            o->shallow[o->nshallow++] = s->sets;
         else if (s->kind != ST_FA && s->depth < 2 &&
                  (uint32_t)__builtin_ctzll(s->sets) < o->fold_zmax)
             o->fold_zmax = (uint32_t)__builtin_ctzll(s->sets);

@@ -925,6 +925,21 @@ TEST(folding_pairs_of_two_lines_taking_turns_changes_no_figure)
                     "[sweep]\nl1d.size = 128 512 2K 8K\nl1d.assoc = 1 2 4 16 full\n", trace, 1);
     compare_methods("[system]\nmiss_classes = yes\n[l1d]\nline = 64\n[sweep]\n"
                     "l1d.size = 64 128 1K\nl1d.assoc = 1 2 full\n", trace, 1);
+    /* set counts that are not powers of two (6 to 96 here): the two lines
+     * share a set where they are equal modulo the set count, direct-mapped
+     * ones included (no fold then) */
+    compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                    "l1d.size = 768 1536 3K 6K 8K\nl1d.assoc = 1 2 4 full\n", trace, 1);
+    compare_methods("[l1d]\nline = 64\n[sweep]\nl1d.size = 1536 6K\nl1d.assoc = 2 4 8\n",
+                    trace, 1);
+    sw = load_ok("turns3.ini", "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                 "l1d.size = 768 1536 6K 8K\nl1d.assoc = 1 2 4 full\n");
+    CHECK(sw != NULL);
+    if (sw) {
+        CHECK(onepass_direct(sw, trace, (direct_opts){0}, &a) == CT_OK);
+        CHECK(a.folded > 4000);
+        ct_sweep_free(sw);
+    }
     sw = load_ok("turns.ini", "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
                  "l1d.size = 512..32K x4\nl1d.assoc = 2 4 16 full\n");
     CHECK(sw != NULL);

@@ -9,8 +9,8 @@
  * and every figure of every point must be equal; a difference stops the
  * run. The sweeps have one-way caches in stacks that also hold larger ones
  * (where a fold's write-backs count), direct-mapped stacks (where no fold
- * goes), a write-through level, a one-line fully-associative cache, and
- * the 3C split with and without one. Then the one-pass analysis samples
+ * goes), a write-through level, a one-line fully-associative cache, the
+ * 3C split with and without one, and set counts that are not powers of two. Then the one-pass analysis samples
  * the trace (at a rate picked by the first byte), with its shortcuts and
  * without, and every estimate, error and interval must be equal.
  */
@@ -38,6 +38,8 @@ static const char *const sweeps[] = {
     "l1d.size = 128 512 2K 8K\nl1d.assoc = 1 4 16 full\n",
     "[system]\nmiss_classes = yes\n[l1d]\nline = 64\n[sweep]\n"
     "l1d.size = 64 1K 4K\nl1d.assoc = full 4 8\nzip = l1d.size l1d.assoc\n",
+    "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+    "l1d.size = 768 1536 3K 6K\nl1d.assoc = 1 2 full\n",
 };
 
 typedef struct got {
