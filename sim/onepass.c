@@ -100,24 +100,29 @@
  *    nothing: a read at depth 1 keeps dirty-from, and a write finds it 1
  *    already (the block was written in the run, and has been at depth 1
  *    there since). With the levels on, a fold skips the stacks from the
- *    first level whose sets part X and Y. No fold goes where the two
- *    share a set of a direct-mapped stack. With sampling, folds go to the
+ *    first level of each chain whose sets part X and Y. No fold goes where
+ *    the two share a set of a direct-mapped stack. With sampling, folds go to the
  *    exact stacks only: a run is made of requests no sampled stack
  *    follows, and a request one follows ends it.
- *  - Levels (not with the 3C split of a sampled pass): the power-of-two set counts
- *    nest (a set of 2S sets is half of one of S), so a block that is its
- *    set's newest at S sets is at 2S too. The table pass keeps the block of
+ *  - Levels (not with the 3C split of a sampled pass): set counts S and 2S
+ *    nest (a set of 2S sets is half of one of S: block mod 2S tells block
+ *    mod S), so a block that is its set's newest at S sets is at 2S too.
+ *    The set counts m x 2^k of one odd m form a chain of levels (the
+ *    powers of two are m = 1); up to NCHAIN chains, the stacks of others
+ *    take every request. For each chain the table pass keeps the block of
  *    each set's last request at every level and finds, by binary search,
  *    the first level at which the request's block is its set's newest
  *    (the last request of its set was its own). The set stacks of that
- *    level and the later ones skip the request: it is at depth 1 there. A
- *    skipped read leaves dirty-from as it is; a write is skipped only where
- *    the block is dirty-from 1 already: each block keeps the first level
- *    from which that holds (0 after a write; a read at depth above 1 below
- *    level l makes it at least l). With sampling, a sampled stack follows
- *    whole sets (Sampled mode), so a sampled block's set holds there what
- *    it holds in an exact pass: the levels apply to it alike, and its
- *    skipped requests are counted by replica.
+ *    level and the later ones of the chain skip the request: it is at
+ *    depth 1 there. A skipped read leaves dirty-from as it is; a write is
+ *    skipped only where the block is dirty-from 1 already: each block
+ *    keeps, per chain, the first level from which that holds (the chain's
+ *    first after a write; a read at depth above 1 below level l makes it
+ *    at least l). With sampling, a sampled stack follows whole sets
+ *    (Sampled mode), so a sampled block's set holds there what it holds
+ *    in an exact pass: the levels apply to it alike, and its skipped
+ *    requests are counted by replica (a sampled stack whose set count is
+ *    not a power of two, sampled by a hash of its own, has no level).
  *  - The levels are tried in windows of LEVEL_WINDOW requests: when they
  *    skip fewer than LEVEL_GAIN stacks a request they cost more than they
  *    save and go off (every stack takes every request); LEVEL_RETRY
@@ -198,6 +203,7 @@
 #define DM_INF 0xffffu               /* dirty-from "clean everywhere" in 16 bits */
 #define CLOCK_LIMIT (UINT32_MAX - 1)
 #define NO_LEVEL 0xffu               /* a stack no request skips; a block dirty nowhere */
+#define NCHAIN 4                     /* chains of levels (Levels, above) */
 #define LEVEL_WINDOW (1u << 16)      /* requests per trial of the levels */
 #define LEVEL_GAIN 2                 /* stacks a request must skip on average to keep them */
 #define LEVEL_RETRY 16               /* windows off before the levels are tried again */
@@ -216,7 +222,7 @@ static uint64_t mix64(uint64_t x)
 typedef struct seen_entry {
     uint64_t block;
     uint32_t time;          /* last use (0: never) */
-    uint8_t dirty1;         /* the first level (index) from which on it is dirty in
+    uint8_t dirty1[NCHAIN]; /* per chain, the first level (index) from which on it is dirty in
                                every cache (dirty-from 1); NO_LEVEL: none */
 } seen_entry;
 
@@ -283,7 +289,7 @@ static seen_entry *seen_get(seen_map *m, uint64_t block, uint64_t hash)
     m->used++;
     m->e[h].block = block;
     m->e[h].time = 0;
-    m->e[h].dirty1 = NO_LEVEL;
+    memset(m->e[h].dirty1, NO_LEVEL, sizeof m->e[h].dirty1);
     return &m->e[h];
 }
 
@@ -352,6 +358,7 @@ typedef struct stack {
     uint64_t *fbits;        /* live bits of the slots */
     int32_t *fen;           /* Fenwick tree over the live counts of the words, 1-based */
     uint32_t lvl;           /* its level (index), NO_LEVEL: takes every request */
+    uint32_t chain;         /* the chain of its level */
     /* ST_FA taking every request (not sampled, no 3C): each request
      * appends one slot, so since the last pack time t0 + i is in slot s0 + i */
     int linear;
@@ -707,7 +714,8 @@ typedef struct foldrec {
     uint8_t cls[FOLD_NCLS];
     uint8_t ncls;
     uint8_t dm_p, dm_q;     /* the blocks' dirty-from afterwards: FOLD_DM_* */
-    uint8_t lstar;          /* the first level whose sets part the two blocks (nlvl: none) */
+    uint8_t lstar[NCHAIN];  /* per chain, the first level whose sets part the two blocks
+                               (the chain's end: none) */
 } foldrec;
 
 #define NO_SLOT 0xffu
@@ -725,7 +733,8 @@ typedef struct reqbuf {
     uint64_t block[BATCH_HELPED], hash[BATCH_HELPED], want[BATCH_HELPED];
     uint32_t tx[BATCH_HELPED], now[BATCH_HELPED], dfa[BATCH_HELPED];
     uint8_t cls[BATCH_HELPED], write[BATCH_HELPED], rep[BATCH_HELPED];
-    uint8_t skip[BATCH_HELPED];     /* the set stacks of this level (index) on skip it */
+    uint8_t skip[NCHAIN][BATCH_HELPED]; /* per chain, the set stacks of this level (index)
+                                           on skip it */
 } reqbuf;
 
 typedef struct op_pt {
@@ -767,9 +776,14 @@ struct ct_onepass {
     uint32_t last_rep;
     uint64_t srep[MAX_STACKS][NCLASS];  /* per sampled stack and class */
     uint64_t srep_r[MAX_STACKS][NREP];  /* per sampled set stack and replica */
-    /* levels: the power-of-two set counts of the set stacks, fewest sets first */
+    /* levels: the set counts of the set stacks, in chains of one odd factor
+     * each, fewest sets first */
     uint32_t nlvl;
-    uint64_t lvl_mask[MAX_STACKS];
+    uint32_t nchain;
+    uint32_t ch_lo[NCHAIN], ch_hi[NCHAIN];  /* each chain's levels */
+    int ch_pow2;            /* the chain of the powers of two (-1: none) */
+    uint64_t lvl_mask[MAX_STACKS];      /* sets - 1 (the power-of-two chain) */
+    uint64_t lvl_sets[MAX_STACKS];
     uint64_t *lvl_last[MAX_STACKS];     /* per set: the block of its last request */
     uint64_t skipped[MAX_STACKS + 1][NCLASS];   /* requests by the level they skip from */
     uint64_t sskip[MAX_STACKS + 1][NREP][NCLASS];  /* sampled mode: the sampled ones, by
@@ -790,7 +804,8 @@ struct ct_onepass {
     uint32_t alt_fl;        /* per block: ALT_W (a write to it in the run), ALT_LW (its
                                last request wrote), for alt[0]; << 2 for alt[1] */
     uint32_t alt_pos;       /* requests in the run (the two blocks taking turns), up to 3 */
-    uint8_t alt_lstar;      /* the run's first level whose sets part the two blocks */
+    uint8_t alt_lstar[NCHAIN];  /* per chain, the run's first level whose sets part the
+                                   two blocks */
     int alt_fold;           /* the run's pairs may be folded (no too shallow stack shares) */
     uint32_t held;          /* a request to alt[1] waiting for its pair's second:
                                HELD | HELD_OK (it may be folded) | HELD_NWB (its block
@@ -1017,43 +1032,66 @@ static uint32_t rep_of(const stack *s, uint64_t block, uint32_t rep)
 
 static void renumber(ct_onepass *o);
 
-/* The levels of a request to block: the first level (index) at which it
- * is its set's newest block, so at depth 1 in that stack and every one
- * with more sets. Its set stacks of that level on skip it, a write only
- * where its block is dirty everywhere already. Returns that level (nlvl:
- * none). */
-static uint32_t level_pass(ct_onepass *o, seen_entry *e, uint64_t block, int write,
-                           uint32_t cls)
+/* The set of block at level l of a chain (p2: the power-of-two one). */
+FORCE_INLINE uint64_t lvl_set(const ct_onepass *o, uint32_t l, uint64_t block, int p2)
+{
+    return p2 ? block & o->lvl_mask[l] : block % o->lvl_sets[l];
+}
+
+/* The levels of request i (block) in each chain: the first level (index)
+ * at which it is its set's newest block, so at depth 1 in that stack and
+ * every later one of the chain. The set stacks of that level on skip it
+ * (q->skip), a write only where its block is dirty everywhere already.
+ * Returns the number of stacks it skips. */
+static uint32_t level_pass(ct_onepass *o, seen_entry *e, reqbuf *q, uint32_t i)
 {
     uint64_t *const *const last = o->lvl_last;
-    const uint64_t *const mask = o->lvl_mask;
-    uint32_t lo = 0, hi = o->nlvl, from;
+    const uint64_t block = q->block[i];
+    const int write = q->write[i];
+    uint32_t gain = 0;
 
-    while (lo < hi) {           /* newest at a level: newest at every later one */
-        const uint32_t mid = (lo + hi) / 2;
-        if (last[mid][block & mask[mid]] == block)
-            hi = mid;
-        else
-            lo = mid + 1;
+    for (uint32_t c = 0; c < o->nchain; c++) {
+        const uint32_t c0 = o->ch_lo[c], c1 = o->ch_hi[c];
+        const int p2 = (int)c == o->ch_pow2;
+        uint32_t lo = c0, hi = c1, from;
+        while (lo < hi) {       /* newest at a level: newest at every later one */
+            const uint32_t mid = (lo + hi) / 2;
+            if (last[mid][lvl_set(o, mid, block, p2)] == block)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        for (uint32_t l = c0; l < lo; l++)  /* it is the newest there now */
+            last[l][lvl_set(o, l, block, p2)] = block;
+        from = lo;
+        if (o->write_back) {
+            /* dirty-from stays 1 where the request is at depth 1 (a read) */
+            const uint32_t d1 = e->dirty1[c];
+            if (write && d1 > from)
+                from = d1 < c1 ? d1 : c1;
+            e->dirty1[c] = write ? (uint8_t)c0 : (uint8_t)(d1 > lo ? d1 : lo);
+        }
+        q->skip[c][i] = (uint8_t)from;
+        if (from < c1) {
+            o->skipped[from][q->cls[i]]++;
+            gain += c1 - from;
+        }
     }
-    for (uint32_t l = 0; l < lo; l++)   /* it is the newest there now */
-        last[l][block & mask[l]] = block;
-    from = lo;
-    if (o->write_back) {
-        /* dirty-from stays 1 where the request is at depth 1 (a read) */
-        if (write && e->dirty1 > from)
-            from = e->dirty1 < o->nlvl ? e->dirty1 : o->nlvl;
-        e->dirty1 = write ? 0 : (uint8_t)(e->dirty1 > lo ? e->dirty1 : lo);
-    }
-    o->skipped[from][cls]++;
-    return from;
+    return gain;
+}
+
+/* Request i skips no stack. */
+static void skips_none(const ct_onepass *o, reqbuf *q, uint32_t i)
+{
+    for (uint32_t c = 0; c < o->nchain; c++)
+        q->skip[c][i] = (uint8_t)o->ch_hi[c];
 }
 
 /* No set's newest block is known at any level. */
 static void levels_forget(ct_onepass *o)
 {
     for (uint32_t l = 0; l < o->nlvl; l++)
-        for (uint64_t set = 0; set <= o->lvl_mask[l]; set++)
+        for (uint64_t set = 0; set < o->lvl_sets[l]; set++)
             o->lvl_last[l][set] = EMPTY_KEY;
 }
 
@@ -1086,22 +1124,28 @@ static NOINLINE void fold_table(ct_onepass *o, reqbuf *q, uint32_t i)
     const foldrec *f = &q->fold[q->tx[i]];
     const uint64_t blk[2] = {q->block[i], f->q};
     const uint8_t code[2] = {f->dm_p, f->dm_q};
-    const uint32_t l = f->lstar;
 
     if (!o->lvl_on) {
-        q->skip[i] = (uint8_t)o->nlvl;
+        skips_none(o, q, i);
         return;
     }
-    q->skip[i] = (uint8_t)l;
-    for (uint32_t k = 0; k < f->ncls; k++)
-        o->skipped[l][f->cls[k]] += f->cnt[k];
-    o->lvl_gain += (uint64_t)(o->nlvl - l) * f->n;
+    for (uint32_t c = 0; c < o->nchain; c++) {
+        const uint32_t l = f->lstar[c];
+        q->skip[c][i] = (uint8_t)l;
+        if (l == o->ch_hi[c])
+            continue;
+        for (uint32_t k = 0; k < f->ncls; k++)
+            o->skipped[l][f->cls[k]] += f->cnt[k];
+        o->lvl_gain += (uint64_t)(o->ch_hi[c] - l) * f->n;
+    }
     for (int b = 0; o->write_back && b < 2; b++) {
         seen_entry *e = seen_find(&o->seen, blk[b]);   /* seen: taken in the run */
-        if (e)
-            e->dirty1 = code[b] == FOLD_DM_1   ? 0
-                        : code[b] == FOLD_DM_2 ? (uint8_t)l
-                                               : (uint8_t)(e->dirty1 > l ? e->dirty1 : l);
+        for (uint32_t c = 0; e && c < o->nchain; c++) {
+            const uint8_t l = f->lstar[c];
+            e->dirty1[c] = code[b] == FOLD_DM_1   ? (uint8_t)o->ch_lo[c]
+                           : code[b] == FOLD_DM_2 ? l
+                                                  : (e->dirty1[c] > l ? e->dirty1[c] : l);
+        }
     }
 }
 
@@ -1130,12 +1174,14 @@ static void table_pass(ct_onepass *o, reqbuf *q)
         e->time = q->now[i] = ++o->clock;
         q->dfa[i] = INF;
         if (o->lvl_on) {
-            q->skip[i] = (uint8_t)level_pass(o, e, q->block[i], q->write[i], q->cls[i]);
-            o->lvl_gain += o->nlvl - q->skip[i];
-            if (UNLIKELY(o->sampled) && (q->want[i] & o->pow2_sampled))
-                o->sskip[q->skip[i]][q->rep[i]][q->cls[i]]++;
+            o->lvl_gain += level_pass(o, e, q, i);
+            if (UNLIKELY(o->sampled) && (q->want[i] & o->pow2_sampled) && o->ch_pow2 >= 0) {
+                const uint32_t from = q->skip[o->ch_pow2][i];
+                if (from < o->ch_hi[o->ch_pow2])
+                    o->sskip[from][q->rep[i]][q->cls[i]]++;
+            }
         } else {
-            q->skip[i] = (uint8_t)o->nlvl;     /* every stack takes it */
+            skips_none(o, q, i);    /* every stack takes it */
         }
     }
     if (o->nlvl && (o->lvl_seen += n) >= o->lvl_window)
@@ -1159,13 +1205,15 @@ typedef struct takes {
 /* Keep the requests of t (from `from`, or t itself) that the set stacks of
  * level lvl take: the others are their set's newest block there (depth 1).
  * Without branches: which requests a stack skips follows no pattern. */
-static void takes_level(takes *t, const takes *from, const reqbuf *q, uint32_t lvl)
+static void takes_level(takes *t, const takes *from, const reqbuf *q, uint32_t chain,
+                        uint32_t lvl)
 {
+    const uint8_t *const skip = q->skip[chain];
     uint32_t m = 0;
     for (uint32_t j = 0; j < from->n; j++) {
         const uint16_t i = from->i[j];
         t->i[m] = i;
-        m += q->skip[i] > lvl;
+        m += skip[i] > lvl;
     }
     t->n = m;
 }
@@ -1304,6 +1352,7 @@ static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who, int fa)
     const int wb = o->write_back, timed = o->nhelp > 0;
     takes all, lv, sel;
     uint32_t lv_of = NO_LEVEL;      /* the level lv holds the requests of (NO_LEVEL: none) */
+    uint32_t lv_chain = 0;          /* its chain */
 
     all.n = q->n;
     for (uint32_t i = 0; i < q->n; i++)
@@ -1327,17 +1376,18 @@ static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who, int fa)
             } else {
                 for (uint32_t i = 0; i < q->n; i++) {
                     sel.i[m] = (uint16_t)i;
-                    m += (uint32_t)(q->want[i] >> k & 1) & (q->skip[i] > s->lvl);
+                    m += (uint32_t)(q->want[i] >> k & 1) & (q->skip[s->chain][i] > s->lvl);
                 }
             }
             sel.n = m;
             t = &sel;
         } else if (s->lvl != NO_LEVEL) {
-            if (lv_of == NO_LEVEL || s->lvl < lv_of)
-                takes_level(&lv, &all, q, s->lvl);
+            if (lv_of == NO_LEVEL || s->chain != lv_chain || s->lvl < lv_of)
+                takes_level(&lv, &all, q, s->chain, s->lvl);
             else if (s->lvl > lv_of)
-                takes_level(&lv, &lv, q, s->lvl);
+                takes_level(&lv, &lv, q, s->chain, s->lvl);
             lv_of = s->lvl;
+            lv_chain = s->chain;
             t = &lv;
         }
         const uint64_t t0 = timed ? now_ns() : 0;
@@ -1522,7 +1572,7 @@ static void fold_flush(ct_onepass *o)
     q = o->cur;
     f->dm_p = fold_dm(o->pend_w);
     f->dm_q = fold_dm(o->pend_w >> 2);
-    f->lstar = o->alt_lstar;
+    memcpy(f->lstar, o->alt_lstar, sizeof f->lstar);
     o->folded += f->n;
     q->fold[q->nfold] = *f;
     q->tx[q->n] = q->nfold++;
@@ -1565,7 +1615,8 @@ static void settle(ct_onepass *o)
             s->rep_hist[(size_t)r * (s->ncap + 1)] += o->srep_r[k][r];
             o->srep_r[k][r] = 0;
         }
-        for (uint32_t l = 0; s->sampled && s->lvl != NO_LEVEL && l <= s->lvl; l++)
+        for (uint32_t l = o->ch_lo[s->chain]; s->sampled && s->lvl != NO_LEVEL && l <= s->lvl;
+             l++)
             for (uint32_t r = 0; r < NREP; r++)
                 for (int c = 0; c < NCLASS; c++) {
                     const uint64_t n = o->sskip[l][r][c];
@@ -1623,10 +1674,13 @@ FORCE_INLINE void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
     /* the run goes on: its third request or a later one */
     if (o->alt_pos < 3 && ++o->alt_pos == 3) {
         const uint64_t d = o->alt[0] ^ o->alt[1];
-        uint32_t x = 0;
-        while (x < o->nlvl && (d & o->lvl_mask[x]) == 0)
-            x++;
-        o->alt_lstar = (uint8_t)x;
+        for (uint32_t c = 0; c < o->nchain; c++) {
+            const int p2 = (int)c == o->ch_pow2;
+            uint32_t x = o->ch_lo[c];
+            while (x < o->ch_hi[c] && lvl_set(o, x, o->alt[0], p2) == lvl_set(o, x, o->alt[1], p2))
+                x++;
+            o->alt_lstar[c] = (uint8_t)x;
+        }
         o->alt_fold = (uint32_t)__builtin_ctzll(d) < o->fold_zmax;
         for (uint32_t k = 0; k < o->nshallow; k++)
             o->alt_fold &= o->alt[0] % o->shallow[k] != o->alt[1] % o->shallow[k];
@@ -1846,6 +1900,7 @@ uint64_t ct_onepass_moves(const ct_onepass *o) { return o->moves; }
 uint64_t ct_onepass_folded(const ct_onepass *o) { return o->folded; }
 
 unsigned ct_onepass_threads(const ct_onepass *o) { return 1 + o->nhelp; }
+unsigned ct_onepass_chains(const ct_onepass *o) { return o->nchain; }
 
 size_t ct_onepass_sampled_points(const ct_onepass *o)
 {
@@ -2024,36 +2079,71 @@ static int stack_setup(stack *s, uint64_t sets, int fa, const uint32_t *caps, si
     return 0;
 }
 
-/* The levels: every power-of-two set count of the set stacks, fewest sets
- * first (none with the 3C split). Returns 0, or -1 out of
- * memory. */
+/* The odd factor of a set count. */
+static uint64_t odd_part(uint64_t sets) { return sets >> __builtin_ctzll(sets); }
+
+/* The levels (none with the 3C split of a sampled pass): the set counts of
+ * the set stacks in chains, each of the counts m x 2^k of one odd m (the
+ * powers of two first), fewest sets first; up to NCHAIN chains, the
+ * stacks of others take every request. A sampled stack whose set count
+ * is not a power of two has no level (its sets are sampled by a hash of
+ * its own). Returns 0, or -1 out of memory. */
 static int levels_setup(ct_onepass *o)
 {
+    uint64_t odd[NCHAIN];
+
     for (uint32_t k = 0; k < o->nstk; k++)
         o->stk[k].lvl = NO_LEVEL;
     o->lvl_window = LEVEL_WINDOW;
+    o->ch_pow2 = -1;
     if (!o->quick)
         return 0;
     for (uint32_t k = 0; k < o->nstk; k++)
         o->stk[k].linear = o->stk[k].kind == ST_FA && !o->stk[k].sampled;
     for (;;) {
         stack *f = NULL;
+        uint32_t c;
         for (uint32_t k = o->dm_lo; k < o->nstk; k++) {
             stack *s = &o->stk[k];
-            if (s->kind != ST_FA && s->pow2 && s->lvl == NO_LEVEL && (!f || s->sets < f->sets))
+            if (s->kind == ST_FA || s->lvl != NO_LEVEL || (s->sampled && !s->pow2))
+                continue;
+            /* the chain being filled first, then a new one, powers of two first */
+            const int cur = o->nchain && odd_part(s->sets) == odd[o->nchain - 1];
+            const int best = f && o->nchain && odd_part(f->sets) == odd[o->nchain - 1];
+            if (!f || (cur && !best) ||
+                (cur == best && (odd_part(s->sets) < odd_part(f->sets) ||
+                                 (odd_part(s->sets) == odd_part(f->sets) && s->sets < f->sets))))
                 f = s;
         }
+        for (c = 0; f && c < o->nchain && odd[c] != odd_part(f->sets); c++)
+            ;
+        if (f && c == o->nchain && o->nchain == NCHAIN) {
+            f->lvl = NO_LEVEL - 1;  /* marked: no chain left for it */
+            continue;
+        }
         if (!f) {
+            for (uint32_t k = 0; k < o->nstk; k++)
+                if (o->stk[k].lvl == NO_LEVEL - 1)
+                    o->stk[k].lvl = NO_LEVEL;
             levels_forget(o);
             o->lvl_on = o->nlvl > 0;
             return 0;
         }
+        if (c == o->nchain) {       /* a new chain */
+            odd[c] = odd_part(f->sets);
+            o->ch_lo[c] = o->ch_hi[c] = o->nlvl;
+            if (odd[c] == 1)
+                o->ch_pow2 = (int)c;
+            o->nchain++;
+        }
         f->lvl = o->nlvl;
+        f->chain = c;
         o->lvl_mask[o->nlvl] = f->smask;
+        o->lvl_sets[o->nlvl] = f->sets;
         o->lvl_last[o->nlvl] = malloc(f->sets * sizeof *o->lvl_last[0]);
         if (!o->lvl_last[o->nlvl])
             return -1;
-        o->nlvl++;
+        o->ch_hi[c] = ++o->nlvl;
     }
 }
 
@@ -2482,7 +2572,8 @@ int ct_onepass_finish(ct_onepass *o, ct_error *err)
         for (int c = 0; c < NCLASS; c++) {
             if (o->exact >> k & 1)  /* depth 1: no capacity missed */
                 HIST(s->hist, 0, c) += o->repeats[c];
-            for (uint32_t l = 0; !s->sampled && s->lvl != NO_LEVEL && l <= s->lvl; l++)
+            for (uint32_t l = o->ch_lo[s->chain]; !s->sampled && s->lvl != NO_LEVEL && l <= s->lvl;
+                 l++)
                 HIST(s->hist, 0, c) += o->skipped[l][c];
         }
         if (s->kind == ST_FA) {

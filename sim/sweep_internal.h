@@ -62,6 +62,8 @@ uint64_t ct_onepass_moves(const ct_onepass *op);
  * (2 to FOLD_NCLS: a pair of a load and a store then starts a new fold
  * whenever the classes change). */
 uint64_t ct_onepass_folded(const ct_onepass *op);
+/* Chains of levels (onepass.c, "Levels"): set counts of one odd factor. */
+unsigned ct_onepass_chains(const ct_onepass *op);
 /* Threads the analysis runs on: the caller and the helpers that started. */
 unsigned ct_onepass_threads(const ct_onepass *op);
 /* Points whose figures are estimated from a sample (onepass.c, "Sampled

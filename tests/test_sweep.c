@@ -202,6 +202,7 @@ typedef struct got {
     double err[256], rate[256];
     uint64_t moves;         /* stacks the one-pass deals moved to another thread */
     uint64_t folded;        /* requests the one-pass folded in pairs */
+    unsigned chains;        /* chains of levels the one-pass kept */
 } got;
 
 static int collect(void *ctx, const ct_sweep_result *r)
@@ -607,6 +608,8 @@ static int onepass_direct(const ct_sweep *sw, const char *trace, direct_opts o, 
         g->moves = ct_onepass_moves(op);
     if (rc == CT_OK)
         g->folded = ct_onepass_folded(op);
+    if (rc == CT_OK)
+        g->chains = ct_onepass_chains(op);
     for (size_t i = 0; rc == CT_OK && i < n; i++) {
         double re[4];
         ct_onepass_result(op, i, g->info[i], g->stats[i], &g->tot[i], g->iv[i], re);
@@ -977,6 +980,41 @@ TEST(folding_pairs_of_two_lines_taking_turns_changes_no_figure)
     ct_sweep_free(sw);
 }
 
+/* Set counts of one odd factor m (m x 2^k) nest as the powers of two do
+ * (onepass.c, "Levels"): each such family is a chain of levels of its own.
+ * Here five families, 4 to 128 sets, 6 to 48, 10 to 80, 14 to 112 and 18
+ * to 144: four chains, the last family's stacks take every request.
+ * Every figure must equal simulation's, with requests at depth 1 in some
+ * chains and not others, pairs folded, the levels going on and off,
+ * times renumbered and a helper thread. */
+#define CHAINS_SWEEP "[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n" \
+                     "l1d.size = 1K 1536 2560 3584 4608 8K 3K 5K 7K 9K\n" \
+                     "l1d.assoc = 1 2 4 full\n"
+TEST(levels_in_chains_of_set_counts_change_no_figure)
+{
+    static got a, b, c;
+    const char *phases = phases_trace();
+    const char *turns = turns_trace("cturns.din", 800, 0);
+    ct_sweep *sw = load_ok("chains.ini", CHAINS_SWEEP);
+
+    CHECK(sw != NULL && phases != NULL && turns != NULL);
+    if (!sw || !phases || !turns) {
+        ct_sweep_free(sw);
+        return;
+    }
+    compare_methods(CHAINS_SWEEP, phases, 1);
+    compare_methods(CHAINS_SWEEP, turns, 1);
+    compare_methods("[l1d]\nline = 64\nwrite_back = no\n[sweep]\n"
+                    "l1d.size = 1536 3K 6K 2560 5K\nl1d.assoc = 1 2 8\n", phases, 1);
+    same_three_ways(sw, phases, (direct_opts){.level_window = 300},
+                    (direct_opts){.clock_limit = 5000, .level_window = 70, .helpers = 1}, &a, &b,
+                    &c);
+    CHECK_EQ_U64(a.chains, 4);
+    CHECK(onepass_direct(sw, turns, (direct_opts){0}, &a) == CT_OK);
+    CHECK(a.folded > 2000);
+    ct_sweep_free(sw);
+}
+
 /* A sampled pass takes the shortcuts of an exact one (onepass.c: repeats,
  * levels, pairs, the linear fully-associative stack) for the requests its
  * stacks follow: every figure, estimate, standard error and interval must
@@ -1207,6 +1245,7 @@ int main(void)
     RUN(sampled_mode_estimates_miss_rates);
     RUN(sampled_errors_cover_the_true_deviation);
     RUN(sampled_shortcuts_change_no_figure);
+    RUN(levels_in_chains_of_set_counts_change_no_figure);
     RUN(onepass_refuses_a_point_without_sets_or_ways);
     RUN(renumbering_times_changes_no_figure);
     RUN(switching_levels_on_and_off_changes_no_figure);
