@@ -860,6 +860,7 @@ typedef struct job {
     ct_ivstat *iv;
     /* JOB_ONEPASS */
     ct_onepass *op;
+    int sampled;              /* it samples (a sampled sweep, no 3C split) */
     size_t *points;           /* sweep point of each analysed point */
     size_t npoints;
 } job;
@@ -1159,8 +1160,7 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
         for (int l = 0; l < 4; l++) {
             key[i * 4 + l] = 0;
             if (!allow_onepass || o->no_onepass ||
-                ct_onepass_unsuitable(c, level_sections[l]) != NULL ||
-                (sampled && c->miss_classes))
+                ct_onepass_unsuitable(c, level_sections[l]) != NULL)
                 continue;
             key[i * 4 + l] = group_key(c, level_sections[l]) | 1;
         }
@@ -1307,8 +1307,11 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
                     job_free(j);
                     continue;
                 }
+                /* the 3C split is not sampled: its capacity misses need the
+                 * exact fully-associative depth of every request */
+                j->sampled = sampled && !sw->cfg[j->points[0]]->miss_classes;
                 rc = ct_onepass_create(&j->op, sw->cfg[j->points[0]], level_sections[l], sub, ns,
-                                       sampled ? o->sample : 1.0, o->sample_seed, helpers,
+                                       j->sampled ? o->sample : 1.0, o->sample_seed, helpers,
                                        err);
                 free(sub);
                 if (rc) {
@@ -1322,10 +1325,15 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
         }
         if (rc == CT_OK) {
             size_t used = strlen(note);
+            const int group_sampled = sampled && !sw->cfg[members[0]]->miss_classes;
             snprintf(note + used, note_n - used, "%s%s LRU for [%s]: %zu points, %zu set counts",
-                     used ? "; " : "", sampled ? "sampled one-pass" : "one-pass",
+                     used ? "; " : "", group_sampled ? "sampled one-pass" : "one-pass",
                      level_sections[l], m, nsetc);
-            if (sampled) {
+            used = strlen(note);
+            if (sampled && !group_sampled)
+                snprintf(note + used, note_n - used,
+                         " (not sampled: the 3C split needs every request)");
+            if (group_sampled) {
                 size_t nsampled = 0;
                 for (size_t k = first_job; k < nj; k++)
                     nsampled += ct_onepass_sampled_points(jobs[k]->op);
@@ -1439,8 +1447,7 @@ static int deliver(pass_ctx *pc, job **jobs, size_t nj, const char *format, size
                 r.sample_rate = 1.0;
             } else {
                 ct_onepass_result(j->op, items[i].k, info, st, &tot, iv, re);
-                r.method = pc->o->sample > 0 && pc->o->sample < 1 ? CT_SWEEP_SAMPLED
-                                                                  : CT_SWEEP_ONEPASS;
+                r.method = j->sampled ? CT_SWEEP_SAMPLED : CT_SWEEP_ONEPASS;
                 r.sample_rate = r.method == CT_SWEEP_SAMPLED ? pc->o->sample : 1.0;
             }
             r.trace = pc->trace_index;

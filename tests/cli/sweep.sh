@@ -163,6 +163,13 @@ sys.exit(not (sampled >= 10 and within >= 0.85 * sampled))
 PY
 then ok; else bad "sampled estimates"; fi
 expect_eq "$(python3 -c "import csv,sys; print(sorted({r['sample_rate'] for r in csv.DictReader(open(sys.argv[1]))}))" "$TMP/ex.csv")" "['1']" "exact rows say sample_rate 1"
+# the 3C split is not sampled: a sampled sweep with it runs exactly, in one
+# pass, and says so
+{ cat "$SW64"; printf '[system]\nmiss_classes = yes\n'; } > "$TMP/sw3c.ini"
+check "3C exact" "$CACHET" sweep -q -o "$TMP/3cx.csv" "$TMP/sw3c.ini" "$R1"
+expect_status 0 "3C sampled" "$CACHET" sweep --sample 0.1 -o "$TMP/3cs.csv" "$TMP/sw3c.ini" "$R1"
+expect_err_contains "one-pass LRU for [l1d]: 64 points, 14 set counts (not sampled: the 3C split needs every request) (0 simulated one by one" "3C not sampled, said"
+if cmp -s "$TMP/3cx.csv" "$TMP/3cs.csv"; then ok; else bad "3C with --sample differs from exact"; fi
 expect_status 1 "bad rate" "$CACHET" sweep -q --sample 1.5 -o "$TMP/bad.csv" "$SW64" "$R1"
 expect_err_contains "--sample 1.5: expected a rate between 0 and 1" "bad rate named"
 
