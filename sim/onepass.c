@@ -2149,9 +2149,10 @@ static int levels_setup(ct_onepass *o)
 
 /* Pairs are folded when some stack is exact (folds go to those only) and
  * the fully-associative stack is two lines deep or more; not where the two
- * blocks share a set of a direct-mapped stack. With the 3C split, not in a sampled pass, nor when
- * some cache has one line: a request of a fold is at fully-associative
- * depth 2, so only a one-line cache could count it a capacity miss. */
+ * blocks share a set of a direct-mapped stack. With the 3C split, not in a
+ * sampled pass, nor when some cache has one line: a request of a fold is
+ * at fully-associative depth 2, so only a one-line cache could count it a
+ * capacity miss. */
 static void pairs_setup(ct_onepass *o)
 {
     o->folding = o->quick && o->exact != 0;
@@ -2195,9 +2196,10 @@ static void deal_stacks(ct_onepass *o, uint32_t helpers, const uint64_t *cost, u
 
     load[0] = cost ? (double)front : FRONT_WEIGHT;
     for (uint32_t k = 0; k < o->nstk; k++) {
+        /* with fa_first the fully-associative stacks are the caller's (timed
+         * as its own work) */
         o->owner[k] = 0;
-        placed[k] = o->fa_first && o->stk[k].kind == ST_FA;   /* the caller's, timed
-                                                                 in front */
+        placed[k] = o->fa_first && o->stk[k].kind == ST_FA;
     }
     for (;;) {
         uint32_t big = UINT32_MAX, least = 0;
