@@ -10,9 +10,10 @@
  * run. The sweeps have one-way caches in stacks that also hold larger ones
  * (where a fold's write-backs count), direct-mapped stacks (where no fold
  * goes), a write-through level, a one-line fully-associative cache, the
- * 3C split with and without one, and set counts that are not powers of two. Then the one-pass analysis samples
- * the trace (at a rate picked by the first byte), with its shortcuts and
- * without, and every estimate, error and interval must be equal.
+ * 3C split with and without one, and set counts that are not powers of
+ * two. Then the one-pass analysis samples the trace (at a rate picked by
+ * the first byte), with its shortcuts and without, and every estimate,
+ * error and interval must be equal.
  */
 #include <stdint.h>
 #include <stdio.h>
