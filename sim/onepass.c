@@ -1038,47 +1038,44 @@ FORCE_INLINE uint64_t lvl_set(const ct_onepass *o, uint32_t l, uint64_t block, i
     return p2 ? block & o->lvl_mask[l] : block % o->lvl_sets[l];
 }
 
-/* The levels of request i (block) in each chain: the first level (index)
- * at which it is its set's newest block, so at depth 1 in that stack and
- * every later one of the chain. The set stacks of that level on skip it
- * (q->skip), a write only where its block is dirty everywhere already.
- * Returns the number of stacks it skips. */
-static uint32_t level_pass(ct_onepass *o, seen_entry *e, reqbuf *q, uint32_t i)
+/* The levels of request i (block) in chain c (p2: the power-of-two one, a
+ * constant where inlined): the first level (index) at which it is its
+ * set's newest block, so at depth 1 in that stack and every later one of
+ * the chain. The set stacks of that level on skip it (q->skip), a write
+ * only where its block is dirty everywhere already. Returns the number of
+ * stacks it skips. */
+FORCE_INLINE uint32_t chain_pass(ct_onepass *o, seen_entry *e, reqbuf *q, uint32_t i,
+                                 uint32_t c, uint32_t c0, uint32_t c1, const int p2, int wb)
 {
     uint64_t *const *const last = o->lvl_last;
     const uint64_t block = q->block[i];
-    const int write = q->write[i];
-    uint32_t gain = 0;
+    uint32_t lo = c0, hi = c1, from;
 
-    for (uint32_t c = 0; c < o->nchain; c++) {
-        const uint32_t c0 = o->ch_lo[c], c1 = o->ch_hi[c];
-        const int p2 = (int)c == o->ch_pow2;
-        uint32_t lo = c0, hi = c1, from;
-        while (lo < hi) {       /* newest at a level: newest at every later one */
-            const uint32_t mid = (lo + hi) / 2;
-            if (last[mid][lvl_set(o, mid, block, p2)] == block)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        for (uint32_t l = c0; l < lo; l++)  /* it is the newest there now */
-            last[l][lvl_set(o, l, block, p2)] = block;
-        from = lo;
-        if (o->write_back) {
-            /* dirty-from stays 1 where the request is at depth 1 (a read) */
-            const uint32_t d1 = e->dirty1[c];
-            if (write && d1 > from)
-                from = d1 < c1 ? d1 : c1;
-            e->dirty1[c] = write ? (uint8_t)c0 : (uint8_t)(d1 > lo ? d1 : lo);
-        }
-        q->skip[c][i] = (uint8_t)from;
-        if (from < c1) {
-            o->skipped[from][q->cls[i]]++;
-            gain += c1 - from;
-        }
+    while (lo < hi) {           /* newest at a level: newest at every later one */
+        const uint32_t mid = (lo + hi) / 2;
+        if (last[mid][lvl_set(o, mid, block, p2)] == block)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
-    return gain;
+    for (uint32_t l = c0; l < lo; l++)  /* it is the newest there now */
+        last[l][lvl_set(o, l, block, p2)] = block;
+    from = lo;
+    if (wb) {
+        /* dirty-from stays 1 where the request is at depth 1 (a read) */
+        const uint32_t d1 = e->dirty1[c];
+        const int write = q->write[i];
+        if (write && d1 > from)
+            from = d1 < c1 ? d1 : c1;
+        e->dirty1[c] = write ? (uint8_t)c0 : (uint8_t)(d1 > lo ? d1 : lo);
+    }
+    q->skip[c][i] = (uint8_t)from;
+    if (from == c1)
+        return 0;
+    o->skipped[from][q->cls[i]]++;
+    return c1 - from;
 }
+
 
 /* Request i skips no stack. */
 static void skips_none(const ct_onepass *o, reqbuf *q, uint32_t i)
@@ -1153,7 +1150,10 @@ static NOINLINE void fold_table(ct_onepass *o, reqbuf *q, uint32_t i)
  * times. */
 static void table_pass(ct_onepass *o, reqbuf *q)
 {
-    const uint32_t n = q->n;
+    const uint32_t n = q->n, nchain = o->nchain;
+    const int wb = o->write_back, sampled = o->sampled;
+    /* the power-of-two chain (0, when there is one) by masks */
+    const uint32_t c_p2 = o->ch_pow2 == 0, p2_hi = o->ch_hi[0];
 
     for (uint32_t i = 0; i < n; i++) {
         seen_entry *e;
@@ -1174,12 +1174,13 @@ static void table_pass(ct_onepass *o, reqbuf *q)
         e->time = q->now[i] = ++o->clock;
         q->dfa[i] = INF;
         if (o->lvl_on) {
-            o->lvl_gain += level_pass(o, e, q, i);
-            if (UNLIKELY(o->sampled) && (q->want[i] & o->pow2_sampled) && o->ch_pow2 >= 0) {
-                const uint32_t from = q->skip[o->ch_pow2][i];
-                if (from < o->ch_hi[o->ch_pow2])
-                    o->sskip[from][q->rep[i]][q->cls[i]]++;
-            }
+            uint32_t gain = c_p2 ? chain_pass(o, e, q, i, 0, 0, p2_hi, 1, wb) : 0;
+            for (uint32_t c = c_p2; c < nchain; c++)
+                gain += chain_pass(o, e, q, i, c, o->ch_lo[c], o->ch_hi[c], 0, wb);
+            o->lvl_gain += gain;
+            if (UNLIKELY(sampled) && c_p2 && (q->want[i] & o->pow2_sampled) &&
+                q->skip[0][i] < p2_hi)
+                o->sskip[q->skip[0][i]][q->rep[i]][q->cls[i]]++;
         } else {
             skips_none(o, q, i);    /* every stack takes it */
         }
