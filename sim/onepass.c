@@ -581,6 +581,8 @@ FORCE_INLINE uint32_t list_access(stack *s, uint8_t *R, uint32_t tx, uint32_t no
         if (next >= 4 && tm[next - 4] <= tx)    /* recent: look from the end */
             for (p = next - 1; tm[p] > tx; p--)
                 ;
+        else if (next >= 20 && tm[next - 20] <= tx)  /* among the last 20 */
+            p = next - 20 + slot_of(tm + next - 20, 16, tx);
         else
             p = slot_of(tm, next, tx);
         const uint32_t above = bits_above(bits, s->mw, p) + FRONT;
