@@ -45,9 +45,9 @@
  *    fully-associative stack is one log over the whole level, with a
  *    Fenwick tree over the live counts of 64-slot words (the words near
  *    the end are counted directly). Unless it is sampled, it takes every
- *    request and appends one slot for each (its newest block
- *    again too), so the block last used at a time t0 + i since the last
- *    pack is in slot s0 + i, found without a search; the block of the
+ *    request and appends one slot for each (its newest block again too),
+ *    so the block last used at a time t0 + i since the last pack is in
+ *    slot s0 + i, found without a search; the block of the
  *    request before the last one is at depth 2, known without counting
  *    (only the newest slot comes after it, which is live and, as a block
  *    holds one live slot, another block's).
@@ -63,9 +63,9 @@
  *    fully-associative depth in the set stacks: the caller runs the
  *    fully-associative stack over a batch before handing it over (with
  *    the 3C split of a sampled pass, whose replicas each write depths,
- *    there are no helpers). The
- *    caller reuses a batch once every helper is done with it, and waits
- *    for them all before anything reads the counts. Every 64 batches, with
+ *    there are no helpers). The caller reuses a batch once every helper
+ *    is done with it, and waits for them all before anything reads the
+ *    counts. Every 64 batches, with
  *    the helpers idle, the stacks are dealt to the threads again by the
  *    time each took (the caller's own share counted first): which thread
  *    runs a stack changes no figure.
@@ -75,15 +75,15 @@
  *    (max(old, 1)), and a write finds it 1 already when a write has been
  *    taken since another block's request. Such requests are counted (a hit
  *    everywhere) and not taken (not with the 3C split of a sampled pass;
- *    a hit is no 3C capacity miss). With sampling they
- *    are counted in the stacks that followed the request before (the same
- *    block: the same stacks, the same replica).
+ *    a hit is no 3C capacity miss). With sampling they are counted in the
+ *    stacks that followed the request before (the same block: the same
+ *    stacks, the same replica).
  *  - Pairs (not with the 3C split of a sampled pass, nor with the 3C
  *    split and a cache of one line; the fully-associative stack two
- *    lines deep or more): a run is
- *    the requests at L that take turns between two blocks X and Y. From a
- *    run's third request on, requests are taken in pairs, and a pair is
- *    folded (with the pairs next to it, into one entry of the batch)
+ *    lines deep or more): a run is the requests at L that take turns
+ *    between two blocks X and Y. From a run's third request on, requests
+ *    are taken in pairs, and a pair is folded (with the pairs next to it,
+ *    into one entry of the batch)
  *    instead of taken one by one, when a write in it is to a block
  *    written before in the run (a write-back level). In a stack where X
  *    and Y share a set, each of these requests is at depth 2 (one block,
@@ -101,8 +101,8 @@
  *    already (the block was written in the run, and has been at depth 1
  *    there since). With the levels on, a fold skips the stacks from the
  *    first level of each chain whose sets part X and Y. No fold goes where
- *    the two share a set of a direct-mapped stack. With sampling, folds go to the
- *    exact stacks only: a run is made of requests no sampled stack
+ *    the two share a set of a direct-mapped stack. With sampling, folds go
+ *    to the exact stacks only: a run is made of requests no sampled stack
  *    follows, and a request one follows ends it.
  *  - Levels (not with the 3C split of a sampled pass): set counts S and 2S
  *    nest (a set of 2S sets is half of one of S: block mod 2S tells block
@@ -366,6 +366,12 @@ typedef struct stack {
 } stack;
 
 #define HIST(h, b, cls) ((h)[(size_t)(b) * NCLASS + (size_t)(cls)])
+
+/* The set of block in stack s. */
+FORCE_INLINE uint64_t set_of(const stack *s, uint64_t block)
+{
+    return LIKELY(s->pow2) ? block & s->smask : block % s->sets;
+}
 
 static void stack_free(stack *s)
 {
@@ -799,9 +805,10 @@ struct ct_onepass {
     int folding;            /* pairs may be folded */
     uint32_t fold_ncls;     /* classes per fold (FOLD_NCLS) */
     uint32_t fold_zmax;     /* two blocks whose low fold_zmax bits are equal share a
-                               set in a stack too shallow for a fold */
+                               set in a power-of-two stack too shallow for a fold
+                               (direct-mapped): one compare for all of those */
     uint32_t nshallow;      /* such stacks whose set count is not a power of two */
-    uint64_t shallow[MAX_STACKS];   /* their set counts */
+    uint32_t shallow[MAX_STACKS];   /* their indices */
     uint64_t alt[2];        /* the last two blocks taken, alt[1] the newest */
     uint32_t alt_fl;        /* per block: ALT_W (a write to it in the run), ALT_LW (its
                                last request wrote), for alt[0]; << 2 for alt[1] */
@@ -1078,7 +1085,6 @@ FORCE_INLINE uint32_t chain_pass(ct_onepass *o, seen_entry *e, reqbuf *q, uint32
     return c1 - from;
 }
 
-
 /* Request i skips no stack. */
 static void skips_none(const ct_onepass *o, reqbuf *q, uint32_t i)
 {
@@ -1233,8 +1239,7 @@ static NOINLINE void fold_apply(stack *s, const foldrec *f, uint64_t p, uint8_t 
 {
     uint32_t row;
 
-    if (kind != ST_FA &&
-        (s->pow2 ? ((p ^ f->q) & s->smask) != 0 : p % s->sets != f->q % s->sets)) {
+    if (kind != ST_FA && set_of(s, p) != set_of(s, f->q)) {
         row = s->ltc[1];
     } else {
         row = s->ltc[2];
@@ -1282,8 +1287,6 @@ FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const takes *
     stack *s = &o->stk[k];
     uint8_t *const rec = s->rec;
     const size_t stride = s->rec_bytes;
-    const uint64_t smask = s->smask, sets = s->sets;
-    const int pow2 = s->pow2;
     const uint16_t *const take = t->i;
     const uint32_t m = t->n;
     uint64_t *const hist = s->hist;
@@ -1292,7 +1295,7 @@ FORCE_INLINE void stack_pass(ct_onepass *o, reqbuf *q, uint32_t k, const takes *
 
     for (uint32_t j = 0; kind != ST_FA && j < m; j++) {
         const uint64_t block = q->block[take[j]];
-        rp[j] = rec + (LIKELY(pow2) ? block & smask : block % sets) * stride;
+        rp[j] = rec + set_of(s, block) * stride;
     }
     for (uint32_t j = 0; j < m; j++) {
         const uint32_t i = take[j];
@@ -1676,7 +1679,6 @@ FORCE_INLINE void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
     }
     /* the run goes on: its third request or a later one */
     if (o->alt_pos < 3 && ++o->alt_pos == 3) {
-        const uint64_t d = o->alt[0] ^ o->alt[1];
         for (uint32_t c = 0; c < o->nchain; c++) {
             const int p2 = (int)c == o->ch_pow2;
             uint32_t x = o->ch_lo[c];
@@ -1684,9 +1686,11 @@ FORCE_INLINE void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
                 x++;
             o->alt_lstar[c] = (uint8_t)x;
         }
-        o->alt_fold = (uint32_t)__builtin_ctzll(d) < o->fold_zmax;
-        for (uint32_t k = 0; k < o->nshallow; k++)
-            o->alt_fold &= o->alt[0] % o->shallow[k] != o->alt[1] % o->shallow[k];
+        o->alt_fold = (uint32_t)__builtin_ctzll(o->alt[0] ^ o->alt[1]) < o->fold_zmax;
+        for (uint32_t k = 0; k < o->nshallow; k++) {
+            const stack *s = &o->stk[o->shallow[k]];
+            o->alt_fold &= set_of(s, o->alt[0]) != set_of(s, o->alt[1]);
+        }
     }
     ok = !w || (fl & ALT_W) || !o->write_back;
     nwb = fl >> 1 & 1;
@@ -2087,13 +2091,13 @@ static uint64_t odd_part(uint64_t sets) { return sets >> __builtin_ctzll(sets); 
 
 /* The levels (none with the 3C split of a sampled pass): the set counts of
  * the set stacks in chains, each of the counts m x 2^k of one odd m (the
- * powers of two first), fewest sets first; up to NCHAIN chains, the
- * stacks of others take every request. A sampled stack whose set count
+ * powers of two first), fewest sets first; up to NCHAIN chains (the
+ * smallest odd factors), the stacks of others take every request. A sampled stack whose set count
  * is not a power of two has no level (its sets are sampled by a hash of
  * its own). Returns 0, or -1 out of memory. */
 static int levels_setup(ct_onepass *o)
 {
-    uint64_t odd[NCHAIN];
+    uint32_t idx[MAX_STACKS], n = 0;
 
     for (uint32_t k = 0; k < o->nstk; k++)
         o->stk[k].lvl = NO_LEVEL;
@@ -2103,51 +2107,44 @@ static int levels_setup(ct_onepass *o)
         return 0;
     for (uint32_t k = 0; k < o->nstk; k++)
         o->stk[k].linear = o->stk[k].kind == ST_FA && !o->stk[k].sampled;
-    for (;;) {
-        stack *f = NULL;
-        uint32_t c;
-        for (uint32_t k = o->dm_lo; k < o->nstk; k++) {
-            stack *s = &o->stk[k];
-            if (s->kind == ST_FA || s->lvl != NO_LEVEL || (s->sampled && !s->pow2))
-                continue;
-            /* the chain being filled first, then a new one, powers of two first */
-            const int cur = o->nchain && odd_part(s->sets) == odd[o->nchain - 1];
-            const int best = f && o->nchain && odd_part(f->sets) == odd[o->nchain - 1];
-            if (!f || (cur && !best) ||
-                (cur == best && (odd_part(s->sets) < odd_part(f->sets) ||
-                                 (odd_part(s->sets) == odd_part(f->sets) && s->sets < f->sets))))
-                f = s;
-        }
-        for (c = 0; f && c < o->nchain && odd[c] != odd_part(f->sets); c++)
-            ;
-        if (f && c == o->nchain && o->nchain == NCHAIN) {
-            f->lvl = NO_LEVEL - 1;  /* marked: no chain left for it */
+    /* the set stacks that may have a level, by odd factor, then sets */
+    for (uint32_t k = o->dm_lo; k < o->nstk; k++) {
+        const stack *s = &o->stk[k];
+        uint32_t at;
+        if (s->kind == ST_FA || (s->sampled && !s->pow2))
             continue;
+        for (at = n++; at > 0; at--) {
+            const stack *b = &o->stk[idx[at - 1]];
+            if (odd_part(b->sets) < odd_part(s->sets) ||
+                (odd_part(b->sets) == odd_part(s->sets) && b->sets < s->sets))
+                break;
+            idx[at] = idx[at - 1];
         }
-        if (!f) {
-            for (uint32_t k = 0; k < o->nstk; k++)
-                if (o->stk[k].lvl == NO_LEVEL - 1)
-                    o->stk[k].lvl = NO_LEVEL;
-            levels_forget(o);
-            o->lvl_on = o->nlvl > 0;
-            return 0;
-        }
-        if (c == o->nchain) {       /* a new chain */
-            odd[c] = odd_part(f->sets);
-            o->ch_lo[c] = o->ch_hi[c] = o->nlvl;
-            if (odd[c] == 1)
-                o->ch_pow2 = (int)c;
+        idx[at] = k;
+    }
+    for (uint32_t x = 0; x < n; x++) {
+        stack *f = &o->stk[idx[x]];
+        const uint32_t c = o->nchain ? o->nchain - 1 : 0;
+        if (!o->nchain || odd_part(f->sets) != odd_part(o->lvl_sets[o->ch_lo[c]])) {
+            if (o->nchain == NCHAIN)
+                break;          /* no chain left: the others take every request */
+            o->ch_lo[o->nchain] = o->ch_hi[o->nchain] = o->nlvl;
+            if (odd_part(f->sets) == 1)
+                o->ch_pow2 = (int)o->nchain;
             o->nchain++;
         }
         f->lvl = o->nlvl;
-        f->chain = c;
+        f->chain = o->nchain - 1;
         o->lvl_mask[o->nlvl] = f->smask;
         o->lvl_sets[o->nlvl] = f->sets;
         o->lvl_last[o->nlvl] = malloc(f->sets * sizeof *o->lvl_last[0]);
         if (!o->lvl_last[o->nlvl])
             return -1;
-        o->ch_hi[c] = ++o->nlvl;
+        o->ch_hi[f->chain] = ++o->nlvl;
     }
+    levels_forget(o);
+    o->lvl_on = o->nlvl > 0;
+    return 0;
 }
 
 /* Pairs are folded when some stack is exact (folds go to those only) and
@@ -2170,7 +2167,7 @@ static void pairs_setup(ct_onepass *o)
         else if (o->classes && s->cap_lines[0] < 2)
             o->folding = 0;     /* a fold adds no 3C capacity miss (one-line caches would) */
         else if (s->kind != ST_FA && s->depth < 2 && !s->pow2)
-            o->shallow[o->nshallow++] = s->sets;
+            o->shallow[o->nshallow++] = k;
         else if (s->kind != ST_FA && s->depth < 2 &&
                  (uint32_t)__builtin_ctzll(s->sets) < o->fold_zmax)
             o->fold_zmax = (uint32_t)__builtin_ctzll(s->sets);
