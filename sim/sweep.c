@@ -1236,6 +1236,9 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
         nparts = (uint32_t)(nsetc < threads ? nsetc : threads);
         if (sw->cfg[members[0]]->miss_classes || nparts == 0)
             nparts = 1;
+        /* the 3C split is not sampled: its capacity misses need the exact
+         * fully-associative depth of every request */
+        const int group_sampled = sampled && !sw->cfg[members[0]]->miss_classes;
         /* a group that is the whole pass runs as one analysis whose own
          * threads share its stacks: the levels above and the table of
          * lines are then kept once, not once per part */
@@ -1307,9 +1310,7 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
                     job_free(j);
                     continue;
                 }
-                /* the 3C split is not sampled: its capacity misses need the
-                 * exact fully-associative depth of every request */
-                j->sampled = sampled && !sw->cfg[j->points[0]]->miss_classes;
+                j->sampled = group_sampled;
                 rc = ct_onepass_create(&j->op, sw->cfg[j->points[0]], level_sections[l], sub, ns,
                                        j->sampled ? o->sample : 1.0, o->sample_seed, helpers,
                                        err);
@@ -1325,7 +1326,6 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
         }
         if (rc == CT_OK) {
             size_t used = strlen(note);
-            const int group_sampled = sampled && !sw->cfg[members[0]]->miss_classes;
             snprintf(note + used, note_n - used, "%s%s LRU for [%s]: %zu points, %zu set counts",
                      used ? "; " : "", group_sampled ? "sampled one-pass" : "one-pass",
                      level_sections[l], m, nsetc);
