@@ -1909,11 +1909,16 @@ uint64_t ct_onepass_folded(const ct_onepass *o) { return o->folded; }
 unsigned ct_onepass_threads(const ct_onepass *o) { return 1 + o->nhelp; }
 unsigned ct_onepass_chains(const ct_onepass *o) { return o->nchain; }
 
+int ct_onepass_point_sampled(const ct_onepass *o, size_t k)
+{
+    return o->stk[o->pt[k].stack].sampled != 0;
+}
+
 size_t ct_onepass_sampled_points(const ct_onepass *o)
 {
     size_t n = 0;
     for (size_t i = 0; i < o->npt; i++)
-        n += o->stk[o->pt[i].stack].sampled != 0;
+        n += (size_t)ct_onepass_point_sampled(o, i);
     return n;
 }
 

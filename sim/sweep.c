@@ -1447,7 +1447,10 @@ static int deliver(pass_ctx *pc, job **jobs, size_t nj, const char *format, size
                 r.sample_rate = 1.0;
             } else {
                 ct_onepass_result(j->op, items[i].k, info, st, &tot, iv, re);
-                r.method = j->sampled ? CT_SWEEP_SAMPLED : CT_SWEEP_ONEPASS;
+                /* a point the sample cannot cover is exact (onepass.c) */
+                r.method = j->sampled && ct_onepass_point_sampled(j->op, items[i].k)
+                               ? CT_SWEEP_SAMPLED
+                               : CT_SWEEP_ONEPASS;
                 r.sample_rate = r.method == CT_SWEEP_SAMPLED ? pc->o->sample : 1.0;
             }
             r.trace = pc->trace_index;

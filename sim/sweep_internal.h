@@ -69,6 +69,8 @@ unsigned ct_onepass_threads(const ct_onepass *op);
 /* Points whose figures are estimated from a sample (onepass.c, "Sampled
  * mode": the others have too few sets or lines for the rate, and are exact). */
 size_t ct_onepass_sampled_points(const ct_onepass *op);
+/* Whether point k's figures are estimated from the sample (else exact). */
+int ct_onepass_point_sampled(const ct_onepass *op, size_t k);
 void ct_onepass_set_fold_classes(ct_onepass *op, uint32_t n);
 /* Tests, before the first request: 0 takes every request one by one
  * through every stack that follows it, without the shortcuts of onepass.c

@@ -141,25 +141,30 @@ PY
 done
 
 # 8. sampled mode: the rows say so, every estimate has an error and lies
-# within a few errors of the exact figure; what is not sampled is exact
+# within a few errors of the exact figure; what is not sampled is exact, and
+# its rows say sample_rate 1
 check "exact" "$CACHET" sweep -q -o "$TMP/ex.csv" "$SW64" "$R1"
 check "sampled" "$CACHET" sweep -q --sample 0.25 --sample-seed 3 -o "$TMP/sa.csv" "$SW64" "$R1"
 if python3 - "$TMP/ex.csv" "$TMP/sa.csv" <<'PY'
 import csv, sys
 ex = {r['point']: r for r in csv.DictReader(open(sys.argv[1]))}
 sa = list(csv.DictReader(open(sys.argv[2])))
-sampled = within = 0
+sampled = within = exact = 0
 for r in sa:
     e, x = float(r['miss_rate_error']), ex[r['point']]
-    assert r['sample_rate'] == '0.25', r['sample_rate']
+    assert r['sample_rate'] in ('0.25', '1'), r['sample_rate']
     assert r['accesses'] == x['accesses']
+    if r['sample_rate'] == '1':
+        assert e == 0 and r['misses'] == x['misses'], (r['point'], r['misses'], x['misses'])
+        exact += 1
+        continue
     if e == 0:
         assert r['misses'] == x['misses'], (r['point'], r['misses'], x['misses'])
         continue
     sampled += 1
     within += abs(float(r['miss_rate']) - float(x['miss_rate'])) <= 3 * e
-print('sampled %d, within 3 errors %d' % (sampled, within), file=sys.stderr)
-sys.exit(not (sampled >= 10 and within >= 0.85 * sampled))
+print('sampled %d, within 3 errors %d, exact %d' % (sampled, within, exact), file=sys.stderr)
+sys.exit(not (sampled >= 10 and within >= 0.85 * sampled and exact >= 10))
 PY
 then ok; else bad "sampled estimates"; fi
 expect_eq "$(python3 -c "import csv,sys; print(sorted({r['sample_rate'] for r in csv.DictReader(open(sys.argv[1]))}))" "$TMP/ex.csv")" "['1']" "exact rows say sample_rate 1"
