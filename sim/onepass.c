@@ -56,10 +56,10 @@
  *    those it does not skip (Levels, below), in order (stacks are
  *    independent of each other, so the result is that of taking each
  *    request through every stack in turn, with less work per request).
- *    With helper threads, batches of 2048 requests go round a ring of 16:
- *    the caller runs the levels above, the table and its share of the
- *    stacks, each helper its own share, every stack still taking its
- *    requests in order. The 3C split needs each request's
+ *    With helper threads, batches of 2048 requests go round a ring of 16,
+ *    handed to the helpers 4 at a time (fewer wake-ups): the caller runs
+ *    the levels above, the table and its share of the stacks, each helper
+ *    its own share, every stack still taking its requests in order. The 3C split needs each request's
  *    fully-associative depth in the set stacks: the caller runs the
  *    fully-associative stack over a batch before handing it over (with
  *    the 3C split of a sampled pass, whose replicas each write depths,
@@ -701,6 +701,7 @@ static void fen_build(stack *s)
 #define BATCH 256                /* requests gathered before the stacks run over them */
 #define BATCH_HELPED 2048        /* the same with helper threads (fewer hand-overs) */
 #define RING 16                  /* batches in flight with helper threads */
+#define PUBLISH_EVERY 4          /* batches handed to the helpers at a time (fewer wakes) */
 #define DEAL_EVERY 64            /* batches between deals of the stacks by measured time */
 #define FRONT_WEIGHT 8.0         /* the caller's own work per request: levels above, table */
 #define FA_WEIGHT 9.0            /* a fully-associative stack (64-deep set stack: 4) */
@@ -1455,11 +1456,23 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
-/* Wait until every helper has run the batches up to number `upto`. */
+/* Hand the helpers the batches before number `upto`. */
+static void publish(ct_onepass *o, uint64_t upto)
+{
+    pthread_mutex_lock(&o->mu);
+    o->published = upto;
+    pthread_cond_broadcast(&o->work);
+    pthread_mutex_unlock(&o->mu);
+}
+
+/* Wait until every helper has run the batches before number `upto` (those
+ * not handed over yet are handed over first). */
 static void wait_helpers(ct_onepass *o, uint64_t upto)
 {
     if (!o->nhelp)
         return;
+    if (o->published < upto)
+        publish(o, o->filling);
     pthread_mutex_lock(&o->mu);
     for (uint32_t h = 0; h < o->nhelp; h++)
         while (o->finished[h] < upto)
@@ -1477,7 +1490,7 @@ static void redeal(ct_onepass *o)
 {
     uint32_t was[MAX_STACKS];
 
-    wait_helpers(o, o->published);
+    wait_helpers(o, o->filling);
     memcpy(was, o->owner, o->nstk * sizeof *was);
     deal_stacks(o, o->nhelp, o->busy_ns, o->front_ns);
     for (uint32_t k = 0; k < o->nstk; k++)
@@ -1501,7 +1514,7 @@ static void flush_batch(ct_onepass *o)
         o->front_ns += o->mark_ns ? t0 - o->mark_ns : 0;
     }
     if (UNLIKELY(o->clock >= o->clock_limit - q->n)) {
-        wait_helpers(o, o->published);
+        wait_helpers(o, o->filling);
         renumber(o);
     }
     if (!o->oom)
@@ -1514,10 +1527,8 @@ static void flush_batch(ct_onepass *o)
         run_stacks(o, q, 0, RUN_FA);
     if (o->nhelp) {
         o->front_ns += now_ns() - t0;
-        pthread_mutex_lock(&o->mu);
-        o->published = o->filling + 1;
-        pthread_cond_broadcast(&o->work);
-        pthread_mutex_unlock(&o->mu);
+        if ((o->filling + 1) % PUBLISH_EVERY == 0)
+            publish(o, o->filling + 1);
     }
     run_stacks(o, q, 0, o->fa_first ? RUN_SETS : RUN_ALL);
     o->filling++;
@@ -1609,7 +1620,7 @@ static void settle(ct_onepass *o)
     if (o->folding)
         release(o);
     flush_batch(o);
-    wait_helpers(o, o->published);
+    wait_helpers(o, o->filling);
     for (uint32_t k = 0; o->sampled && k < o->nstk; k++) {
         stack *s = &o->stk[k];
         for (int c = 0; c < NCLASS; c++) {
