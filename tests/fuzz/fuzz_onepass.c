@@ -194,7 +194,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     text = sweeps[data[0] % (sizeof sweeps / sizeof sweeps[0])];
     interval = 50 + (uint64_t)(data[0] >> 2) * 37;
-    threads = 1 + (data[0] >> 7);
+    threads = 1 + (unsigned)(data[0] >> 6) % 3;   /* up to two helpers */
     fuzz_write(ini, text, strlen(text));
     write_trace(din, data + 1, size - 1);
     if (ct_sweep_load(&sw, ini, &err) != CT_OK || ct_sweep_npoints(sw) > MAX_PTS)
