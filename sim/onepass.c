@@ -56,30 +56,28 @@
  *    those it does not skip (Levels, below), in order (stacks are
  *    independent of each other, so the result is that of taking each
  *    request through every stack in turn, with less work per request).
- *    With helper threads, batches of 2048 requests go round a ring of 16,
- *    handed to the helpers 4 at a time (fewer wake-ups): the caller runs
- *    the levels above, the table and its share of the stacks, each helper
- *    its own share, every stack still taking its requests in order. With
- *    two helpers or more the table may become helper 1's (piped): the
- *    caller then runs the levels above and gathers batches, and no stack;
- *    helper 1 takes each batch through the table before the other
- *    helpers may run it, and runs its own share of the stacks when no
- *    batch waits for the table. It is decided once, at the second deal
- *    (below), by the times measured since the first: piped when the
- *    longer of the caller's processor time without the table and the
- *    table and every stack shared by the helpers is under 0.9 of the
- *    longer of the caller's own work and everything shared by every
- *    thread (waiting for the trace does not count). The 3C split needs each request's
- *    fully-associative depth in the set stacks: the thread of the table
- *    runs the fully-associative stack over a batch right after the table
- *    (with the 3C split of a sampled pass, whose replicas each write
- *    depths, there are no helpers). The caller reuses a batch once every
- *    helper is done with it, and waits for them all before anything
- *    reads the counts. Every 64 batches, with every stack idle (each has
- *    taken every batch before the next), the stacks are dealt to the
- *    threads again by the time each took (the table's thread's own work
- *    counted first): which thread runs a stack changes no figure. The
- *    times are renumbered (below) with every stack idle too.
+ *    With helper threads, batches of 2048 requests go round a ring of 16
+ *    (handed to two helpers or more 4 at a time: fewer wake-ups): the caller
+ *    runs the levels above, the table and its share of the stacks, each helper
+ *    its own share, every stack still taking its requests in order. With two
+ *    helpers or more the table may become helper 1's (piped): the caller then
+ *    runs the levels above and gathers batches, and no stack; helper 1 takes
+ *    each batch through the table before the other helpers may run it, and runs
+ *    its own share of the stacks when no batch waits for the table. It is
+ *    decided once, at the second deal (below), by the times measured since the
+ *    first: piped when the longer of the caller's processor time without the
+ *    table and the table and every stack shared by the helpers is under 0.9 of
+ *    the longer of the caller's own work and everything shared by every thread
+ *    (waiting for the trace does not count). The 3C split needs each request's
+ *    fully-associative depth in the set stacks: the thread of the table runs
+ *    the fully-associative stack over a batch right after the table (with the
+ *    3C split of a sampled pass, whose replicas each write depths, there are no
+ *    helpers). The caller reuses a batch once every helper is done with it, and
+ *    waits for them all before anything reads the counts. Every 64 batches,
+ *    with every stack idle (each has taken every batch before the next), the
+ *    stacks are dealt to the threads again by the time each took (the table's
+ *    thread's own work counted first): which thread runs a stack changes no
+ *    figure. The times are renumbered (below) with every stack idle too.
  *  - A request to the block of the request just before it at L is at depth
  *    1 in every stack and changes none: the order is the same whether its
  *    block's time moves on or not, a read leaves dirty-from as it is
@@ -712,7 +710,8 @@ static void fen_build(stack *s)
 #define BATCH 256                /* requests gathered before the stacks run over them */
 #define BATCH_HELPED 2048        /* the same with helper threads (fewer hand-overs) */
 #define RING 16                  /* batches in flight with helper threads */
-#define PUBLISH_EVERY 4          /* batches handed to the helpers at a time (fewer wakes) */
+#define PUBLISH_EVERY 4          /* batches handed to two helpers or more at a time (fewer
+                                    wake-ups; one helper takes them one by one) */
 #define PIPE_HELPERS 2           /* helpers from which the table may be helper 1's */
 #define PIPE_GAIN 0.9            /* piped when its estimated time is below this share */
 #define PIPE_DEAL_AT 2           /* the deal that decides it (the first one's window
@@ -870,6 +869,7 @@ struct ct_onepass {
     pthread_cond_t work, done;
     pthread_cond_t ready;   /* piped: batches the table pass has seen */
     uint64_t published;     /* batches handed to the helpers */
+    uint32_t publish_every; /* batches handed over at a time */
     int piped;              /* the table pass on helper 1, the caller runs no stack */
     int pipe;               /* PIPE_COST: piped if the first deal finds it pays;
                                tests: PIPE_NEVER, PIPE_START, PIPE_DEAL */
@@ -1575,7 +1575,7 @@ static void table_main(ct_onepass *o)
             o->front_ns += now_ns() - t0;
             pthread_mutex_lock(&o->mu);
             o->tabled = b + 1;
-            if (o->tabled % PUBLISH_EVERY == 0 || o->tabled == o->published)
+            if (o->tabled % o->publish_every == 0 || o->tabled == o->published)
                 pthread_cond_broadcast(&o->ready);
             pthread_mutex_unlock(&o->mu);
         } else {
@@ -1685,7 +1685,7 @@ static void flush_batch(ct_onepass *o)
     if (q->n == 0)
         return;
     if (o->piped) {
-        if ((o->filling + 1) % PUBLISH_EVERY == 0)
+        if ((o->filling + 1) % o->publish_every == 0)
             publish(o, o->filling + 1);
     } else {
         if (o->nhelp) {         /* since the last batch: the levels above and the tap */
@@ -1701,7 +1701,7 @@ static void flush_batch(ct_onepass *o)
             const uint64_t t1 = now_ns();
             o->front_ns += t1 - t0;
             o->table_ns += t1 - t0;
-            if ((o->filling + 1) % PUBLISH_EVERY == 0)
+            if ((o->filling + 1) % o->publish_every == 0)
                 publish(o, o->filling + 1);
         }
         run_stacks(o, q, 0, o->fa_first ? RUN_SETS : RUN_ALL);
@@ -2493,6 +2493,7 @@ static void start_helpers(ct_onepass *o, uint32_t helpers)
     o->sync = 1;
     o->nhelp = helpers;          /* the helpers read it */
     o->pipe = helpers >= PIPE_HELPERS ? PIPE_COST : PIPE_NEVER;
+    o->publish_every = helpers >= 2 ? PUBLISH_EVERY : 1;
     deal_stacks(o, helpers, NULL, 0);
     for (; started < helpers; started++) {
         args[started].o = o;
