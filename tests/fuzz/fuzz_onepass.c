@@ -12,8 +12,9 @@
  * goes), a write-through level, a one-line fully-associative cache, the
  * 3C split with and without one, and set counts that are not powers of
  * two. Then the one-pass analysis samples the trace (at a rate picked by
- * the first byte), with its shortcuts and without, and every estimate,
- * error and interval must be equal.
+ * the first byte), with its shortcuts (and, by the first byte, the table
+ * on a helper) and without, and every estimate, error and interval must
+ * be equal.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -96,8 +97,10 @@ static const ct_op_point sampled_pts[] = {
 
 /* The one-pass analysis of sampled_pts (the rest of their configuration
  * the sweep's) over the trace, sampled at `rate`, with or without its
- * shortcuts; an interval ends after every batch of 64 accesses. */
-static void run_sampled(ct_sweep *sw, const char *trace, double rate, int shortcuts, got *g)
+ * shortcuts, with `helpers` helper threads (two: the table on helper 1
+ * from the start); an interval ends after every batch of 64 accesses. */
+static void run_sampled(ct_sweep *sw, const char *trace, double rate, int shortcuts,
+                        unsigned helpers, got *g)
 {
     const char *paths[1] = {trace};
     ct_onepass *op = NULL;
@@ -111,9 +114,10 @@ static void run_sampled(ct_sweep *sw, const char *trace, double rate, int shortc
     to.cfg = ct_sweep_point_config(sw, 0);
     if (ct_batch_init(&b, 64) != CT_OK)
         abort();
-    rc = ct_onepass_create(&op, to.cfg, "l1d", sampled_pts, NSAMPLED, rate, 3, 0, &err);
+    rc = ct_onepass_create(&op, to.cfg, "l1d", sampled_pts, NSAMPLED, rate, 3, helpers, &err);
     if (rc == CT_OK) {
         ct_onepass_set_shortcuts(op, shortcuts);
+        (void)ct_onepass_set_pipe(op, 1);   /* (none with the 3C split: no helpers) */
         rc = ct_trace_open(&t, paths, 1, &to, &err);
     }
     while (rc == CT_OK && (n = ct_trace_next(t, &b, &err)) > 0) {
@@ -213,8 +217,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         }
     }
-    run_sampled(sw, din, data[0] & 0x40 ? 0.5 : 0.25, 1, &a);
-    run_sampled(sw, din, data[0] & 0x40 ? 0.5 : 0.25, 0, &c);
+    run_sampled(sw, din, data[0] & 0x40 ? 0.5 : 0.25, 1, data[0] & 0x20 ? 2 : 0, &a);
+    run_sampled(sw, din, data[0] & 0x40 ? 0.5 : 0.25, 0, 0, &c);
     for (size_t p = 0; p < a.n; p++)
         if (memcmp(&a.stats[p], &c.stats[p], sizeof a.stats[p]) != 0 ||
             memcmp(&a.tot[p], &c.tot[p], sizeof a.tot[p]) != 0 ||
