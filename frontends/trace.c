@@ -175,7 +175,9 @@ struct ct_trace {
                               then read directly */
     uint32_t ra_taken;     /* batches handed out by the thread so far */
     uint64_t ra_wait_ns, ra_decode_ns; /* over the first RA_PROBE batches */
-    ct_trace_info info_pub; /* snapshot the caller reads while the thread runs */
+    ct_trace_info info_pub; /* snapshot the thread publishes (under ra_mu) */
+    ct_trace_info info_user; /* the caller's copy of it: the thread may publish
+                                again while the caller reads */
 };
 
 static int next_direct(ct_trace *t, ct_batch *b, ct_error *err);
@@ -696,11 +698,12 @@ const ct_trace_info *ct_trace_get_info(const ct_trace *t)
     ct_trace *mt = (ct_trace *)t;
     if (!t->ra_running)
         return &t->info;
-    /* the decoding thread owns t->info; hand out its last snapshot */
+    /* the decoding thread owns t->info; hand out a copy of its last snapshot */
     pthread_mutex_lock(&mt->ra_mu);
     mt->info_pub.structures = mt->info.structures;
+    mt->info_user = mt->info_pub;
     pthread_mutex_unlock(&mt->ra_mu);
-    return &t->info_pub;
+    return &t->info_user;
 }
 
 /* ---- core assignment ------------------------------------------------------------ */
