@@ -716,7 +716,7 @@ static void fen_build(stack *s)
 #define PIPE_GAIN 0.9            /* piped when its estimated time is below this share */
 #define PIPE_DEAL_AT 2           /* the deal that decides it (the first one's window
                                     starts cold) */
-enum { PIPE_COST, PIPE_NEVER, PIPE_START, PIPE_DEAL };
+enum { PIPE_COST, PIPE_NEVER, PIPE_DEAL };
 #define DEAL_EVERY 64            /* batches between deals of the stacks by measured time */
 #define FRONT_WEIGHT 8.0         /* the caller's own work per request: levels above, table */
 #define FA_WEIGHT 9.0            /* a fully-associative stack (64-deep set stack: 4) */
@@ -783,9 +783,9 @@ struct ct_onepass {
     uint32_t nfa;           /* fully-associative stacks: 1, or when sampled an exact one
                                (small caches) and/or NREP replicas */
     uint32_t dm_lo;         /* stacks come fa first, then the set stacks */
-    int plain;              /* tests: no repeats, levels, pairs or linear stack */
     int quick;              /* repeats, levels and pairs may be used (not with the
-                               3C split of a sampled pass) */
+                               3C split of a sampled pass; tests: not after
+                               ct_onepass_set_shortcuts(op, 0)) */
     int fa_first;           /* 3C: the caller runs the fully-associative stack over a
                                batch before the helpers see it */
     uint64_t acc[NCLASS];   /* every request at L by class */
@@ -871,8 +871,8 @@ struct ct_onepass {
     uint64_t published;     /* batches handed to the helpers */
     uint32_t publish_every; /* batches handed over at a time */
     int piped;              /* the table pass on helper 1, the caller runs no stack */
-    int pipe;               /* PIPE_COST: piped if the first deal finds it pays;
-                               tests: PIPE_NEVER, PIPE_START, PIPE_DEAL */
+    int pipe;               /* PIPE_COST: piped if the deal at PIPE_DEAL_AT finds it
+                               pays; PIPE_NEVER (decided); tests: PIPE_DEAL */
     uint64_t tabled;        /* piped: batches the table pass has seen */
     uint64_t *finished;     /* per helper: batches it has run */
     /* measured work, for dealing the stacks again every DEAL_EVERY batches */
@@ -1142,7 +1142,7 @@ static void levels_trial(ct_onepass *o)
     if (o->lvl_on && o->lvl_gain < (uint64_t)LEVEL_GAIN * o->lvl_seen) {
         o->lvl_on = 0;
         o->lvl_idle = 0;
-    } else if (!o->lvl_on && !o->plain && ++o->lvl_idle >= LEVEL_RETRY) {
+    } else if (!o->lvl_on && o->quick && ++o->lvl_idle >= LEVEL_RETRY) {
         levels_forget(o);
         o->lvl_on = 1;
     }
@@ -1877,7 +1877,8 @@ FORCE_INLINE void pairs(ct_onepass *o, uint64_t block, uint32_t cls, int write)
         for (uint32_t c = 0; c < o->nchain; c++) {
             const int p2 = (int)c == o->ch_pow2;
             uint32_t x = o->ch_lo[c];
-            while (x < o->ch_hi[c] && lvl_set(o, x, o->alt[0], p2) == lvl_set(o, x, o->alt[1], p2))
+            while (x < o->ch_hi[c] &&
+                   lvl_set(o, x, o->alt[0], p2) == lvl_set(o, x, o->alt[1], p2))
                 x++;
             o->alt_lstar[c] = (uint8_t)x;
         }
@@ -1964,8 +1965,7 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
     o->acc[cls]++;
     if (write)
         o->writes++;
-    if (block == o->last_block && o->quick && !o->plain &&
-        (!write || o->last_dirty || !o->write_back)) {
+    if (block == o->last_block && o->quick && (!write || o->last_dirty || !o->write_back)) {
         if (UNLIKELY(o->sampled))
             sampled_repeat(o, block, (uint32_t)cls);
         else
@@ -2108,11 +2108,10 @@ int ct_onepass_set_pipe(ct_onepass *o, int when)
 {
     if (o->nhelp < PIPE_HELPERS)
         return 0;
-    o->pipe = when == 0 ? PIPE_NEVER : when == 1 ? PIPE_START : PIPE_DEAL;
-    if (o->pipe == PIPE_START) {
+    o->pipe = when == 2 ? PIPE_DEAL : PIPE_NEVER;
+    if (when == 1) {
         go_piped(o);
         deal_stacks(o, o->nhelp, NULL, 0);
-        o->pipe = PIPE_NEVER;
     }
     return 1;
 }
@@ -2133,9 +2132,9 @@ size_t ct_onepass_sampled_points(const ct_onepass *o)
 
 void ct_onepass_set_shortcuts(ct_onepass *o, int on)
 {
-    o->plain = !on;
     if (on)
         return;
+    o->quick = 0;
     o->lvl_on = 0;
     o->folding = 0;
     for (uint32_t k = 0; k < o->nstk; k++)
@@ -2306,9 +2305,9 @@ static uint64_t odd_part(uint64_t sets) { return sets >> __builtin_ctzll(sets); 
 /* The levels (none with the 3C split of a sampled pass): the set counts of
  * the set stacks in chains, each of the counts m x 2^k of one odd m (the
  * powers of two first), fewest sets first; up to NCHAIN chains (the
- * smallest odd factors), the stacks of others take every request. A sampled stack whose set count
- * is not a power of two has no level (its sets are sampled by a hash of
- * its own). Returns 0, or -1 out of memory. */
+ * smallest odd factors), the stacks of others take every request. A
+ * sampled stack whose set count is not a power of two has no level (its
+ * sets are sampled by a hash of its own). Returns 0, or -1 out of memory. */
 static int levels_setup(ct_onepass *o)
 {
     uint32_t idx[MAX_STACKS], n = 0;
@@ -2802,8 +2801,8 @@ int ct_onepass_finish(ct_onepass *o, ct_error *err)
         for (int c = 0; c < NCLASS; c++) {
             if (o->exact >> k & 1)  /* depth 1: no capacity missed */
                 HIST(s->hist, 0, c) += o->repeats[c];
-            for (uint32_t l = o->ch_lo[s->chain]; !s->sampled && s->lvl != NO_LEVEL && l <= s->lvl;
-                 l++)
+            for (uint32_t l = o->ch_lo[s->chain];
+                 !s->sampled && s->lvl != NO_LEVEL && l <= s->lvl; l++)
                 HIST(s->hist, 0, c) += o->skipped[l][c];
         }
         if (s->kind == ST_FA) {
