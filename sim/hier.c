@@ -1100,6 +1100,30 @@ static int run_any(ct_sim *s, const ct_batch *b, ct_error *err)
     return CT_OK;
 }
 
+/* Count what the batch loop served and did not count yet (ct_route). */
+FORCE_INLINE void count_routes(ct_sim *s, const int taps)
+{
+    for (uint32_t core = 0; core < s->cores; core++)
+        for (int k = 0; k < 3; k++) {
+            ct_route *R = &s->route[core];
+            if (R->n[k]) {
+                s->tot.accesses[k] += R->n[k];
+                s->tot.kind_cycles[k] += R->cycles[k];
+                R->L[k]->st.kind[k].accesses += R->n[k];
+                R->n[k] = R->cycles[k] = 0;
+            }
+            if (taps && R->mem[k]) {
+                s->tot.accesses[k] += R->mem[k];
+                s->tot.kind_cycles[k] += R->mem[k] * s->mem_latency;
+                if (k == CT_STORE)
+                    s->tot.mem_writes += R->mem[k];
+                else
+                    s->tot.mem_reads += R->mem[k];
+                R->mem[k] = 0;
+            }
+        }
+}
+
 /* Every first level (each core's L1I and L1D, or whatever level takes
  * their accesses) is an LRU level without classifier or prefetcher: the
  * fetches, loads and stores that stay within one line are served here,
@@ -1232,25 +1256,7 @@ FORCE_INLINE int run_first(ct_sim *s, const ct_batch *b, ct_error *err, const in
         }
         R->cycles[kind] += L->latency;
     }
-    for (uint32_t core = 0; core < cores; core++)
-        for (int k = 0; k < 3; k++) {
-            ct_route *R = &route[core];
-            if (R->n[k]) {
-                s->tot.accesses[k] += R->n[k];
-                s->tot.kind_cycles[k] += R->cycles[k];
-                R->L[k]->st.kind[k].accesses += R->n[k];
-                R->n[k] = R->cycles[k] = 0;
-            }
-            if (taps && R->mem[k]) {
-                s->tot.accesses[k] += R->mem[k];
-                s->tot.kind_cycles[k] += R->mem[k] * s->mem_latency;
-                if (k == CT_STORE)
-                    s->tot.mem_writes += R->mem[k];
-                else
-                    s->tot.mem_reads += R->mem[k];
-                R->mem[k] = 0;
-            }
-        }
+    count_routes(s, taps);
     s->cur = NULL;
     return rc;
 }
@@ -1263,6 +1269,36 @@ static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
 static int run_lru_tap(ct_sim *s, const ct_batch *b, ct_error *err)
 {
     return run_first(s, b, err, 1);
+}
+
+/* One core whose loads and stores go to a tapped level with a batch tap
+ * (ct_tap_run_fn), and whose fetches go to it or to memory: the tap takes
+ * the batch's accesses itself, run after run; an access it leaves (one
+ * that crosses a line, or that the model refuses) takes access_one, as in
+ * run_lru_tap. Same numbers as run_lru_tap. */
+static int run_tap_batch(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    ct_route *R = &s->route[0];
+    ct_level *L = R->L[CT_LOAD];
+    const unsigned mine = 1u << CT_LOAD | 1u << CT_STORE | (R->L[CT_IFETCH] != NULL);
+    uint64_t nofetch[2] = {0, 0};
+    uint32_t i = 0;
+    int rc = CT_OK;
+
+    while ((i = L->tap_run(L->tap_ctx, b->acc, i, b->n, s->paddr_flag, mine, R->n, R->mem,
+                           nofetch)) < b->n) {
+        const ct_access *a = &b->acc[i++];
+        if (REFUSED(s, a)) {
+            rc = refuse(s, a, err);
+            break;
+        }
+        access_one(s, a);
+    }
+    s->tot.accesses[CT_NOFETCH] += nofetch[0];
+    s->tot.repeats += nofetch[1];
+    count_routes(s, 1);
+    s->cur = NULL;
+    return rc;
 }
 
 /* A translating configuration: every access is translated first, and the
@@ -1304,7 +1340,7 @@ int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err)
  * prefetcher or tap, and the level below it is memory or a plain level
  * with the same line size. A tapped level takes every request through serve_tap; the
  * batch loop is run_lru's when every first level is LRU or tapped (run_lru_tap when
- * any level is tapped). */
+ * any level is tapped, run_tap_batch when the tap takes runs of a batch itself). */
 static void choose_paths(ct_sim *s)
 {
     int tapped = 0, all_lru = 1;
@@ -1346,6 +1382,13 @@ static void choose_paths(ct_sim *s)
     }
     s->run = s->dcs ? ct_dcs_run : s->xl ? run_tlb : !all_lru ? run_any
              : tapped ? run_lru_tap : run_lru;
+    if (s->run == run_lru_tap && s->cores == 1) {
+        const ct_route *R = &s->route[0];
+        const ct_level *L = R->L[CT_LOAD];
+        if (L && L->tap_run && R->L[CT_STORE] == L &&
+            (!R->L[CT_IFETCH] || R->L[CT_IFETCH] == L))
+            s->run = run_tap_batch;
+    }
 }
 
 void ct_sim_force_general(ct_sim *s)
@@ -1676,10 +1719,11 @@ const ct_sim_totals *ct_sim_get_totals(const ct_sim *s)
     return &s->tot;
 }
 
-void ct_sim_tap(ct_sim *s, size_t li, ct_tap_fn fn, void *ctx)
+void ct_sim_tap(ct_sim *s, size_t li, ct_tap_fn fn, ct_tap_run_fn run, void *ctx)
 {
     ct_level *L = &s->lv[li];
     L->tap = fn;
+    L->tap_run = fn ? run : NULL;
     L->tap_ctx = ctx;
     choose_paths(s);
 }

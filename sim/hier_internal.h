@@ -56,6 +56,20 @@ typedef uint32_t (*ct_miss_fn)(struct ct_sim *s, struct ct_level *L, uint64_t ad
 typedef void (*ct_tap_fn)(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write,
                           int demand);
 
+/* A tapped level may also take a batch's accesses itself, when it is the
+ * first level of the only core for loads and stores and fetches go to it
+ * or to memory (hier.c, run_tap_batch): from acc[i] on, while an access is
+ * a fetch, load or store of core 0 with an address, or an instruction
+ * without a fetch, it counts the fetches, loads and stores of the kinds
+ * not in `mine` (a bit per kind) in mem, those without a fetch in
+ * nofetch[0] and their repeats (CT_F_REPEAT) in nofetch[1], and hands
+ * those of `mine` within one of its lines to the tap as run_lru_tap would,
+ * counting them in taken. Returns the index of the first access it left
+ * (n: none). */
+typedef uint32_t (*ct_tap_run_fn)(void *ctx, const ct_access *acc, uint32_t i, uint32_t n,
+                                  uint16_t paddr_flag, unsigned mine, uint64_t *taken,
+                                  uint64_t *mem, uint64_t *nofetch);
+
 /* The lines that accesses entering a level from the trace found last, latest
  * first: hints for finding them again, checked against the tags (hier.c,
  * run_lru). */
@@ -87,6 +101,7 @@ typedef struct ct_level {
     void *pfst;
     ct_classify *cls;           /* NULL unless [system] miss_classes */
     ct_tap_fn tap;              /* non-NULL: requests go to tap, not the tags */
+    ct_tap_run_fn tap_run;      /* NULL, or the tap over a run of a batch */
     void *tap_ctx;
     ct_level_stats st;
     ct_level_info info;
@@ -143,8 +158,9 @@ void ct_dcs_free(struct ct_dcs *d);
  * that test_paths compares them with. */
 void ct_sim_force_general(ct_sim *s);
 
-/* Tap level li (fn NULL removes the tap). */
-void ct_sim_tap(ct_sim *s, size_t li, ct_tap_fn fn, void *ctx);
+/* Tap level li (fn NULL removes the tap); run, if not NULL, takes runs of
+ * a batch at once where it can (ct_tap_run_fn). */
+void ct_sim_tap(ct_sim *s, size_t li, ct_tap_fn fn, ct_tap_run_fn run, void *ctx);
 
 /* A page-table walk's descriptor read: 8 bytes at physical address pa,
  * kind CT_WALK, from level li down (li < 0: memory), with security ns.

@@ -1954,9 +1954,9 @@ static void pair_break(ct_onepass *o)
     o->alt_fl = 0;
 }
 
-static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, int demand)
+FORCE_INLINE void tap_one(ct_onepass *o, uint64_t addr, uint32_t bytes, int kind, int write,
+                          int demand)
 {
-    ct_onepass *o = ctx;
     const uint64_t block = addr >> o->line_bits;
     const int cls = cls_of(kind, demand, write && bytes == o->line);
     uint64_t want = o->exact;
@@ -1994,6 +1994,44 @@ static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, i
         return;
     }
     put(o, block, (uint32_t)cls, write, want, rep);
+}
+
+static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, int demand)
+{
+    tap_one(ctx, addr, bytes, kind, write, demand);
+}
+
+/* The tap over a run of a batch (ct_tap_run_fn). */
+static uint32_t tap_run(void *ctx, const ct_access *acc, uint32_t i, uint32_t n,
+                        uint16_t paddr_flag, unsigned mine, uint64_t *taken, uint64_t *mem,
+                        uint64_t *nofetch)
+{
+    ct_onepass *o = ctx;
+    const uint32_t line = o->line;
+
+    for (; i < n; i++) {
+        const ct_access *a = &acc[i];
+        const unsigned kind = a->kind;
+        uint64_t addr;
+        /* (CT_F_NOADDR is above CT_STORE: one compare for both) */
+        if ((kind | (a->flags & CT_F_NOADDR)) > CT_STORE || a->core) {
+            if (kind != CT_NOFETCH || a->core)
+                break;
+            nofetch[0]++;
+            nofetch[1] += (a->flags & CT_F_REPEAT) != 0;
+            continue;
+        }
+        if (!(mine >> kind & 1)) {
+            mem[kind]++;
+            continue;
+        }
+        addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
+        if ((addr & (line - 1)) + a->size > line)
+            break;      /* crosses a line */
+        taken[kind]++;
+        tap_one(o, addr, a->size ? a->size : 1, (int)kind, (int)(kind >> 1), 1);
+    }
+    return i;
 }
 
 /* ---- running out of times ------------------------------------------------------- */
@@ -2543,7 +2581,7 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
         rc = ct_error_set(err, CT_E_INTERNAL, "one-pass: no level [%s]", section);
         goto fail;
     }
-    ct_sim_tap(o->sim, o->li, tap, o);
+    ct_sim_tap(o->sim, o->li, tap, tap_run, o);
     o->line = cfg->cache[lv].line;
     while ((1u << o->line_bits) < o->line)
         o->line_bits++;

@@ -11,6 +11,7 @@
 #include <zstd.h>
 
 #include "cachet/cachet.h"
+#include "dmt_writer.h"
 #include "harness.h"
 #include "sim/sweep_internal.h"
 
@@ -368,6 +369,60 @@ TEST(onepass_equals_simulation_for_an_l2_under_fixed_l1s)
                     "[l2]\nline = 64\nwrite_back = no\n[sweep]\nl2.size = 2K 4K 8K\n"
                     "l2.assoc = 2 8\n",
                     "gen:random:n=20000,footprint=16K,writes=50", 2);
+}
+
+/* A drmemtrace trace of every record kind the analysis may see: fetches
+ * (the tapped level's or memory's), instructions without a fetch, software
+ * prefetches, and loads and stores of 1 to 16 bytes at any offset, some
+ * crossing a line, some to the line before. The tapped level takes runs of
+ * a batch at once (hier.c, run_tap_batch) and leaves it the accesses it
+ * cannot take; the figures and totals equal simulation's. */
+TEST(onepass_equals_simulation_for_every_drmemtrace_record_kind)
+{
+    uint64_t x = 12345, pc = 0x400000, last = 0x10000;
+    const char *path = dw_path("kinds.trace");
+    dw_buf b;
+
+    dw_init(&b, 12);
+    dw_header(&b, 7, DW_FT_X86_64, 7, 0);
+    for (int i = 0; i < 60000; i++) {
+        unsigned r, size;
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        r = (unsigned)(x >> 33);
+        size = 1 + (r >> 8) % 16;
+        switch (r % 10) {
+        case 0:
+            dw_rec(&b, DW_NO_FETCH, 3, pc);
+            break;
+        case 1:
+            dw_rec(&b, DW_MAYBE_FETCH, 3, pc);  /* the same pc: no fetch */
+            break;
+        case 2:
+            dw_rec(&b, DW_PREFETCHT0, 1, 0x10000 + (r >> 4) % 12288);
+            break;
+        case 3:
+        case 4:
+            pc += 1 + (r >> 12) % 15;
+            dw_rec(&b, DW_INSTR, 1 + (r >> 16) % 15, pc);
+            break;
+        case 5:         /* the line of the access before */
+            dw_rec(&b, r & 0x100 ? DW_WRITE : DW_READ, size, last);
+            break;
+        default:
+            last = 0x10000 + (r >> 4) % 12288;
+            dw_rec(&b, r & 0x300 ? DW_READ : DW_WRITE, size, last);
+            break;
+        }
+    }
+    dw_end(&b, 7);
+    dw_file(path, b.p, b.n);
+    dw_free(&b);
+    compare_methods("[system]\nflush_at_end = yes\n[l1d]\nline = 64\n[sweep]\n"
+                    "l1d.size = 1K..16K x2\nl1d.assoc = 1 2 4 16 full\n", path, 1);
+    /* no first level above: fetches go to the tapped level too */
+    compare_methods("[l2]\nline = 32\n[sweep]\nl2.size = 1K 4K 16K\nl2.assoc = 1 8 full\n",
+                    path, 1);
+    dw_cleanup();
 }
 
 /* A trace with cache maintenance cannot be analysed in one pass: its
@@ -1302,6 +1357,7 @@ int main(void)
     RUN(onepass_equals_simulation_when_requests_repeat_their_line);
     RUN(onepass_equals_simulation_when_few_lines_take_turns);
     RUN(onepass_equals_simulation_for_an_l2_under_fixed_l1s);
+    RUN(onepass_equals_simulation_for_every_drmemtrace_record_kind);
     RUN(cache_operations_fall_back_to_simulation);
     RUN(lru_misses_obey_the_inclusion_property);
     RUN(sampled_mode_estimates_miss_rates);
