@@ -2015,8 +2015,8 @@ static uint32_t tap_run(void *ctx, const ct_access *acc, uint32_t i, uint32_t n,
         uint64_t addr;
         /* (CT_F_NOADDR is above CT_STORE: one compare for both) */
         if ((kind | (a->flags & CT_F_NOADDR)) > CT_STORE || a->core) {
-            if (kind != CT_NOFETCH || a->core)
-                break;
+            if (kind != CT_NOFETCH || (a->flags & CT_F_NOADDR) || a->core)
+                break;  /* (what the model refuses too) */
             nofetch[0]++;
             nofetch[1] += (a->flags & CT_F_REPEAT) != 0;
             continue;

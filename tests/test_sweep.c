@@ -425,6 +425,64 @@ TEST(onepass_equals_simulation_for_every_drmemtrace_record_kind)
     dw_cleanup();
 }
 
+static int file_write(void *ctx, const char *data, size_t len)
+{
+    return fwrite(data, 1, len, ctx) != len;
+}
+
+/* A trace whose access `bad` (of 3000) is of kind `kind` without an
+ * address, the others loads and instructions without a fetch. */
+static const char *masked_trace(const char *name, int kind, uint32_t bad)
+{
+    static char path[512];
+    ct_trace_writer *tw = NULL;
+    ct_writer w = {file_write, NULL, 0};
+    ct_batch b;
+    ct_error err = {0};
+
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    w.ctx = fopen(path, "wb");
+    CHECK(w.ctx != NULL);
+    CHECK(ct_batch_init(&b, 3000) == CT_OK);
+    CHECK(ct_trace_writer_open(&tw, "ctr-raw", &w, &err) == CT_OK);
+    for (uint32_t i = 0; i < 3000; i++)
+        b.acc[b.n++] = (ct_access){.vaddr = 0x1000 + 40 * (i % 300), .size = 4, .time = i,
+                                   .kind = (uint8_t)(i == bad ? kind
+                                                     : i % 3 ? CT_LOAD : CT_NOFETCH),
+                                   .flags = i == bad ? CT_F_NOADDR : 0};
+    CHECK(ct_trace_writer_put(tw, &b, &err) == CT_OK);
+    CHECK(ct_trace_writer_finish(tw, &err) == CT_OK);
+    ct_batch_free(&b);
+    fclose(w.ctx);
+    return path;
+}
+
+/* An access without an address stops the sweep, in one pass as in
+ * simulation, whatever its kind. */
+TEST(an_access_without_an_address_stops_both_methods)
+{
+    static got g;
+    static const int kinds[] = {CT_LOAD, CT_STORE, CT_IFETCH, CT_NOFETCH};
+    ct_sweep *sw = load_ok("masked.ini", "[l1d]\nline = 64\n[sweep]\nl1d.size = 1K 4K\n"
+                                         "l1d.assoc = 1 full\n");
+    for (size_t k = 0; sw && k < sizeof kinds / sizeof *kinds; k++) {
+        const char *path = masked_trace("masked.ctr", kinds[k], 2000);
+        for (int no_onepass = 0; no_onepass < 2; no_onepass++) {
+            ct_sweep_opts o;
+            ct_error err = {0};
+            memset(&o, 0, sizeof o);
+            o.threads = 2;
+            o.no_onepass = no_onepass;
+            o.result = collect;
+            o.result_ctx = &g;
+            memset(&g, 0, sizeof g);
+            CHECK(ct_sweep_run(sw, &path, 1, &o, &err) != CT_OK);
+            CHECK_STR_CONTAINS(err.msg, "has no address");
+        }
+    }
+    ct_sweep_free(sw);
+}
+
 /* A trace with cache maintenance cannot be analysed in one pass: its
  * points are simulated instead, with the same figures. */
 TEST(cache_operations_fall_back_to_simulation)
@@ -1358,6 +1416,7 @@ int main(void)
     RUN(onepass_equals_simulation_when_few_lines_take_turns);
     RUN(onepass_equals_simulation_for_an_l2_under_fixed_l1s);
     RUN(onepass_equals_simulation_for_every_drmemtrace_record_kind);
+    RUN(an_access_without_an_address_stops_both_methods);
     RUN(cache_operations_fall_back_to_simulation);
     RUN(lru_misses_obey_the_inclusion_property);
     RUN(sampled_mode_estimates_miss_rates);
