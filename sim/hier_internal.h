@@ -58,17 +58,44 @@ typedef void (*ct_tap_fn)(void *ctx, uint64_t addr, uint32_t bytes, int kind, in
 
 /* A tapped level may also take a batch's accesses itself, when it is the
  * first level of the only core for loads and stores and fetches go to it
- * or to memory (hier.c, run_tap_batch): from acc[i] on, while an access is
- * a fetch, load or store of core 0 with an address, or an instruction
- * without a fetch, it counts the fetches, loads and stores of the kinds
- * not in `mine` (a bit per kind) in mem, those without a fetch in
- * nofetch[0] and their repeats (CT_F_REPEAT) in nofetch[1], and hands
- * those of `mine` within one of its lines to the tap as run_lru_tap would,
- * counting them in taken. Returns the index of the first access it left
+ * or to memory (hier.c, run_tap_batch): from acc[i] on, each access as
+ * ct_tap_step says, until one it leaves. Returns the index of that access
  * (n: none). */
 typedef uint32_t (*ct_tap_run_fn)(void *ctx, const ct_access *acc, uint32_t i, uint32_t n,
                                   uint16_t paddr_flag, unsigned mine, uint64_t *taken,
                                   uint64_t *mem, uint64_t *nofetch);
+
+/* One access of a ct_tap_run_fn's run, by run_lru_tap's rules for a tapped
+ * first level of `line` bytes taking the kinds in `mine` (a bit per kind):
+ * 1 when the tap takes it (counted in taken; its address in *addr); 0 when
+ * it is only counted: a fetch, load or store of another kind (memory's,
+ * in mem), an instruction without a fetch (nofetch[0], its repeat in
+ * nofetch[1]); -1 when the run ends at it (one that crosses a line, of
+ * another kind, on another core or without an address: the model takes or
+ * refuses it). */
+FORCE_INLINE int ct_tap_step(const ct_access *a, uint16_t paddr_flag, unsigned mine,
+                             uint32_t line, uint64_t *taken, uint64_t *mem,
+                             uint64_t *nofetch, uint64_t *addr)
+{
+    const unsigned kind = a->kind;
+    /* (CT_F_NOADDR is above CT_STORE: one compare for both) */
+    if ((kind | (a->flags & CT_F_NOADDR)) > CT_STORE || a->core) {
+        if (kind != CT_NOFETCH || (a->flags & CT_F_NOADDR) || a->core)
+            return -1;
+        nofetch[0]++;
+        nofetch[1] += (a->flags & CT_F_REPEAT) != 0;
+        return 0;
+    }
+    if (!(mine >> kind & 1)) {
+        mem[kind]++;
+        return 0;
+    }
+    *addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
+    if ((*addr & (line - 1)) + a->size > line)
+        return -1;
+    taken[kind]++;
+    return 1;
+}
 
 /* The lines that accesses entering a level from the trace found last, latest
  * first: hints for finding them again, checked against the tags (hier.c,

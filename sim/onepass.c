@@ -2011,25 +2011,12 @@ static uint32_t tap_run(void *ctx, const ct_access *acc, uint32_t i, uint32_t n,
 
     for (; i < n; i++) {
         const ct_access *a = &acc[i];
-        const unsigned kind = a->kind;
         uint64_t addr;
-        /* (CT_F_NOADDR is above CT_STORE: one compare for both) */
-        if ((kind | (a->flags & CT_F_NOADDR)) > CT_STORE || a->core) {
-            if (kind != CT_NOFETCH || (a->flags & CT_F_NOADDR) || a->core)
-                break;  /* (what the model refuses too) */
-            nofetch[0]++;
-            nofetch[1] += (a->flags & CT_F_REPEAT) != 0;
-            continue;
-        }
-        if (!(mine >> kind & 1)) {
-            mem[kind]++;
-            continue;
-        }
-        addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
-        if ((addr & (line - 1)) + a->size > line)
-            break;      /* crosses a line */
-        taken[kind]++;
-        tap_one(o, addr, a->size ? a->size : 1, (int)kind, (int)(kind >> 1), 1);
+        const int take = ct_tap_step(a, paddr_flag, mine, line, taken, mem, nofetch, &addr);
+        if (take < 0)
+            break;
+        if (take)
+            tap_one(o, addr, a->size ? a->size : 1, a->kind, a->kind >> 1, 1);
     }
     return i;
 }
