@@ -59,6 +59,12 @@ static const char *harness_test = "";
         }                                                                                \
     } while (0)
 
+/* A ct_writer's write function for a FILE * context (0, or -1 when short). */
+static inline int harness_file_write(void *ctx, const char *data, size_t len)
+{
+    return fwrite(data, 1, len, (FILE *)ctx) == len ? 0 : -1;
+}
+
 static inline int harness_done(void)
 {
     printf("%d passed, %d failed\n", harness_passed, harness_failed);

@@ -519,12 +519,6 @@ TEST(generators_are_deterministic_and_bounded)
     }
 }
 
-static int mem_write(void *ctx, const char *data, size_t len)
-{
-    FILE *f = ctx;
-    return fwrite(data, 1, len, f) == len ? 0 : -1;
-}
-
 TEST(oversized_accesses_are_damaged_records)
 {
     /* 2 MiB loads cannot be real: strict stops, lenient drops and counts */
@@ -594,7 +588,7 @@ TEST(din_writer_round_trips)
 
     snprintf(path, sizeof path, "%s/rt.din", tmpdir);
     f = fopen(path, "w");
-    w = (ct_writer){mem_write, f, 0};
+    w = (ct_writer){harness_file_write, f, 0};
     CHECK(ct_trace_open(&t, in, 1, NULL, &err) == CT_OK);
     CHECK(ct_trace_writer_open(&tw, "din", &w, &err) == CT_OK);
     ct_batch_init(&b, 100);

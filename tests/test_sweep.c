@@ -425,18 +425,13 @@ TEST(onepass_equals_simulation_for_every_drmemtrace_record_kind)
     dw_cleanup();
 }
 
-static int file_write(void *ctx, const char *data, size_t len)
-{
-    return fwrite(data, 1, len, ctx) != len;
-}
-
 /* A trace whose access `bad` (of 3000) is of kind `kind` without an
  * address, the others loads and instructions without a fetch. */
 static const char *masked_trace(const char *name, int kind, uint32_t bad)
 {
     static char path[512];
     ct_trace_writer *tw = NULL;
-    ct_writer w = {file_write, NULL, 0};
+    ct_writer w = {harness_file_write, NULL, 0};
     ct_batch b;
     ct_error err = {0};
 
