@@ -14,6 +14,11 @@
  *
  * JSON by_kind maps every kind a level or TLB can count (shown_kinds) to
  * its counters, zeros included, so that a reader finds every key.
+ *
+ * Also here: model events as Tarmac lines (`cachet run --events`) and the
+ * validation report (`cachet validate`, rules in sim/validate.c): a table
+ * per structure and operation, the agreement, the cold-start allowance,
+ * the verdict, then the divergences; or the same as one JSON object.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -648,4 +653,314 @@ int ct_report_csv(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_
         ct_writef(w, "\n");
     }
     return w->failed;
+}
+/* ---- Tarmac event lines (cachet run --events) ------------------------------ */
+
+/* "64K", "2M": Tarmac region sizes. */
+static void region_text(uint64_t bytes, char *buf, size_t n)
+{
+    static const char units[] = "KMGT";
+    int u = -1;
+    while (u < 3 && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        u++;
+    }
+    if (u < 0)
+        snprintf(buf, n, "%llu", (unsigned long long)bytes);
+    else
+        snprintf(buf, n, "%llu%c", (unsigned long long)bytes, units[u]);
+}
+
+int ct_event_write_tarmac(ct_writer *w, const ct_event *ev, const char *name)
+{
+    const char *ns = (ev->flags & CT_EVF_NS) ? "_NS" : "";
+    char size[32];
+
+    switch (ev->type) {
+    case CT_EV_CACHE:
+        return ct_writef(w, "%llu clk cpu%u CACHE %s LINE %04llx %s 0x%012llx%s\n",
+                         (unsigned long long)ev->time, ev->cpu, name,
+                         (unsigned long long)ev->line, ct_event_op_name(ev->op),
+                         (unsigned long long)ev->addr, ns);
+    case CT_EV_TLB:
+    case CT_EV_WALKCACHE:
+        region_text(ev->size, size, sizeof size);
+        ct_writef(w, "%llu clk cpu%u %s %s %s %s 0x%08llx%s", (unsigned long long)ev->time,
+                  ev->cpu, ct_event_type_name(ev->type), ct_event_op_name(ev->op), name, size,
+                  (unsigned long long)ev->addr, (ev->flags & CT_EVF_VNS) ? "_NS" : "");
+        if (ev->regime)
+            ct_writef(w, " %s", ct_regime_name(ev->regime));
+        if (ev->flags & CT_EVF_VMID)
+            ct_writef(w, " vmid=%u", ev->vmid);
+        if (ev->flags & CT_EVF_NG)
+            ct_writef(w, ", nG asid=%u", ev->asid);
+        if (ev->flags & CT_EVF_PADDR)
+            ct_writef(w, ":0x%010llx%s", (unsigned long long)ev->value, ns);
+        return ct_writef(w, "\n");
+    case CT_EV_TTW:
+    case CT_EV_TTU:
+        ct_writef(w, "%llu clk cpu%u %s %s %s %u:%u %012llx%s %0*llx : %s",
+                  (unsigned long long)ev->time, ev->cpu, ct_event_type_name(ev->type), name,
+                  (ev->flags & CT_EVF_VMSA) ? "VMSA" : "LPAE", ev->stage, ev->level,
+                  (unsigned long long)ev->addr, ns, (int)(ev->size ? ev->size * 2 : 16),
+                  (unsigned long long)ev->value, ct_walk_result_name(ev->result));
+        if (ev->line)
+            ct_writef(w, " ADDR=0x%016llx", (unsigned long long)ev->line);
+        return ct_writef(w, "\n");
+    default:
+        return -1;
+    }
+}
+
+/* ---- validation reports (sim/validate.c) --------------------------------- */
+
+/* The compared detail of an event of structure type `type` (rule
+ * "Matching" in sim/validate.c), as text. */
+static const char *detail_text(int type, uint64_t d, char *buf, size_t n)
+{
+    if (type == CT_EV_TLB || type == CT_EV_WALKCACHE)
+        snprintf(buf, n, "0x%llx%s", (unsigned long long)(d >> 1), (d & 1) ? "_NS" : "");
+    else if (type == CT_EV_TTW || type == CT_EV_TTU)
+        snprintf(buf, n, "%016llx", (unsigned long long)d);
+    else
+        snprintf(buf, n, "%04llx", (unsigned long long)d);
+    return buf;
+}
+
+/* One divergence on one line: kind, structure, operation, address, the
+ * details of each side, time and trace line. */
+static void divergence_text(ct_writer *w, const ct_validation *v, const ct_divergence *d)
+{
+    const char *what = d->type == CT_EV_CACHE                          ? "LINE"
+                       : d->type == CT_EV_TTW || d->type == CT_EV_TTU ? "value"
+                                                                      : "pa";
+    char dt[48];
+
+    ct_writef(w, "%-7s %s %s", ct_divergence_kind_name(d->kind),
+              ct_validation_structure(v, d->structure)->name, ct_event_op_name(d->op));
+    if (d->size) {
+        region_text(d->size, dt, sizeof dt);
+        ct_writef(w, " %s", dt);
+    }
+    ct_writef(w, " 0x%llx%s", (unsigned long long)d->addr, d->ns ? "_NS" : "");
+    if (d->kind != CT_DIV_EXTRA)
+        ct_writef(w, " %s %s", what, detail_text(d->type, d->ref_line, dt, sizeof dt));
+    if (d->kind != CT_DIV_MISSING)
+        ct_writef(w, " model %s %s", what, detail_text(d->type, d->model_line, dt, sizeof dt));
+    ct_writef(w, " at time %llu", (unsigned long long)d->time);
+    if (d->src && d->path)
+        ct_writef(w, " (%s:%llu)", d->path, (unsigned long long)d->src);
+}
+
+/* What the cold-start allowance set aside, in words. */
+static void cold_start_text(ct_writer *w, const ct_validate_opts *o, const ct_vcount *t)
+{
+    switch (o->cold_start) {
+    case CT_COLD_NONE:
+        ct_writef(w, "cold start: no allowance (--cold): every extra counts\n");
+        break;
+    case CT_COLD_WARM_UNTIL:
+        ct_writef(w, "cold start: events before time %llu not compared (--warm-until): %llu "
+                     "reference and %llu model events set aside; every later extra counts\n",
+                  (unsigned long long)o->warm_until, (unsigned long long)t->warmup_reference,
+                  (unsigned long long)t->warmup_model);
+        break;
+    default:
+        ct_writef(w, "cold start: %llu model events set aside as cold-start extras by the rule "
+                     "(the model's first fill of a line or entry, or first read of a "
+                     "descriptor, in a set where the reference has shown no event yet, and "
+                     "what follows from it); --cold counts them, --warm-until TIME compares "
+                     "from TIME instead\n",
+                  (unsigned long long)t->cold_extra);
+        break;
+    }
+}
+
+int ct_validation_write_text(ct_writer *w, const ct_validation *v)
+{
+    const ct_validate_opts *o = ct_validation_opts(v);
+    const ct_vcount t = ct_validation_total(v);
+    const double ag = ct_validation_agreement(v);
+    uint64_t unmapped = 0;
+
+    ct_writef(w, "%-40s %-9s %-6s %9s %9s %9s %9s %9s %9s %9s %9s\n", "structure", "level", "op",
+              "reference", "model", "agree", "line_id", "missing", "extra", "cold",
+              "agreement");
+    for (size_t i = 0; i < ct_validation_nstructures(v); i++) {
+        const ct_vstructure *s = ct_validation_structure(v, i);
+        int any = 0;
+        for (int op = 1; op < CT_EVOP_COUNT; op++) {
+            const ct_vcount *c = &s->op[op];
+            if (!c->reference && !c->model && !c->warmup_reference && !c->warmup_model)
+                continue;
+            any = 1;
+            if (!s->mapped) {
+                unmapped += c->reference;
+                ct_writef(w, "%-40.40s %-9s %-6s %9llu %9s %9s %9s %9s %9s %9s %9s\n", s->name,
+                          "-", ct_event_op_name(op), (unsigned long long)c->reference, "-", "-",
+                          "-", "-", "-", "-", "-");
+                continue;
+            }
+            ct_writef(w, "%-40.40s %-9s %-6s %9llu %9llu %9llu %9llu %9llu %9llu %9llu %9.4f\n",
+                      s->name, s->section, ct_event_op_name(op), (unsigned long long)c->reference,
+                      (unsigned long long)c->model,
+                      (unsigned long long)ct_vcount_agreeing(c, o->ignore_line_ids),
+                      (unsigned long long)c->line_id_differ, (unsigned long long)c->missing,
+                      (unsigned long long)c->extra, (unsigned long long)c->cold_extra,
+                      ct_vcount_agreement(c, o->ignore_line_ids));
+        }
+        if (!any)
+            ct_writef(w, "%-40.40s %-9s %-6s %9s\n", s->name, s->mapped ? s->section : "-", "-",
+                      "none");
+    }
+    ct_writef(w, "\nagreement %.4f (min %.4f): %llu agree of %llu reference + %llu extra; "
+                 "%llu paired with another LINE id, physical base or descriptor%s; "
+                 "%llu missing; %llu extra\n",
+              ag, o->min_agreement, (unsigned long long)ct_vcount_agreeing(&t, o->ignore_line_ids),
+              (unsigned long long)t.reference, (unsigned long long)t.extra,
+              (unsigned long long)t.line_id_differ,
+              o->ignore_line_ids ? " (agreeing: --ignore-line-ids)" : "",
+              (unsigned long long)t.missing, (unsigned long long)t.extra);
+    cold_start_text(w, o, &t);
+    if (unmapped)
+        ct_writef(w, "%llu reference events of structures nothing in the model maps to "
+                     "(level \"-\": set tarmac_name to compare a cache, TLB or walk cache, "
+                     "tarmac_walk_name to compare a TLB's walks)\n",
+                  (unsigned long long)unmapped);
+    if (ct_validation_passed(v)) {
+        ct_writef(w, "verdict: PASS (agreement %.4f reaches %.4f)\n", ag, o->min_agreement);
+    } else {
+        ct_writef(w, "verdict: FAIL (agreement %.4f below %.4f)", ag, o->min_agreement);
+        if (ct_validation_ndivergences(v)) {
+            ct_writef(w, "; first divergence: ");
+            divergence_text(w, v, ct_validation_divergence(v, 0));
+        }
+        ct_writef(w, "\n");
+    }
+    if (ct_validation_ndivergences(v))
+        ct_writef(w, "\ndivergences (first %zu, window %llu; other LINE ids first):\n",
+                  ct_validation_ndivergences(v), (unsigned long long)o->window);
+    for (size_t k = 0; k < ct_validation_ndivergences(v); k++) {
+        const ct_divergence *d = ct_validation_divergence(v, k);
+        ct_writef(w, "  ");
+        divergence_text(w, v, d);
+        ct_writef(w, "\n");
+        for (size_t j = 0; j < d->ncontext; j++) {
+            uint64_t ln = d->context_first + j;
+            ct_writef(w, "    %s%7llu | %s\n", ln == d->src ? ">" : " ", (unsigned long long)ln,
+                      d->context[j]);
+        }
+    }
+    return w->failed ? CT_E_IO : CT_OK;
+}
+
+static void count_json(ct_writer *w, const ct_vcount *c, int ignore_line_ids)
+{
+    ct_writef(w, "{\"reference\": %llu, \"model\": %llu, \"matched\": %llu, \"missing\": %llu, "
+                 "\"extra\": %llu, \"cold_start_extra\": %llu, \"line_id_agree\": %llu, "
+                 "\"line_id_differ\": %llu, \"warmup_reference\": %llu, \"warmup_model\": %llu, "
+                 "\"agreement\": %.6f}",
+              (unsigned long long)c->reference, (unsigned long long)c->model,
+              (unsigned long long)c->matched, (unsigned long long)c->missing,
+              (unsigned long long)c->extra, (unsigned long long)c->cold_extra,
+              (unsigned long long)c->line_id_agree, (unsigned long long)c->line_id_differ,
+              (unsigned long long)c->warmup_reference, (unsigned long long)c->warmup_model,
+              ct_vcount_agreement(c, ignore_line_ids));
+}
+
+int ct_validation_write_json(ct_writer *w, const ct_validation *v,
+                             const char *const *traces, size_t ntraces, const char *config)
+{
+    const ct_validate_opts *o = ct_validation_opts(v);
+    const ct_vcount t = ct_validation_total(v);
+    char dt[48];
+
+    ct_writef(w, "{\n  \"traces\": [");
+    for (size_t i = 0; i < ntraces; i++) {
+        ct_writef(w, "%s", i ? ", " : "");
+        ct_write_json_string(w, traces[i]);
+    }
+    ct_writef(w, "],\n  \"config\": ");
+    ct_write_json_string(w, config ? config : "");
+    ct_writef(w, ",\n  \"window\": %llu,\n  \"structures\": [", (unsigned long long)o->window);
+    for (size_t i = 0; i < ct_validation_nstructures(v); i++) {
+        const ct_vstructure *s = ct_validation_structure(v, i);
+        int first = 1;
+        ct_writef(w, "%s\n    {\"name\": ", i ? "," : "");
+        ct_write_json_string(w, s->name);
+        ct_writef(w, ", \"level\": ");
+        if (s->mapped) {
+            ct_write_json_string(w, s->section);
+            if (s->core >= 0)
+                ct_writef(w, ", \"core\": %d", s->core);
+            else
+                ct_writef(w, ", \"core\": null");
+        } else {
+            ct_writef(w, "null, \"core\": null");
+        }
+        ct_writef(w, ", \"type\": \"%s\", \"ops\": {", ct_event_type_name(s->type));
+        for (int op = 1; op < CT_EVOP_COUNT; op++) {
+            const ct_vcount *c = &s->op[op];
+            if (!c->reference && !c->model && !c->warmup_reference && !c->warmup_model)
+                continue;
+            ct_writef(w, "%s\"%s\": ", first ? "" : ", ", ct_event_op_name(op));
+            count_json(w, c, o->ignore_line_ids);
+            first = 0;
+        }
+        ct_writef(w, "}}");
+    }
+    ct_writef(w, "\n  ],\n  \"totals\": ");
+    count_json(w, &t, o->ignore_line_ids);
+    ct_writef(w, ",\n  \"agreement\": %.6f,\n  \"min_agreement\": %.6f,\n  \"passed\": %s,\n"
+                 "  \"ignore_line_ids\": %s,\n  \"cold_start\": {\"allowance\": \"%s\", "
+                 "\"warm_until\": ",
+              ct_validation_agreement(v), o->min_agreement,
+              ct_validation_passed(v) ? "true" : "false", o->ignore_line_ids ? "true" : "false",
+              ct_cold_start_name(o->cold_start));
+    if (o->cold_start == CT_COLD_WARM_UNTIL)
+        ct_writef(w, "%llu", (unsigned long long)o->warm_until);
+    else
+        ct_writef(w, "null");
+    ct_writef(w, ", \"reference_set_aside\": %llu, \"model_set_aside\": %llu},\n"
+                 "  \"malformed\": %llu,\n  \"divergences\": [",
+              (unsigned long long)t.warmup_reference,
+              (unsigned long long)(t.warmup_model + t.cold_extra),
+              (unsigned long long)ct_validation_trace_info(v)->malformed);
+    for (size_t k = 0; k < ct_validation_ndivergences(v); k++) {
+        const ct_divergence *d = ct_validation_divergence(v, k);
+        ct_writef(w, "%s\n    {\"kind\": \"%s\", \"structure\": ", k ? "," : "",
+                  ct_divergence_kind_name(d->kind));
+        ct_write_json_string(w, ct_validation_structure(v, d->structure)->name);
+        ct_writef(w, ", \"type\": \"%s\", \"op\": \"%s\", \"time\": %llu, \"address\": "
+                     "\"0x%llx\", \"ns\": %s, \"size\": %llu, \"line\": ",
+                  ct_event_type_name(d->type), ct_event_op_name(d->op),
+                  (unsigned long long)d->time, (unsigned long long)d->addr,
+                  d->ns ? "true" : "false", (unsigned long long)d->size);
+        if (d->kind != CT_DIV_EXTRA)
+            ct_writef(w, "\"%s\"", detail_text(d->type, d->ref_line, dt, sizeof dt));
+        else
+            ct_writef(w, "null");
+        ct_writef(w, ", \"model_line\": ");
+        if (d->kind != CT_DIV_MISSING)
+            ct_writef(w, "\"%s\"", detail_text(d->type, d->model_line, dt, sizeof dt));
+        else
+            ct_writef(w, "null");
+        ct_writef(w, ", \"source\": ");
+        if (d->src && d->path) {
+            ct_write_json_string(w, d->path);
+            ct_writef(w, ", \"source_line\": %llu", (unsigned long long)d->src);
+        } else {
+            ct_writef(w, "null, \"source_line\": null");
+        }
+        ct_writef(w, ", \"context\": [");
+        for (size_t j = 0; j < d->ncontext; j++) {
+            ct_writef(w, "%s{\"line\": %llu, \"text\": ", j ? ", " : "",
+                      (unsigned long long)(d->context_first + j));
+            ct_write_json_string(w, d->context[j]);
+            ct_writef(w, "}");
+        }
+        ct_writef(w, "]}");
+    }
+    ct_writef(w, "\n  ]\n}\n");
+    return w->failed ? CT_E_IO : CT_OK;
 }

@@ -24,24 +24,38 @@
  *   A model event has the tick of the access that caused it.
  *
  * Matching
- *   A reference event and a model event match when they have the same
+ *   A reference event and a model event pair when they have the same
  *   structure, operation and key, and are at most `window` ticks apart;
- *   each event matches at most once, the oldest candidate first. The key:
+ *   each event pairs at most once: with a candidate of the same detail
+ *   (below) when there is one, else the oldest candidate. The key:
  *   CACHE: line address and security; TLB and WALKCACHE: virtual base,
  *   size and the security of the virtual base; TTW: descriptor address, its
- *   security, and the cpu. For a matched pair a detail is compared as well:
+ *   security, and the cpu. For a pair a detail is compared as well:
  *   CACHE: the LINE id (set * assoc + way); TLB and WALKCACHE FILL: the
  *   physical base and its security; TTW: the descriptor's value. (The
  *   regime, ASID and VMID of TLB lines are not compared: Fast Models prints
- *   "nG asid=0" for entries of the EL3 regime, which has no ASIDs.) An event
- *   that found no partner within the window is missing (reference only) or
- *   extra (model only).
+ *   "nG asid=0" for entries of the EL3 regime, which has no ASIDs.) A pair
+ *   agrees when the details are the same too; a pair with another detail
+ *   (line_id_differ: the model put the line in another slot, mapped another
+ *   physical page, read another descriptor) is a divergence that counts
+ *   against the agreement, unless ignore_line_ids says pairs agree
+ *   whatever their details. An event that found no partner within the
+ *   window is missing (reference only) or extra (model only).
  *
  * Cold start
  *   A trace excerpt starts with warm caches and TLBs and the model with cold
  *   ones, so the model fills lines and entries and walks where the
- *   reference shows nothing. An extra is a cold-start extra, counted apart
- *   and not in the agreement, when both hold:
+ *   reference shows nothing. One of three allowances (cold_start) is used,
+ *   and the report says which and how many events it set aside:
+ *   - none (CT_COLD_NONE, `--cold`): the trace starts at reset; every extra
+ *     counts.
+ *   - warm-until (CT_COLD_WARM_UNTIL, `--warm-until TIME`): events of either
+ *     side at a trace time before TIME are counted apart (warmup_reference,
+ *     warmup_model) and not compared; the model still runs their accesses.
+ *     From TIME on every extra counts.
+ *   - the rule (CT_COLD_RULE, the default), below.
+ *   Under the rule an extra is a cold-start extra, counted apart and not in
+ *   the agreement, when both hold:
  *   - no reference event of its structure has touched its set (by the
  *     model's geometry: a cache line's set, a TLB entry's set for its size;
  *     a walk side has one set) at or before its tick; and
@@ -59,10 +73,16 @@
  *   its events are extras, never hidden.
  *
  * Agreement
- *   matched / (reference + extra) over the mapped structures (1 when
- *   nothing was compared). Divergences (missing, extra, detail
- *   disagreements): the first max_diffs that become final are kept and
- *   listed in trace order, with the trace lines around them.
+ *   agreeing pairs / (reference + extra) over the mapped structures, and
+ *   the same per structure and operation (1 when nothing was compared).
+ *   Agreeing pairs are the pairs with the same detail (line_id_agree), or
+ *   every pair with ignore_line_ids. A run passes when the agreement
+ *   reaches min_agreement. Divergences: the first max_diffs detail
+ *   disagreements and the first max_diffs missing or extra events that
+ *   become final are kept; the list shows the detail disagreements first
+ *   (they name a wrong geometry or policy most directly), then the others,
+ *   each group in trace order, max_diffs in all, with the trace lines
+ *   around them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +111,7 @@ enum { T_SEEN = 1, T_COLD = 2 /* its current fill was a first touch */ };
 typedef struct vstruct {
     ct_vstructure pub;
     char *name;
+    char section[40];         /* pub.section */
     uint64_t sets;            /* model geometry (mapped structures) */
     uint32_t line_bits;       /* caches: log2 of the line */
     uint64_t *first_ref;      /* per set: tick of the first reference event */
@@ -145,9 +166,9 @@ struct ct_validation {
                                   at 1 so that 0 ends a chain */
     uint64_t *bucket;
     uint64_t nbucket;
-    /* divergences */
-    vdiv *div;
-    size_t ndiv;
+    /* divergences: detail disagreements and the others, then the list */
+    vdiv *lid, *oth, *div;
+    size_t nlid, noth, ndiv;
     ct_trace_info info;        /* copied when the trace is closed */
     uint64_t touch_used;       /* lines remembered, all structures */
     int cur_first;             /* the model event arriving is a first touch */
@@ -179,14 +200,23 @@ static int add_struct(ct_validation *v, const char *name, size_t len, int level,
     s->pub.level = level;
     s->pub.tlb = tlb;
     s->pub.type = type;
+    s->pub.core = -1;
     if (level >= 0 || tlb >= 0) {
+        s->pub.mapped = 1;
+        s->pub.section = s->section;
         if (level >= 0) {
             const ct_level_info *li = ct_sim_level_info(v->sim, (size_t)level);
             s->sets = li->sets;
             while ((1u << s->line_bits) < li->line)
                 s->line_bits++;
+            snprintf(s->section, sizeof s->section, "%s", li->name);
+            s->pub.core = li->core;
         } else {
-            s->sets = type == CT_EV_TTW ? 1 : ct_sim_tlb_info(v->sim, (size_t)tlb)->sets;
+            const ct_tlb_info *ti = ct_sim_tlb_info(v->sim, (size_t)tlb);
+            s->sets = type == CT_EV_TTW ? 1 : ti->sets;
+            snprintf(s->section, sizeof s->section, "%s%s", ti->name,
+                     type == CT_EV_TTW ? ".walk" : "");
+            s->pub.core = ti->core;
         }
         s->first_ref = malloc(s->sets * sizeof *s->first_ref);
         if (!s->first_ref)
@@ -412,9 +442,10 @@ static void add_div(ct_validation *v, int kind, const pend *e, uint64_t ref_line
                     uint64_t model_line)
 {
     vdiv *d;
-    if (v->ndiv >= v->o.max_diffs)
+    size_t *n = kind == CT_DIV_LINE_ID ? &v->nlid : &v->noth;
+    if (*n >= v->o.max_diffs)
         return;
-    d = &v->div[v->ndiv++];
+    d = kind == CT_DIV_LINE_ID ? &v->lid[(*n)++] : &v->oth[(*n)++];
     memset(d, 0, sizeof *d);
     d->pub.kind = kind;
     d->pub.structure = e->vs;
@@ -442,7 +473,7 @@ static void finalize(ct_validation *v, pend *e)
         add_div(v, CT_DIV_MISSING, e, e->line, 0);
         return;
     }
-    if (s->first_ref && e->first) {
+    if (s->first_ref && e->first && v->o.cold_start == CT_COLD_RULE) {
         uint64_t set = set_of(s, e->addr, e->sz);
         if (s->first_ref[set] == UINT64_MAX || s->first_ref[set] > e->tick) {
             c->cold_extra++;
@@ -481,6 +512,13 @@ static void arrive(ct_validation *v, int side, uint32_t vs, const ct_event *ev, 
     key_of(ev, &k);
     ns = k.ns;
     h = key_hash(vs, ev->op, k.addr ^ ((uint64_t)k.size_log2 << 58) ^ ((uint64_t)k.cpu << 42), ns);
+    if (v->o.cold_start == CT_COLD_WARM_UNTIL && ev->time < v->o.warm_until) {
+        if (side == SIDE_REF)
+            c->warmup_reference++;
+        else
+            c->warmup_model++;
+        return;
+    }
     if (side == SIDE_REF)
         c->reference++;
     else
@@ -491,7 +529,9 @@ static void arrive(ct_validation *v, int side, uint32_t vs, const ct_event *ev, 
             uint64_t dt = e->tick > tick ? e->tick - tick : tick - e->tick;
             if (e->alive && e->side != side && e->vs == vs && e->op == ev->op &&
                 e->addr == k.addr && e->ns == ns && e->sz == k.size_log2 && e->cpu == k.cpu &&
-                dt <= v->o.window && (!best || e->tick <= best->tick))
+                dt <= v->o.window &&
+                (!best || (e->line == k.detail) > (best->line == k.detail) ||
+                 ((e->line == k.detail) == (best->line == k.detail) && e->tick <= best->tick)))
                 best = e;
             seq = e->next;
         }
@@ -505,6 +545,9 @@ static void arrive(ct_validation *v, int side, uint32_t vs, const ct_event *ev, 
             c->line_id_agree++;
         } else {
             pend tmp = *best;
+            c->line_id_differ++;
+            if (v->o.ignore_line_ids)
+                return;
             if (side == SIDE_REF) { /* report at the reference's place */
                 tmp.time = ev->time;
                 tmp.src = src;
@@ -666,62 +709,6 @@ int ct_tlb_tarmac_name(const ct_config *cfg, const ct_sim *s, size_t i, int walk
     return 1;
 }
 
-/* "64K", "2M": Tarmac region sizes. */
-static void region_text(uint64_t bytes, char *buf, size_t n)
-{
-    static const char units[] = "KMGT";
-    int u = -1;
-    while (u < 3 && bytes >= 1024 && bytes % 1024 == 0) {
-        bytes /= 1024;
-        u++;
-    }
-    if (u < 0)
-        snprintf(buf, n, "%llu", (unsigned long long)bytes);
-    else
-        snprintf(buf, n, "%llu%c", (unsigned long long)bytes, units[u]);
-}
-
-int ct_event_write_tarmac(ct_writer *w, const ct_event *ev, const char *name)
-{
-    const char *ns = (ev->flags & CT_EVF_NS) ? "_NS" : "";
-    char size[32];
-
-    switch (ev->type) {
-    case CT_EV_CACHE:
-        return ct_writef(w, "%llu clk cpu%u CACHE %s LINE %04llx %s 0x%012llx%s\n",
-                         (unsigned long long)ev->time, ev->cpu, name,
-                         (unsigned long long)ev->line, ct_event_op_name(ev->op),
-                         (unsigned long long)ev->addr, ns);
-    case CT_EV_TLB:
-    case CT_EV_WALKCACHE:
-        region_text(ev->size, size, sizeof size);
-        ct_writef(w, "%llu clk cpu%u %s %s %s %s 0x%08llx%s", (unsigned long long)ev->time,
-                  ev->cpu, ct_event_type_name(ev->type), ct_event_op_name(ev->op), name, size,
-                  (unsigned long long)ev->addr, (ev->flags & CT_EVF_VNS) ? "_NS" : "");
-        if (ev->regime)
-            ct_writef(w, " %s", ct_regime_name(ev->regime));
-        if (ev->flags & CT_EVF_VMID)
-            ct_writef(w, " vmid=%u", ev->vmid);
-        if (ev->flags & CT_EVF_NG)
-            ct_writef(w, ", nG asid=%u", ev->asid);
-        if (ev->flags & CT_EVF_PADDR)
-            ct_writef(w, ":0x%010llx%s", (unsigned long long)ev->value, ns);
-        return ct_writef(w, "\n");
-    case CT_EV_TTW:
-    case CT_EV_TTU:
-        ct_writef(w, "%llu clk cpu%u %s %s %s %u:%u %012llx%s %0*llx : %s",
-                  (unsigned long long)ev->time, ev->cpu, ct_event_type_name(ev->type), name,
-                  (ev->flags & CT_EVF_VMSA) ? "VMSA" : "LPAE", ev->stage, ev->level,
-                  (unsigned long long)ev->addr, ns, (int)(ev->size ? ev->size * 2 : 16),
-                  (unsigned long long)ev->value, ct_walk_result_name(ev->result));
-        if (ev->line)
-            ct_writef(w, " ADDR=0x%016llx", (unsigned long long)ev->line);
-        return ct_writef(w, "\n");
-    default:
-        return -1;
-    }
-}
-
 /* ---- running ------------------------------------------------------------------ */
 
 void ct_validate_opts_default(ct_validate_opts *o)
@@ -730,6 +717,9 @@ void ct_validate_opts_default(ct_validate_opts *o)
     o->max_diffs = 10;
     o->context = 3;
     o->min_agreement = 1.0;
+    o->ignore_line_ids = 0;
+    o->cold_start = CT_COLD_RULE;
+    o->warm_until = 0;
 }
 
 /* Run accesses [from, to) of b through the model. */
@@ -881,8 +871,10 @@ int ct_validate(ct_validation **out, const char *const *paths, size_t npaths,
     v->cfg = cfg;
     v->paths = paths;
     v->npaths = npaths;
+    v->lid = calloc(v->o.max_diffs ? v->o.max_diffs : 1, sizeof *v->lid);
+    v->oth = calloc(v->o.max_diffs ? v->o.max_diffs : 1, sizeof *v->oth);
     v->div = calloc(v->o.max_diffs ? v->o.max_diffs : 1, sizeof *v->div);
-    if (!v->div) {
+    if (!v->lid || !v->oth || !v->div) {
         ct_validation_free(v);
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
     }
@@ -941,7 +933,10 @@ int ct_validate(ct_validation **out, const char *const *paths, size_t npaths,
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
     }
     v->info = *ct_trace_get_info(v->trace);
-    qsort(v->div, v->ndiv, sizeof *v->div, cmp_div);
+    qsort(v->lid, v->nlid, sizeof *v->lid, cmp_div);
+    qsort(v->oth, v->noth, sizeof *v->oth, cmp_div);
+    for (size_t k = 0; k < v->nlid + v->noth && v->ndiv < v->o.max_diffs; k++)
+        v->div[v->ndiv++] = k < v->nlid ? v->lid[k] : v->oth[k - v->nlid];
     read_context(v);
     *out = v;
     return CT_OK;
@@ -971,6 +966,8 @@ void ct_validation_free(ct_validation *v)
         free(v->div[k].lines);
     }
     free(v->div);
+    free(v->lid);
+    free(v->oth);
     ct_trace_close(v->trace);
     ct_sim_free(v->sim);
     free(v);
@@ -985,12 +982,26 @@ const ct_vstructure *ct_validation_structure(const ct_validation *v, size_t i)
     return i < v->nvs ? &v->vs[i].pub : NULL;
 }
 
+const ct_validate_opts *ct_validation_opts(const ct_validation *v) { return &v->o; }
+
+uint64_t ct_vcount_agreeing(const ct_vcount *c, int ignore_line_ids)
+{
+    return ignore_line_ids ? c->matched : c->line_id_agree;
+}
+
+double ct_vcount_agreement(const ct_vcount *c, int ignore_line_ids)
+{
+    if (c->reference + c->extra == 0)
+        return 1.0;
+    return (double)ct_vcount_agreeing(c, ignore_line_ids) / (double)(c->reference + c->extra);
+}
+
 ct_vcount ct_validation_total(const ct_validation *v)
 {
     ct_vcount t;
     memset(&t, 0, sizeof t);
     for (size_t i = 0; i < v->nvs; i++) {
-        if (!v->vs[i].first_ref)
+        if (!v->vs[i].pub.mapped)
             continue;
         for (int op = 0; op < CT_EVOP_COUNT; op++) {
             const ct_vcount *c = &v->vs[i].pub.op[op];
@@ -1001,6 +1012,9 @@ ct_vcount ct_validation_total(const ct_validation *v)
             t.extra += c->extra;
             t.cold_extra += c->cold_extra;
             t.line_id_agree += c->line_id_agree;
+            t.line_id_differ += c->line_id_differ;
+            t.warmup_reference += c->warmup_reference;
+            t.warmup_model += c->warmup_model;
         }
     }
     return t;
@@ -1009,9 +1023,12 @@ ct_vcount ct_validation_total(const ct_validation *v)
 double ct_validation_agreement(const ct_validation *v)
 {
     ct_vcount t = ct_validation_total(v);
-    if (t.reference + t.extra == 0)
-        return 1.0;
-    return (double)t.matched / (double)(t.reference + t.extra);
+    return ct_vcount_agreement(&t, v->o.ignore_line_ids);
+}
+
+int ct_validation_passed(const ct_validation *v)
+{
+    return ct_validation_agreement(v) >= v->o.min_agreement;
 }
 
 size_t ct_validation_ndivergences(const ct_validation *v) { return v->ndiv; }
@@ -1023,211 +1040,12 @@ const ct_divergence *ct_validation_divergence(const ct_validation *v, size_t i)
 
 const ct_trace_info *ct_validation_trace_info(const ct_validation *v) { return &v->info; }
 
-static const char *kind_name(int kind)
+const char *ct_divergence_kind_name(int kind)
 {
     return kind == CT_DIV_MISSING ? "missing" : kind == CT_DIV_EXTRA ? "extra" : "line_id";
 }
 
-/* The model structure's config section ("l1d", "itlb"; "itlb.walk" for
- * the walks of a TLB), or NULL when unmapped. */
-static const char *level_label(const ct_validation *v, const ct_vstructure *s, char *buf,
-                               size_t n)
+const char *ct_cold_start_name(int mode)
 {
-    if (s->level >= 0)
-        snprintf(buf, n, "%s", ct_sim_level_info(v->sim, (size_t)s->level)->name);
-    else if (s->tlb >= 0)
-        snprintf(buf, n, "%s%s", ct_sim_tlb_info(v->sim, (size_t)s->tlb)->name,
-                 s->type == CT_EV_TTW ? ".walk" : "");
-    else
-        return NULL;
-    return buf;
-}
-
-/* The compared detail of an event of structure type `type` (rule
- * "Matching"), as text. */
-static const char *detail_text(int type, uint64_t d, char *buf, size_t n)
-{
-    if (type == CT_EV_TLB || type == CT_EV_WALKCACHE)
-        snprintf(buf, n, "0x%llx%s", (unsigned long long)(d >> 1), (d & 1) ? "_NS" : "");
-    else if (type == CT_EV_TTW || type == CT_EV_TTU)
-        snprintf(buf, n, "%016llx", (unsigned long long)d);
-    else
-        snprintf(buf, n, "%04llx", (unsigned long long)d);
-    return buf;
-}
-
-int ct_validation_write_text(ct_writer *w, const ct_validation *v)
-{
-    ct_vcount t = ct_validation_total(v);
-    uint64_t unmapped = 0;
-    char lv[32], dt[48];
-
-    ct_writef(w, "%-40s %-9s %-6s %9s %9s %9s %9s %9s %9s %9s\n", "structure", "level", "op",
-              "reference", "model", "matched", "missing", "extra", "cold", "same");
-    for (size_t i = 0; i < v->nvs; i++) {
-        const ct_vstructure *s = &v->vs[i].pub;
-        int any = 0;
-        for (int op = 1; op < CT_EVOP_COUNT; op++) {
-            const ct_vcount *c = &s->op[op];
-            if (!c->reference && !c->model)
-                continue;
-            any = 1;
-            if (!v->vs[i].first_ref) {
-                unmapped += c->reference;
-                ct_writef(w, "%-40.40s %-9s %-6s %9llu %9s %9s %9s %9s %9s %9s\n", s->name, "-",
-                          ct_event_op_name(op), (unsigned long long)c->reference, "-", "-", "-",
-                          "-", "-", "-");
-                continue;
-            }
-            ct_writef(w, "%-40.40s %-9s %-6s %9llu %9llu %9llu %9llu %9llu %9llu %9llu\n",
-                      s->name, level_label(v, s, lv, sizeof lv), ct_event_op_name(op),
-                      (unsigned long long)c->reference, (unsigned long long)c->model,
-                      (unsigned long long)c->matched, (unsigned long long)c->missing,
-                      (unsigned long long)c->extra, (unsigned long long)c->cold_extra,
-                      (unsigned long long)c->line_id_agree);
-        }
-        if (!any)
-            ct_writef(w, "%-40.40s %-9s %-6s %9s\n", s->name,
-                      v->vs[i].first_ref ? level_label(v, s, lv, sizeof lv) : "-", "-", "none");
-    }
-    ct_writef(w, "\nagreement %.4f (min %.4f): %llu matched of %llu reference + %llu extra; "
-                 "%llu missing; %llu cold-start extras counted apart; %llu matched with "
-                 "another LINE id, physical base or descriptor\n",
-              ct_validation_agreement(v), v->o.min_agreement, (unsigned long long)t.matched,
-              (unsigned long long)t.reference, (unsigned long long)t.extra,
-              (unsigned long long)t.missing, (unsigned long long)t.cold_extra,
-              (unsigned long long)(t.matched - t.line_id_agree));
-    if (unmapped)
-        ct_writef(w, "%llu reference events of structures nothing in the model maps to "
-                     "(level \"-\": set tarmac_name to compare a cache, TLB or walk cache, "
-                     "tarmac_walk_name to compare a TLB's walks)\n",
-                  (unsigned long long)unmapped);
-    if (v->ndiv)
-        ct_writef(w, "\ndivergences (first %zu, window %llu):\n", v->ndiv,
-                  (unsigned long long)v->o.window);
-    for (size_t k = 0; k < v->ndiv; k++) {
-        const ct_divergence *d = &v->div[k].pub;
-        const char *what = d->type == CT_EV_CACHE ? "LINE"
-                           : d->type == CT_EV_TTW || d->type == CT_EV_TTU ? "value"
-                                                                         : "pa";
-        ct_writef(w, "  %-7s %s %s", kind_name(d->kind), v->vs[d->structure].name,
-                  ct_event_op_name(d->op));
-        if (d->size) {
-            region_text(d->size, dt, sizeof dt);
-            ct_writef(w, " %s", dt);
-        }
-        ct_writef(w, " 0x%llx%s", (unsigned long long)d->addr, d->ns ? "_NS" : "");
-        if (d->kind != CT_DIV_EXTRA)
-            ct_writef(w, " %s %s", what, detail_text(d->type, d->ref_line, dt, sizeof dt));
-        if (d->kind != CT_DIV_MISSING)
-            ct_writef(w, " model %s %s", what, detail_text(d->type, d->model_line, dt, sizeof dt));
-        ct_writef(w, " at time %llu", (unsigned long long)d->time);
-        if (d->src && d->path)
-            ct_writef(w, " (%s:%llu)", d->path, (unsigned long long)d->src);
-        ct_writef(w, "\n");
-        for (size_t j = 0; j < d->ncontext; j++) {
-            uint64_t ln = d->context_first + j;
-            ct_writef(w, "    %s%7llu | %s\n", ln == d->src ? ">" : " ", (unsigned long long)ln,
-                      d->context[j]);
-        }
-    }
-    return w->failed ? CT_E_IO : CT_OK;
-}
-
-static void count_json(ct_writer *w, const ct_vcount *c)
-{
-    ct_writef(w, "{\"reference\": %llu, \"model\": %llu, \"matched\": %llu, \"missing\": %llu, "
-                 "\"extra\": %llu, \"cold_start_extra\": %llu, \"line_id_agree\": %llu}",
-              (unsigned long long)c->reference, (unsigned long long)c->model,
-              (unsigned long long)c->matched, (unsigned long long)c->missing,
-              (unsigned long long)c->extra, (unsigned long long)c->cold_extra,
-              (unsigned long long)c->line_id_agree);
-}
-
-int ct_validation_write_json(ct_writer *w, const ct_validation *v,
-                             const char *const *traces, size_t ntraces, const char *config)
-{
-    ct_vcount t = ct_validation_total(v);
-    double ag = ct_validation_agreement(v);
-    char lv[32], dt[48];
-
-    ct_writef(w, "{\n  \"traces\": [");
-    for (size_t i = 0; i < ntraces; i++) {
-        ct_writef(w, "%s", i ? ", " : "");
-        ct_write_json_string(w, traces[i]);
-    }
-    ct_writef(w, "],\n  \"config\": ");
-    ct_write_json_string(w, config ? config : "");
-    ct_writef(w, ",\n  \"window\": %llu,\n  \"structures\": [", (unsigned long long)v->o.window);
-    for (size_t i = 0; i < v->nvs; i++) {
-        const ct_vstructure *s = &v->vs[i].pub;
-        int first = 1;
-        ct_writef(w, "%s\n    {\"name\": ", i ? "," : "");
-        ct_write_json_string(w, s->name);
-        ct_writef(w, ", \"level\": ");
-        if (s->level >= 0 || s->tlb >= 0) {
-            const int core = s->level >= 0 ? ct_sim_level_info(v->sim, (size_t)s->level)->core
-                                           : ct_sim_tlb_info(v->sim, (size_t)s->tlb)->core;
-            ct_write_json_string(w, level_label(v, s, lv, sizeof lv));
-            if (core >= 0)
-                ct_writef(w, ", \"core\": %d", core);
-            else
-                ct_writef(w, ", \"core\": null");
-        } else {
-            ct_writef(w, "null, \"core\": null");
-        }
-        ct_writef(w, ", \"type\": \"%s\", \"ops\": {", ct_event_type_name(s->type));
-        for (int op = 1; op < CT_EVOP_COUNT; op++) {
-            const ct_vcount *c = &s->op[op];
-            if (!c->reference && !c->model)
-                continue;
-            ct_writef(w, "%s\"%s\": ", first ? "" : ", ", ct_event_op_name(op));
-            count_json(w, c);
-            first = 0;
-        }
-        ct_writef(w, "}}");
-    }
-    ct_writef(w, "\n  ],\n  \"totals\": ");
-    count_json(w, &t);
-    ct_writef(w, ",\n  \"agreement\": %.6f,\n  \"min_agreement\": %.6f,\n  \"passed\": %s,\n"
-                 "  \"malformed\": %llu,\n  \"divergences\": [",
-              ag, v->o.min_agreement, ag >= v->o.min_agreement ? "true" : "false",
-              (unsigned long long)v->info.malformed);
-    for (size_t k = 0; k < v->ndiv; k++) {
-        const ct_divergence *d = &v->div[k].pub;
-        ct_writef(w, "%s\n    {\"kind\": \"%s\", \"structure\": ", k ? "," : "",
-                  kind_name(d->kind));
-        ct_write_json_string(w, v->vs[d->structure].name);
-        ct_writef(w, ", \"type\": \"%s\", \"op\": \"%s\", \"time\": %llu, \"address\": "
-                     "\"0x%llx\", \"ns\": %s, \"size\": %llu, \"line\": ",
-                  ct_event_type_name(d->type), ct_event_op_name(d->op),
-                  (unsigned long long)d->time, (unsigned long long)d->addr,
-                  d->ns ? "true" : "false", (unsigned long long)d->size);
-        if (d->kind != CT_DIV_EXTRA)
-            ct_writef(w, "\"%s\"", detail_text(d->type, d->ref_line, dt, sizeof dt));
-        else
-            ct_writef(w, "null");
-        ct_writef(w, ", \"model_line\": ");
-        if (d->kind != CT_DIV_MISSING)
-            ct_writef(w, "\"%s\"", detail_text(d->type, d->model_line, dt, sizeof dt));
-        else
-            ct_writef(w, "null");
-        ct_writef(w, ", \"source\": ");
-        if (d->src && d->path) {
-            ct_write_json_string(w, d->path);
-            ct_writef(w, ", \"source_line\": %llu", (unsigned long long)d->src);
-        } else {
-            ct_writef(w, "null, \"source_line\": null");
-        }
-        ct_writef(w, ", \"context\": [");
-        for (size_t j = 0; j < d->ncontext; j++) {
-            ct_writef(w, "%s{\"line\": %llu, \"text\": ", j ? ", " : "",
-                      (unsigned long long)(d->context_first + j));
-            ct_write_json_string(w, d->context[j]);
-            ct_writef(w, "}");
-        }
-        ct_writef(w, "]}");
-    }
-    ct_writef(w, "\n  ]\n}\n");
-    return w->failed ? CT_E_IO : CT_OK;
+    return mode == CT_COLD_WARM_UNTIL ? "warm-until" : mode == CT_COLD_NONE ? "none" : "rule";
 }

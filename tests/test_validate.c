@@ -87,6 +87,7 @@ TEST(matched_missing_extra_cold_and_line_ids)
         CHECK_EQ_U64(c->model, 3);
         CHECK_EQ_U64(c->matched, 2);
         CHECK_EQ_U64(c->line_id_agree, 1);
+        CHECK_EQ_U64(c->line_id_differ, 1);
         CHECK_EQ_U64(c->missing, 1);
         CHECK_EQ_U64(c->extra, 1);
         CHECK_EQ_U64(c->cold_extra, 0);
@@ -103,7 +104,9 @@ TEST(matched_missing_extra_cold_and_line_ids)
     t = ct_validation_total(v);
     CHECK_EQ_U64(t.reference, 3); /* the TLB is not a mapped structure */
     CHECK_EQ_U64(t.matched, 2);
-    CHECK(ct_validation_agreement(v) == 0.5); /* 2 / (3 + 1) */
+    /* 1 / (3 + 1): the pair with another LINE id does not agree */
+    CHECK(ct_validation_agreement(v) == 0.25);
+    CHECK(!ct_validation_passed(v));
     CHECK_EQ_U64(ct_validation_ndivergences(v), 3);
     if (ct_validation_ndivergences(v) == 3) {
         const ct_divergence *d0 = ct_validation_divergence(v, 0);
@@ -126,6 +129,126 @@ TEST(matched_missing_extra_cold_and_line_ids)
         CHECK_EQ_U64(d2->ncontext, 5); /* lines 6..10: the file ends */
         CHECK_STR_CONTAINS(d2->context[3], "LINE 0002 ALLOC 0x000000003000");
     }
+    ct_validation_free(v);
+    ct_config_free(cfg);
+    unlink(trace_path);
+}
+
+/* hand_trace with options: --ignore-line-ids, --cold, --warm-until. */
+static ct_validation *hand_run(void (*set)(ct_validate_opts *))
+{
+    ct_config *cfg = small_config();
+    ct_validation *v = NULL;
+    ct_validate_opts o;
+    ct_error err = {0};
+    const char *paths[1];
+
+    write_trace(hand_trace);
+    paths[0] = trace_path;
+    ct_validate_opts_default(&o);
+    set(&o);
+    if (ct_validate(&v, paths, 1, cfg, &o, &err) != CT_OK)
+        fprintf(stderr, "%s\n", err.msg);
+    ct_config_free(cfg);
+    unlink(trace_path);
+    return v;
+}
+
+static void ignore_ids(ct_validate_opts *o) { o->ignore_line_ids = 1; }
+static void cold(ct_validate_opts *o) { o->cold_start = CT_COLD_NONE; }
+static void warm_until_3(ct_validate_opts *o)
+{
+    o->cold_start = CT_COLD_WARM_UNTIL;
+    o->warm_until = 3;
+}
+
+TEST(ignoring_line_ids_makes_the_other_line_id_agree)
+{
+    ct_validation *v = hand_run(ignore_ids);
+    const ct_vcount *c = v ? count_of(v, "cpu.cpu0.l1i", CT_EVOP_ALLOC) : NULL;
+    CHECK(c != NULL);
+    if (!c) {
+        ct_validation_free(v);
+        return;
+    }
+    CHECK_EQ_U64(c->line_id_differ, 1); /* still counted */
+    CHECK_EQ_U64(ct_vcount_agreeing(c, 1), 2);
+    CHECK(ct_validation_agreement(v) == 0.5); /* 2 / (3 + 1) */
+    /* not a divergence: the extra at 3 and the missing line at 5 are listed */
+    CHECK_EQ_U64(ct_validation_ndivergences(v), 2);
+    CHECK_EQ_U64(ct_validation_divergence(v, 0)->kind, CT_DIV_EXTRA);
+    CHECK_EQ_U64(ct_validation_divergence(v, 1)->kind, CT_DIV_MISSING);
+    ct_validation_free(v);
+}
+
+TEST(cold_counts_the_first_touches_as_extras)
+{
+    ct_validation *v = hand_run(cold);
+    const ct_vcount *c = v ? count_of(v, "cpu.cpu0.l1d", CT_EVOP_ALLOC) : NULL;
+    CHECK(c != NULL);
+    if (!c) {
+        ct_validation_free(v);
+        return;
+    }
+    CHECK_EQ_U64(c->cold_extra, 0);
+    CHECK_EQ_U64(c->extra, 1); /* the load at 4 */
+    CHECK(ct_validation_agreement(v) == 0.2); /* 1 / (3 + 2) */
+    CHECK_EQ_U64(ct_validation_total(v).cold_extra, 0);
+    ct_validation_free(v);
+}
+
+TEST(warm_until_sets_earlier_events_aside_and_counts_later_extras)
+{
+    ct_validation *v = hand_run(warm_until_3);
+    const ct_vcount *c = v ? count_of(v, "cpu.cpu0.l1i", CT_EVOP_ALLOC) : NULL;
+    ct_vcount t;
+    CHECK(c != NULL);
+    if (!c) {
+        ct_validation_free(v);
+        return;
+    }
+    /* the fills at 1 and 2, both sides, are not compared */
+    CHECK_EQ_U64(c->warmup_reference, 2);
+    CHECK_EQ_U64(c->warmup_model, 2);
+    CHECK_EQ_U64(c->reference, 1); /* 0x3000 at 5: missing */
+    CHECK_EQ_U64(c->model, 1);     /* 0x1080 at 3: extra */
+    CHECK_EQ_U64(c->missing, 1);
+    CHECK_EQ_U64(c->extra, 1);
+    t = ct_validation_total(v);
+    CHECK_EQ_U64(t.cold_extra, 0);
+    CHECK_EQ_U64(t.extra, 2); /* the L1D fill at 4 is no cold-start extra now */
+    CHECK(ct_validation_agreement(v) == 0.0);
+    ct_validation_free(v);
+}
+
+TEST(other_line_ids_are_listed_first)
+{
+    ct_config *cfg = small_config();
+    ct_validation *v = NULL;
+    ct_validate_opts o;
+    ct_error err = {0};
+    const char *paths[1];
+
+    write_trace("1 clk cpu0 IT (1) 00001000:000000001000 d503201f O EL1h_n : NOP\n"
+                "1 clk cpu0 CACHE cpu.cpu0.l1i LINE 0000 ALLOC 0x000000001000\n"
+                "1 clk cpu0 CACHE cpu.cpu0.l1i LINE 0001 ALLOC 0x000000003000\n" /* missing */
+                "2 clk cpu0 IT (2) 00001040:000000001040 d503201f O EL1h_n : NOP\n"
+                "2 clk cpu0 CACHE cpu.cpu0.l1i LINE 0003 ALLOC 0x000000001040\n"); /* LINE 2 */
+    paths[0] = trace_path;
+    ct_validate_opts_default(&o);
+    CHECK(ct_validate(&v, paths, 1, cfg, &o, &err) == CT_OK);
+    CHECK(v && ct_validation_ndivergences(v) == 2);
+    if (v && ct_validation_ndivergences(v) == 2) {
+        CHECK_EQ_U64(ct_validation_divergence(v, 0)->kind, CT_DIV_LINE_ID);
+        CHECK_EQ_U64(ct_validation_divergence(v, 0)->time, 2);
+        CHECK_EQ_U64(ct_validation_divergence(v, 1)->kind, CT_DIV_MISSING);
+        CHECK_EQ_U64(ct_validation_divergence(v, 1)->time, 1);
+    }
+    ct_validation_free(v);
+    o.max_diffs = 1; /* the one kept is the other LINE id, though later */
+    CHECK(ct_validate(&v, paths, 1, cfg, &o, &err) == CT_OK);
+    CHECK(v && ct_validation_ndivergences(v) == 1 &&
+          ct_validation_divergence(v, 0)->kind == CT_DIV_LINE_ID);
     ct_validation_free(v);
     ct_config_free(cfg);
     unlink(trace_path);
@@ -408,6 +531,10 @@ TEST(inference_reads_line_size_ways_and_sets)
 int main(void)
 {
     RUN(matched_missing_extra_cold_and_line_ids);
+    RUN(ignoring_line_ids_makes_the_other_line_id_agree);
+    RUN(cold_counts_the_first_touches_as_extras);
+    RUN(warm_until_sets_earlier_events_aside_and_counts_later_extras);
+    RUN(other_line_ids_are_listed_first);
     RUN(a_refill_in_a_set_the_reference_never_showed_is_reported);
     RUN(the_window_decides_what_is_close_enough);
     RUN(two_levels_may_not_share_a_name);

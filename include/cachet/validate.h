@@ -53,32 +53,61 @@ int ct_event_write_tarmac(ct_writer *w, const ct_event *ev, const char *name);
 
 /* ---- validation ----------------------------------------------------------- */
 
+/* How the model's cold start is allowed for (rule "Cold start" in
+ * sim/validate.c). */
+enum ct_cold_start {
+    CT_COLD_RULE = 0,     /* default: the model's first touches in sets the
+                             reference has not shown yet are set aside */
+    CT_COLD_WARM_UNTIL,   /* events before warm_until are not compared;
+                             every later extra counts */
+    CT_COLD_NONE          /* the trace starts at reset: every extra counts */
+};
+
 typedef struct ct_validate_opts {
     uint64_t window;        /* events match when at most this many trace
                                timestamps apart (ticks, whatever the unit) */
     uint32_t max_diffs;     /* divergences kept, with their trace lines */
     uint32_t context;       /* trace lines shown either side of one */
     double min_agreement;   /* the agreement a run must reach, 0..1 */
+    int ignore_line_ids;    /* nonzero: a pair with another detail (LINE id,
+                               physical base, descriptor) agrees */
+    int cold_start;         /* enum ct_cold_start */
+    uint64_t warm_until;    /* CT_COLD_WARM_UNTIL: first trace time compared */
 } ct_validate_opts;
 
-/* Defaults: window 1, max_diffs 10, context 3, min_agreement 1.0. */
+/* Defaults: window 1, max_diffs 10, context 3, min_agreement 1.0, LINE ids
+ * compared, cold start by CT_COLD_RULE. */
 void ct_validate_opts_default(ct_validate_opts *o);
 
-/* Counts of one structure and event operation. */
+/* Counts of one structure and event operation. reference = agree +
+ * line_id_differ + missing (with ignore_line_ids, agreeing pairs are all
+ * of matched); agreement = agreeing pairs / (reference + extra). */
 typedef struct ct_vcount {
-    uint64_t reference;      /* events in the trace */
-    uint64_t model;          /* events the model made */
-    uint64_t matched;        /* pairs found within the window */
+    uint64_t reference;      /* events in the trace (compared ones) */
+    uint64_t model;          /* events the model made (compared ones) */
+    uint64_t matched;        /* pairs found within the window (same structure,
+                                operation and address) */
     uint64_t missing;        /* reference events the model did not make */
     uint64_t extra;          /* model events the reference does not have */
     uint64_t cold_extra;     /* extras counted apart: the model's first touch
                                 of a line in a set the reference has not shown
                                 yet, and what follows from it (rule "Cold
-                                start" in sim/validate.c) */
+                                start" in sim/validate.c; CT_COLD_RULE only) */
     uint64_t line_id_agree;  /* matched pairs with the same detail: LINE id
                                 (CACHE), physical base (TLB, WALKCACHE),
                                 descriptor (TTW) */
+    uint64_t line_id_differ; /* matched pairs with another detail: divergences
+                                unless ignore_line_ids */
+    uint64_t warmup_reference; /* CT_COLD_WARM_UNTIL: reference events before
+                                  warm_until, not compared */
+    uint64_t warmup_model;   /* the same for model events */
 } ct_vcount;
+
+/* The agreeing pairs of c: line_id_agree, or matched when ignore_line_ids. */
+uint64_t ct_vcount_agreeing(const ct_vcount *c, int ignore_line_ids);
+
+/* agreeing / (reference + extra); 1 when both are 0. */
+double ct_vcount_agreement(const ct_vcount *c, int ignore_line_ids);
 
 typedef struct ct_vstructure {
     const char *name;           /* Tarmac structure id */
@@ -86,6 +115,11 @@ typedef struct ct_vstructure {
     int tlb;                    /* model translation structure (ct_sim_tlb_info),
                                    -1: none; for TTW: the TLB whose walks */
     int type;                   /* enum ct_event_type of its events */
+    int mapped;                 /* a model level or translation structure maps
+                                   to it: its events are compared */
+    const char *section;        /* mapped: the model's config section ("l1d",
+                                   "itlb"; "itlb.walk" for a TLB's walks) */
+    int core;                   /* mapped: the model structure's core, -1 shared */
     ct_vcount op[CT_EVOP_COUNT];
 } ct_vstructure;
 
@@ -128,15 +162,25 @@ int ct_validate(ct_validation **out, const char *const *paths, size_t npaths,
 
 void ct_validation_free(ct_validation *v);
 
+/* The options the run used. */
+const ct_validate_opts *ct_validation_opts(const ct_validation *v);
+
 size_t ct_validation_nstructures(const ct_validation *v);
 const ct_vstructure *ct_validation_structure(const ct_validation *v, size_t i);
 
 /* Sums over the structures a model level or translation structure maps to. */
 ct_vcount ct_validation_total(const ct_validation *v);
 
-/* matched / (reference + extra) over mapped structures; 1 when both are 0. */
+/* ct_vcount_agreement of the total. */
 double ct_validation_agreement(const ct_validation *v);
 
+/* Whether the agreement reaches min_agreement. */
+int ct_validation_passed(const ct_validation *v);
+
+/* The divergences kept (at most max_diffs): detail disagreements (LINE id,
+ * physical base, descriptor) first, then missing and extra events, each
+ * group in trace order. With ignore_line_ids detail disagreements are
+ * counted (line_id_differ) but not listed. */
 size_t ct_validation_ndivergences(const ct_validation *v);
 const ct_divergence *ct_validation_divergence(const ct_validation *v, size_t i);
 
@@ -144,11 +188,18 @@ const ct_divergence *ct_validation_divergence(const ct_validation *v, size_t i);
  * kinds), valid until ct_validation_free. */
 const ct_trace_info *ct_validation_trace_info(const ct_validation *v);
 
-/* The report as a text table, or as one JSON object: structures (name,
- * level, per operation reference/model/matched/missing/extra/
- * cold_start_extra/line_id_agree), totals, agreement, min_agreement,
- * passed, divergences with their trace lines. `traces` and `config` are
- * named in the output. */
+/* Names of enum ct_divergence_kind ("missing", "extra", "line_id") and
+ * enum ct_cold_start ("rule", "warm-until", "none"). */
+const char *ct_divergence_kind_name(int kind);
+const char *ct_cold_start_name(int mode);
+
+/* The report as a text table ending in the verdict, or as one JSON object:
+ * structures (name, level, per operation reference/model/matched/missing/
+ * extra/cold_start_extra/line_id_agree/line_id_differ/agreement), totals,
+ * agreement, min_agreement, passed, ignore_line_ids, cold_start (the
+ * allowance used and the events it set aside), divergences with their
+ * trace lines. `traces` and `config` are named in the output. Both are
+ * written in sim/report.c. */
 int ct_validation_write_text(ct_writer *w, const ct_validation *v);
 int ct_validation_write_json(ct_writer *w, const ct_validation *v,
                              const char *const *traces, size_t ntraces, const char *config);

@@ -14,21 +14,29 @@ static void help(FILE *f)
     fprintf(f,
             "usage: cachet validate -c FILE.ini [-s K=V]... [-f FORMAT] [--lenient]\n"
             "                       [--json FILE|-] [--window N] [--max-diffs N]\n"
-            "                       [--context N] [--min-agreement X] TRACE...\n\n"
+            "                       [--context N] [--min-agreement X] [--ignore-line-ids]\n"
+            "                       [--warm-until TIME | --cold] TRACE...\n\n"
             "Replays the trace's accesses through the hierarchy of the configuration and\n"
             "matches the model's events with the trace's own CACHE, TLB, WALKCACHE and TTW\n"
             "lines, per structure and operation. A cache level, TLB or walk cache takes part\n"
             "when its tarmac_name key names a Tarmac structure (e.g. tarmac_name =\n"
             "cpu.cpu0.l1dcache; {cpu} stands for the core of a private one); a TLB's walks\n"
             "take part when its tarmac_walk_name names a TTW side (ITLB, DTLB). The trace's\n"
-            "TTW lines are also the page tables the model walks. Prints per structure and\n"
-            "operation the reference and model counts, matched, missing (reference only),\n"
-            "extra (model only), cold-start extras (counted apart, not in the agreement: the\n"
-            "model's first fill of a line or entry, or first read of a descriptor, in a set\n"
-            "the warm reference has not shown yet, and the DIRTY, CLEAN, INVAL or EVICT that\n"
-            "follow from such a fill; a refill is an extra), how many matched pairs agree on\n"
-            "the detail (LINE id, physical base, descriptor value), then the first\n"
-            "divergences with the trace lines around them.\n\n"
+            "TTW lines are also the page tables the model walks.\n\n"
+            "Two events agree when structure, operation, address and detail (LINE id,\n"
+            "physical base, descriptor value) are the same, at most --window timestamps\n"
+            "apart. Prints per structure and operation the reference and model counts, how\n"
+            "many agree, how many paired with another LINE id (a divergence), missing\n"
+            "(reference only), extra (model only), cold-start extras and the agreement\n"
+            "(agreeing / (reference + extra)); then the agreement of the whole run, what the\n"
+            "cold-start allowance set aside, the verdict, and the first divergences (other\n"
+            "LINE ids first) with the trace lines around them.\n\n"
+            "Cold start: a trace excerpt starts with warm caches, the model with cold ones.\n"
+            "By default the model's first fill of a line or entry, or first read of a\n"
+            "descriptor, in a set where the reference has shown no event yet (and the\n"
+            "DIRTY, CLEAN, INVAL or EVICT that follow from it) is set aside and counted;\n"
+            "--warm-until TIME compares only events from trace time TIME on instead, and\n"
+            "--cold (a trace that starts at reset) sets nothing aside.\n\n"
             "  -c, --config FILE     configuration (required)\n"
             "  -s, --set K=V         override one key (repeatable)\n"
             "  -f, --format NAME     force the trace format\n"
@@ -37,8 +45,11 @@ static void help(FILE *f)
             "      --window N        events may be N trace timestamps apart (default 1)\n"
             "      --max-diffs N     divergences listed (default 10)\n"
             "      --context N       trace lines shown either side of one (default 3)\n"
-            "      --min-agreement X agreement (matched / (reference + extra)) needed for\n"
-            "                        success, 0..1 (default 1)\n\n"
+            "      --min-agreement X agreement needed for success, 0..1 (default 1)\n"
+            "      --ignore-line-ids a pair with another LINE id, physical base or\n"
+            "                        descriptor agrees (counted, not a divergence)\n"
+            "      --warm-until TIME events before trace time TIME are not compared\n"
+            "      --cold            no cold-start allowance: every extra counts\n\n"
             "Exit status: 0 agreement reached, 3 not reached, 2 bad input or nothing to\n"
             "compare, 1 usage error.\n");
 }
@@ -64,6 +75,8 @@ int cmd_validate(int argc, char **argv)
         {"json", required_argument, NULL, 'J'},     {"window", required_argument, NULL, 'W'},
         {"max-diffs", required_argument, NULL, 'D'}, {"context", required_argument, NULL, 'X'},
         {"min-agreement", required_argument, NULL, 'A'}, {"help", no_argument, NULL, 'h'},
+        {"ignore-line-ids", no_argument, NULL, 'I'}, {"warm-until", required_argument, NULL, 'U'},
+        {"cold", no_argument, NULL, 'C'},
         {NULL, 0, NULL, 0},
     };
     cli_common co = {0};
@@ -111,6 +124,25 @@ int cmd_validate(int argc, char **argv)
                 cli_error("validate: --min-agreement takes a number 0..1, not \"%s\"", optarg);
                 return EXIT_USAGE;
             }
+            break;
+        case 'I': vo.ignore_line_ids = 1; break;
+        case 'U':
+            if (parse_u64(optarg, &vo.warm_until) != 0) {
+                cli_error("validate: --warm-until takes a trace time, not \"%s\"", optarg);
+                return EXIT_USAGE;
+            }
+            if (vo.cold_start == CT_COLD_NONE) {
+                cli_error("validate: --warm-until and --cold exclude each other");
+                return EXIT_USAGE;
+            }
+            vo.cold_start = CT_COLD_WARM_UNTIL;
+            break;
+        case 'C':
+            if (vo.cold_start == CT_COLD_WARM_UNTIL) {
+                cli_error("validate: --warm-until and --cold exclude each other");
+                return EXIT_USAGE;
+            }
+            vo.cold_start = CT_COLD_NONE;
             break;
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
@@ -172,7 +204,7 @@ int cmd_validate(int argc, char **argv)
                       ti->reasons[i].count == 1 ? "" : "s", ti->reasons[i].what,
                       ti->reasons[i].first);
     }
-    status = ct_validation_agreement(v) >= vo.min_agreement ? EXIT_OK : EXIT_MISMATCH;
+    status = ct_validation_passed(v) ? EXIT_OK : EXIT_MISMATCH;
 out:
     ct_validation_free(v);
     ct_config_free(cfg);

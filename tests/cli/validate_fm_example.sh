@@ -44,6 +44,11 @@ checks = [
                            c(ST, 'FILL', 'cold_start_extra'), c(DT, 'FILL', 'cold_start_extra'),
                            c(DW, 'WALK', 'cold_start_extra')], [3, 1, 1, 1, 0]),
     ('every structure mapped', [s['name'] for s in d['structures'] if s['level'] is None], []),
+    ('no other LINE id', d['totals']['line_id_differ'], 0),
+    # the warm-cache start: the rule sets aside those 3 + 1 + 1 + 1 and the
+    # cold model's 5 + 1 + 2 L1D, 7 L2 and 1 S1TLB lines
+    ('cold-start allowance', d['cold_start'], {'allowance': 'rule', 'warm_until': None,
+                                               'reference_set_aside': 0, 'model_set_aside': 22}),
     ('levels', [S[x]['level'] for x in (I, D, L2, IT, DT, ST, IW, DW)],
      ['l1i', 'l1d', 'l2', 'itlb', 'dtlb', 'stlb', 'itlb.walk', 'dtlb.walk']),
 ]
@@ -53,8 +58,31 @@ for what, got, want in bad:
 sys.exit(1 if bad else 0)
 PY
 "$CACHET" validate -c "$CFG" "$TR" > "$TMP/text"
-grep -q "agreement 1.0000 (min 1.0000): 15 matched of 15 reference + 0 extra; 0 missing" "$TMP/text" \
+grep -q "agreement 1.0000 (min 1.0000): 15 agree of 15 reference + 0 extra; 0 paired with another LINE id, physical base or descriptor; 0 missing; 0 extra" "$TMP/text" \
     && ok || bad "text report names the agreement"
+grep -q "^cold start: 22 model events set aside as cold-start extras by the rule" "$TMP/text" \
+    && ok || bad "text report states the cold-start allowance"
+grep -qx "verdict: PASS (agreement 1.0000 reaches 1.0000)" "$TMP/text" && ok || bad "text verdict"
+
+# 4-way L1I: the same lines fill, in other slots (LINE 012c, 0104, 0100
+# for 0096, 0182, 0180): three divergences, 12 of 15 agree, exit 3
+expect_status 3 "a 4-way L1I fails" "$CACHET" validate -c "$CFG" -s l1i.assoc=4 --json "$J" "$TR"
+expect_eq "$(json_get "$J" "d['agreement'], d['passed'], d['totals']['line_id_differ'], [(x['kind'], x['line'], x['model_line']) for x in d['divergences']]")" \
+    "0.8 False 3 [('line_id', '0096', '012c'), ('line_id', '0182', '0104'), ('line_id', '0180', '0100')]" \
+    "4-way L1I: three other LINE ids"
+"$CACHET" validate -c "$CFG" -s l1i.assoc=4 "$TR" > "$TMP/text"
+grep -q "^verdict: FAIL (agreement 0.8000 below 1.0000); first divergence: line_id cpu.cpu0.l1icache ALLOC 0x152112c0 LINE 0096 model LINE 012c at time 1947" "$TMP/text" \
+    && ok || bad "text verdict names the first divergence"
+expect_status 0 "--ignore-line-ids passes it" "$CACHET" validate -c "$CFG" -s l1i.assoc=4 --ignore-line-ids "$TR"
+# the excerpt starts warm: without the rule the cold model's fills count
+expect_status 3 "--cold fails the excerpt" "$CACHET" validate -c "$CFG" --cold --json "$J" "$TR"
+expect_eq "$(json_get "$J" "d['totals']['extra'], d['totals']['cold_start_extra'], d['cold_start']['allowance']")" \
+    "22 0 none" "--cold: the 22 are extras"
+expect_status 3 "--warm-until 1948" "$CACHET" validate -c "$CFG" --warm-until 1948 --json "$J" "$TR"
+expect_eq "$(json_get "$J" "d['cold_start']")" \
+    "{'allowance': 'warm-until', 'warm_until': 1948, 'reference_set_aside': 2, 'model_set_aside': 14}" \
+    "--warm-until: the events before 1948 set aside"
+expect_status 1 "--cold with --warm-until" "$CACHET" validate -c "$CFG" --cold --warm-until 5 "$TR"
 
 # the walks the model made: the descriptors of the trace's TTW lines, through
 # the L1D and L2 (LINE 0188 and 0c40), then the 64K fills

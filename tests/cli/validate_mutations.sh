@@ -67,12 +67,18 @@ expect_eq "$(totals)" "$((NEV - 3)) $NEV $((NEV - 3)) 0 3 0 $((NEV - 3))" "dropp
 check "dropped: the three events" divs "extra $(field $K1 8) $(field $K1 9) $(field $K1 1)" \
     "extra $(field $K2 8) $(field $K2 9) $(field $K2 1)" "extra $(field $K3 8) $(field $K3 9) $(field $K3 1)"
 
-# another LINE id: still matched, the LINE id disagrees
+# another LINE id: paired, but the LINE id disagrees: a divergence that
+# lowers the agreement, unless --ignore-line-ids
 sed "${K1}s/ LINE [0-9a-f]* / LINE 7fff /" "$TMP/ref.tarmac" > "$TMP/m.tarmac"
-expect_eq "$(validate "$TMP/m.tarmac")" 0 "a wrong LINE id is still a match"
+expect_eq "$(validate "$TMP/m.tarmac")" 3 "a wrong LINE id fails"
 expect_eq "$(totals)" "$NEV $NEV $NEV 0 0 0 $((NEV - 1))" "altered LINE: one disagreement"
+expect_eq "$(json_get "$TMP/v.json" "d['totals']['line_id_differ'], d['agreement'] == round(($NEV - 1) / $NEV, 6), d['passed']")" \
+    "1 True False" "altered LINE: agreement (events - 1) / events"
 check "altered LINE: that event" divs "line_id $(field $K1 8) $(field $K1 9) $(field $K1 1)"
 expect_eq "$(json_get "$TMP/v.json" "d['divergences'][0]['line']")" "7fff" "the reference's LINE id is shown"
+expect_eq "$(validate --ignore-line-ids "$TMP/m.tarmac")" 0 "--ignore-line-ids lets it pass"
+expect_eq "$(json_get "$TMP/v.json" "d['totals']['line_id_differ'], d['agreement'], d['ignore_line_ids'], d['divergences']")" \
+    "1 1.0 True []" "--ignore-line-ids: counted, not a divergence"
 
 # another address: one missing (the altered line), one extra (the model's)
 sed "${K2}s/ 0x[0-9a-f]*/ 0x00007fffffc0/" "$TMP/ref.tarmac" > "$TMP/m.tarmac"
@@ -154,11 +160,11 @@ check "dropped: the TLB FILL, WALKCACHE FILL and TLB EVICT" divs \
     "extra EVICT $(vbase $E) $(tfield $E 1)"
 expect_eq "$(json_get "$TMP/v.json" "sorted(x['type'] for x in d['divergences'])")" "['TLB', 'TLB', 'WALKCACHE']" \
     "dropped: in the TLB and walk-cache structures"
-# alter a TTW descriptor value and a TLB FILL's physical base: still matched,
-# their details (descriptor, physical base) disagree
+# alter a TTW descriptor value and a TLB FILL's physical base: paired, their
+# details (descriptor, physical base) disagree
 sed -e "${T}s/ \([0-9a-f]\{16\}\) : / 00000000dead0003 : /" \
     -e "${P}s/:0x[0-9a-f]*/:0x0000beef0000/" "$TMP/tref.tarmac" > "$TMP/m.tarmac"
-expect_eq "$(tvalidate "$TMP/m.tarmac")" 0 "altered details still match"
+expect_eq "$(tvalidate "$TMP/m.tarmac")" 3 "altered details fail"
 expect_eq "$(totals)" "$TEV $TEV $TEV 0 0 0 $((TEV - 2))" "altered: two detail disagreements"
 check "altered: the TTW read and the TLB FILL" divs "line_id WALK 0x$(tfield $T 8) $(tfield $T 1)" \
     "line_id FILL $(vbase $P) $(tfield $P 1)"
