@@ -134,8 +134,9 @@ TEST(matched_missing_extra_cold_and_line_ids)
     unlink(trace_path);
 }
 
-/* hand_trace with options: --ignore-line-ids, --cold, --warm-until. */
-static ct_validation *hand_run(void (*set)(ct_validate_opts *))
+/* Validate `text` against small_config() with the default options that
+ * `set` changes. */
+static ct_validation *run_on(const char *text, void (*set)(ct_validate_opts *))
 {
     ct_config *cfg = small_config();
     ct_validation *v = NULL;
@@ -143,7 +144,7 @@ static ct_validation *hand_run(void (*set)(ct_validate_opts *))
     ct_error err = {0};
     const char *paths[1];
 
-    write_trace(hand_trace);
+    write_trace(text);
     paths[0] = trace_path;
     ct_validate_opts_default(&o);
     set(&o);
@@ -154,6 +155,10 @@ static ct_validation *hand_run(void (*set)(ct_validate_opts *))
     return v;
 }
 
+static ct_validation *hand_run(void (*set)(ct_validate_opts *)) { return run_on(hand_trace, set); }
+
+static void defaults(ct_validate_opts *o) { (void)o; }
+static void one_diff(ct_validate_opts *o) { o->max_diffs = 1; }
 static void ignore_ids(ct_validate_opts *o) { o->ignore_line_ids = 1; }
 static void cold(ct_validate_opts *o) { o->cold_start = CT_COLD_NONE; }
 static void warm_until_3(ct_validate_opts *o)
@@ -223,20 +228,14 @@ TEST(warm_until_sets_earlier_events_aside_and_counts_later_extras)
 
 TEST(other_line_ids_are_listed_first)
 {
-    ct_config *cfg = small_config();
-    ct_validation *v = NULL;
-    ct_validate_opts o;
-    ct_error err = {0};
-    const char *paths[1];
+    static const char text[] =
+        "1 clk cpu0 IT (1) 00001000:000000001000 d503201f O EL1h_n : NOP\n"
+        "1 clk cpu0 CACHE cpu.cpu0.l1i LINE 0000 ALLOC 0x000000001000\n"
+        "1 clk cpu0 CACHE cpu.cpu0.l1i LINE 0001 ALLOC 0x000000003000\n" /* missing */
+        "2 clk cpu0 IT (2) 00001040:000000001040 d503201f O EL1h_n : NOP\n"
+        "2 clk cpu0 CACHE cpu.cpu0.l1i LINE 0003 ALLOC 0x000000001040\n"; /* LINE 2 */
+    ct_validation *v = run_on(text, defaults);
 
-    write_trace("1 clk cpu0 IT (1) 00001000:000000001000 d503201f O EL1h_n : NOP\n"
-                "1 clk cpu0 CACHE cpu.cpu0.l1i LINE 0000 ALLOC 0x000000001000\n"
-                "1 clk cpu0 CACHE cpu.cpu0.l1i LINE 0001 ALLOC 0x000000003000\n" /* missing */
-                "2 clk cpu0 IT (2) 00001040:000000001040 d503201f O EL1h_n : NOP\n"
-                "2 clk cpu0 CACHE cpu.cpu0.l1i LINE 0003 ALLOC 0x000000001040\n"); /* LINE 2 */
-    paths[0] = trace_path;
-    ct_validate_opts_default(&o);
-    CHECK(ct_validate(&v, paths, 1, cfg, &o, &err) == CT_OK);
     CHECK(v && ct_validation_ndivergences(v) == 2);
     if (v && ct_validation_ndivergences(v) == 2) {
         CHECK_EQ_U64(ct_validation_divergence(v, 0)->kind, CT_DIV_LINE_ID);
@@ -245,13 +244,10 @@ TEST(other_line_ids_are_listed_first)
         CHECK_EQ_U64(ct_validation_divergence(v, 1)->time, 1);
     }
     ct_validation_free(v);
-    o.max_diffs = 1; /* the one kept is the other LINE id, though later */
-    CHECK(ct_validate(&v, paths, 1, cfg, &o, &err) == CT_OK);
+    v = run_on(text, one_diff); /* the one kept is the other LINE id, though later */
     CHECK(v && ct_validation_ndivergences(v) == 1 &&
           ct_validation_divergence(v, 0)->kind == CT_DIV_LINE_ID);
     ct_validation_free(v);
-    ct_config_free(cfg);
-    unlink(trace_path);
 }
 
 /* Cold start is the model's first touch of a line in a set the reference

@@ -168,8 +168,14 @@ int cmd_validate(int argc, char **argv)
     tot = ct_validation_total(v);
     if (tot.reference == 0) {
         size_t i;
-        cli_error("validate: nothing to compare: the trace has no CACHE, TLB, WALKCACHE or "
-                  "TTW lines of a structure that a tarmac_name or tarmac_walk_name names");
+        if (tot.warmup_reference)
+            cli_error("validate: nothing to compare: the %llu reference events of the named "
+                      "structures are all before --warm-until %llu",
+                      (unsigned long long)tot.warmup_reference,
+                      (unsigned long long)vo.warm_until);
+        else
+            cli_error("validate: nothing to compare: the trace has no CACHE, TLB, WALKCACHE or "
+                      "TTW lines of a structure that a tarmac_name or tarmac_walk_name names");
         for (i = 0; i < ct_validation_nstructures(v); i++) {
             const ct_vstructure *s = ct_validation_structure(v, i);
             if (s->level < 0 && s->tlb < 0)
