@@ -14,12 +14,25 @@
  *    compared as iniparser does, without case.
  *  - Optional sections (cache levels) exist only when named in the INI or set
  *    with -s; a present section's missing keys take their defaults.
- *  - Geometry is checked after every change: line a power of two, size a
- *    multiple of line x assoc, assoc no larger than the number of lines, the
- *    replacement policy able to handle the associativity, L1 levels private
- *    and without an inclusion policy.
+ *  - Geometry: line a power of two, size a multiple of line x assoc, assoc
+ *    no larger than the number of lines, the replacement policy able to
+ *    handle the associativity, L1 levels private and without an inclusion
+ *    policy. It is checked when a file is loaded and after
+ *    ct_config_set_all / ct_config_set_many / ct_config_set_list (keys that
+ *    are only valid together go in one call). ct_config_set and
+ *    ct_config_set_kv check the value alone (type and range), so that keys
+ *    can be set one at a time; the geometry is then checked by
+ *    ct_config_check, or by ct_sim_create at the latest.
+ *  - A cache level or TLB that an assignment ("l3.latency=30") brings into
+ *    being must have its size key set too (size for a cache, entries for a
+ *    TLB or the walk cache), in any order: otherwise the geometry check
+ *    fails saying how to add the structure, instead of creating one of the
+ *    default size unnoticed. Sections of files (and ct_config_set_many,
+ *    whose keys come from a file) need no size key: a present section's
+ *    missing keys take their defaults.
  * Errors read "ORIGIN: [section] key: reason", ORIGIN being the file that
- * set the value, or "-s section.key=value" for command-line settings.
+ * set the value, or the assignment itself ("l1d.size=64K", after the
+ * caller's prefix: the command line passes "-s ").
  */
 #include <ctype.h>
 #include <errno.h>
@@ -39,6 +52,9 @@
 /* Per-configuration origin of each row's text (file or -s option). */
 typedef struct origins {
     char *of[CT_CFG_MAX_ROWS];
+    int unchecked;   /* keys were set one at a time since the last geometry check */
+    unsigned char by_assignment[CT_CFG_MAX_SECTIONS]; /* the section was absent and an
+                                                         assignment made it present */
 } origins;
 
 static origins *origins_of(const struct ct_config *c);
@@ -551,6 +567,9 @@ int ct_config_clone(ct_config **out, const ct_config *src, ct_error *err)
     if (!c)
         return ct_error_set(err, CT_E_NOMEM, "configuration: out of memory");
     memcpy(c, src, sizeof *c);
+    origins_of(c)->unchecked = origins_of(src)->unchecked;
+    memcpy(origins_of(c)->by_assignment, origins_of(src)->by_assignment,
+           sizeof origins_of(c)->by_assignment);
     for (size_t i = 0; i < ct_schema_nrows; i++) {
         c->text[i] = NULL;
         if (src->text[i] && store_text(c, i, src->text[i], row_origin(src, i)) != CT_OK) {
@@ -870,16 +889,19 @@ int ct_config_load(ct_config **out, const char *path, ct_error *err)
 
 /* Store one key's text without checking the whole configuration. The
  * origin names where the value came from in later errors; NULL means the
- * command line ("-s section.key=value"). */
+ * assignment itself after `prefix` ("-s l1d.size=64K" from the command
+ * line, "l1d.size=64K" from a program). */
 static int set_text(struct ct_config *c, const char *section, const char *key, const char *value,
-                    const char *origin, ct_error *err)
+                    const char *origin, const char *prefix, ct_error *err)
 {
     char cli[1600];
     int s = find_section(section), r;
 
     if (!origin) {
-        snprintf(cli, sizeof cli, "-s %s.%s=%s", section, key, value);
+        snprintf(cli, sizeof cli, "%s%s.%s=%s", prefix ? prefix : "", section, key, value);
         origin = cli;
+        if (s >= 0 && !c->present[s])
+            origins_of(c)->by_assignment[s] = 1;
     }
     if (s < 0)
         return ct_error_set(err, CT_E_CONFIG, "%s: [%s]: unknown section", origin, section);
@@ -893,18 +915,20 @@ static int set_text(struct ct_config *c, const char *section, const char *key, c
 }
 
 /* Split "section.key=value" into its parts (in buf). */
-static int split_assignment(const char *assignment, char *buf, size_t n, char **sec, char **key,
-                            char **val, ct_error *err)
+static int split_assignment(const char *assignment, const char *prefix, char *buf, size_t n,
+                            char **sec, char **key, char **val, ct_error *err)
 {
     char *dot, *eq;
 
     if (snprintf(buf, n, "%s", assignment) >= (int)n)
-        return ct_error_set(err, CT_E_USAGE, "-s %.40s...: setting too long", assignment);
+        return ct_error_set(err, CT_E_USAGE, "%s%.40s...: setting too long", prefix,
+                            assignment);
     eq = strchr(buf, '=');
     dot = strchr(buf, '.');
     if (!eq || !dot || dot > eq || dot == buf || dot + 1 == eq)
         return ct_error_set(err, CT_E_USAGE,
-                            "-s %s: expected section.key=value (e.g. l1d.size=64K)", assignment);
+                            "%s%s: expected section.key=value (e.g. l1d.size=64K)", prefix,
+                            assignment);
     *dot = '\0';
     *eq = '\0';
     *sec = buf;
@@ -922,14 +946,49 @@ static void swap_configs(struct ct_config *a, struct ct_config *b)
     memcpy(b, &tmp, sizeof tmp);
 }
 
+/* The key that brings an absent structure into being ("size", "entries"),
+ * NULL for sections that need none. */
+static const char *creating_key(int s)
+{
+    if (ct_config_level_of_section(s) >= 0)
+        return "size";
+    for (int t = 0; t < CT_TLB_COUNT; t++)
+        if (ct_config_section_of_tlb(t) == s)
+            return "entries";
+    return NULL;
+}
+
+/* Rule "absent structures" at the top: every section an assignment made
+ * present has its creating key set. */
+static int check_created(const struct ct_config *work, ct_error *err)
+{
+    for (size_t i = 0; i < ct_schema_nrows; i++) {
+        const int s = ct_schema_rows[i].section;
+        const char *ck = creating_key(s);
+        const char *name = ct_schema_sections[s].name;
+        if (!ck || !origins_of(work)->by_assignment[s] || !work->present[s] ||
+            !work->text[i] || work->text[row_of(s, ck)])
+            continue;
+        return ct_error_set(err, CT_E_CONFIG,
+                            "%s: [%s] %s: this configuration has no [%s]; add it by setting its "
+                            "%s too (%s.%s=...) or with an [%s] section in the file",
+                            row_origin(work, i), name, ct_schema_rows[i].key, name, ck, name, ck,
+                            name);
+    }
+    return CT_OK;
+}
+
 /*
  * Every change goes through here: the keys are set on a copy, the copy is
- * checked once, and only a valid copy replaces the configuration. Keys come
- * either as "section.key=value" assignments or as three parallel arrays.
+ * checked once (geometry too unless `values_only`), and only a valid copy
+ * replaces the configuration. Keys come either as "section.key=value"
+ * assignments (their origin: prefix + assignment) or as three parallel
+ * arrays.
  */
 static int apply(struct ct_config *c, size_t n, const char *const *assignments,
                  const char *const *sections, const char *const *keys,
-                 const char *const *values, const char *origin, ct_error *err)
+                 const char *const *values, const char *origin, const char *prefix,
+                 int values_only, ct_error *err)
 {
     struct ct_config *work = NULL;
     char buf[512], *sec = NULL, *key = NULL, *val = NULL;
@@ -937,15 +996,22 @@ static int apply(struct ct_config *c, size_t n, const char *const *assignments,
 
     for (size_t i = 0; rc == CT_OK && i < n; i++) {
         if (assignments) {
-            rc = split_assignment(assignments[i], buf, sizeof buf, &sec, &key, &val, err);
+            rc = split_assignment(assignments[i], prefix, buf, sizeof buf, &sec, &key, &val,
+                                  err);
             if (rc == CT_OK)
-                rc = set_text(work, sec, key, val, origin, err);
+                rc = set_text(work, sec, key, val, origin, prefix, err);
         } else {
-            rc = set_text(work, sections[i], keys[i], values[i], origin, err);
+            rc = set_text(work, sections[i], keys[i], values[i], origin, prefix, err);
         }
     }
-    if (rc == CT_OK)
+    if (rc == CT_OK && values_only) {
+        for (size_t i = 0; rc == CT_OK && i < ct_schema_nrows; i++)
+            rc = parse_text(work, i, err);
+        origins_of(work)->unchecked = 1;
+    } else if (rc == CT_OK && (rc = check_created(work, err)) == CT_OK) {
         rc = resolve(work, err);
+        origins_of(work)->unchecked = 0;
+    }
     if (rc == CT_OK)
         swap_configs(c, work);   /* the old contents are freed with `work` */
     ct_config_free(work);
@@ -954,13 +1020,55 @@ static int apply(struct ct_config *c, size_t n, const char *const *assignments,
 
 int ct_config_set_all(ct_config *c, const char *const *assignments, size_t n, ct_error *err)
 {
-    return apply(c, n, assignments, NULL, NULL, NULL, NULL, err);
+    return apply(c, n, assignments, NULL, NULL, NULL, NULL, "", 0, err);
+}
+
+int ct_config_set_list(ct_config *c, const char *prefix, const char *const *assignments, size_t n,
+                       ct_error *err)
+{
+    return apply(c, n, assignments, NULL, NULL, NULL, NULL, prefix ? prefix : "", 0, err);
 }
 
 int ct_config_set_many(ct_config *c, const char *origin, size_t n, const char *const *sections,
                        const char *const *keys, const char *const *values, ct_error *err)
 {
-    return apply(c, n, NULL, sections, keys, values, origin, err);
+    return apply(c, n, NULL, sections, keys, values, origin, "", 0, err);
+}
+
+int ct_config_check(ct_config *c, ct_error *err)
+{
+    struct ct_config *work = NULL;
+    int rc;
+
+    if (!origins_of(c)->unchecked)
+        return CT_OK;
+    if ((rc = ct_config_clone(&work, c, err)) != CT_OK)
+        return rc;
+    if ((rc = check_created(work, err)) == CT_OK && (rc = resolve(work, err)) == CT_OK) {
+        origins_of(work)->unchecked = 0;
+        swap_configs(c, work);
+    }
+    ct_config_free(work);
+    return rc;
+}
+
+int ct_config_checked(const ct_config *c, ct_config **tmp, const ct_config **use, ct_error *err)
+{
+    int rc;
+
+    *tmp = NULL;
+    *use = c;
+    if (!origins_of(c)->unchecked)
+        return CT_OK;
+    if ((rc = ct_config_clone(tmp, c, err)) != CT_OK)
+        return rc;
+    if ((rc = ct_config_check(*tmp, err)) != CT_OK) {
+        ct_config_free(*tmp);
+        *tmp = NULL;
+        return rc;
+    }
+    *use = *tmp;
+    return CT_OK;
 }
 
 int ct_config_variants_init(ct_config_variants *v, const ct_config *base, ct_error *err)
@@ -1016,12 +1124,12 @@ void ct_config_variants_free(ct_config_variants *v)
 int ct_config_set_kv(ct_config *c, const char *section, const char *key, const char *value,
                      ct_error *err)
 {
-    return apply(c, 1, NULL, &section, &key, &value, NULL, err);
+    return apply(c, 1, NULL, &section, &key, &value, NULL, "", 1, err);
 }
 
 int ct_config_set(ct_config *c, const char *assignment, ct_error *err)
 {
-    return ct_config_set_all(c, &assignment, 1, err);
+    return apply(c, 1, &assignment, NULL, NULL, NULL, NULL, "", 1, err);
 }
 
 int ct_config_row(const char *section, const char *key)
@@ -1070,6 +1178,7 @@ int ct_config_remove_section(ct_config *c, const char *section, ct_error *err)
     if (!ct_schema_sections[s].optional)
         return ct_error_set(err, CT_E_CONFIG, "[%s]: this section cannot be removed", section);
     c->present[s] = 0;
+    origins_of(c)->by_assignment[s] = 0;
     for (size_t i = 0; i < ct_schema_nrows; i++)
         if (ct_schema_rows[i].section == s) {
             free(c->text[i]);

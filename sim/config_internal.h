@@ -175,6 +175,11 @@ int ct_config_variants_set(ct_config_variants *v, const char *origin, size_t n,
                            const size_t *rows, const char *const *values, ct_error *err);
 void ct_config_variants_free(ct_config_variants *v);
 
+/* The configuration to build a model from: c itself when its geometry
+ * was checked after the last change, else a checked copy in *tmp (free it
+ * after use). Fails with the geometry error. */
+int ct_config_checked(const ct_config *c, ct_config **tmp, const ct_config **use, ct_error *err);
+
 /* The schema row of [section] key (names compare without case), or -1. */
 int ct_config_row(const char *section, const char *key);
 /* ct_config_check_value for a row that ct_config_row found. */

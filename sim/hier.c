@@ -1055,6 +1055,35 @@ void ct_sim_access(ct_sim *s, const ct_access *a)
     s->cur = NULL;
 }
 
+int ct_sim_feed_at(ct_sim *s, int kind, uint64_t addr, uint32_t size, uint64_t pc,
+                   uint32_t core, ct_error *err)
+{
+    ct_access a = {0};
+
+    if (kind < 0 || kind >= CT_KIND_STREAM || kind == CT_CACHEOP)
+        return ct_error_set(err, CT_E_USAGE,
+                            "access kind %d: not one of ifetch, load, store, prefetch, "
+                            "atomic, nofetch (cache operations go through ct_sim_access)",
+                            kind);
+    if (core >= s->cores)
+        return ct_error_set(err, CT_E_USAGE, "core %u: the model has %u core%s", core,
+                            s->cores, s->cores == 1 ? "" : "s");
+    a.vaddr = addr;
+    a.pc = pc;
+    a.size = size;
+    a.cpu = (uint16_t)core;
+    a.core = (uint16_t)core;
+    a.kind = (uint8_t)kind;
+    a.flags = pc ? 0 : CT_F_NOPC;
+    ct_sim_access(s, &a);
+    return CT_OK;
+}
+
+int ct_sim_feed(ct_sim *s, int kind, uint64_t addr, uint32_t size, ct_error *err)
+{
+    return ct_sim_feed_at(s, kind, addr, size, 0, 0, err);
+}
+
 void ct_sim_marker(ct_sim *s, const ct_marker *m)
 {
     if (s->xl)
@@ -1479,7 +1508,7 @@ static int check_size(const ct_config *cfg, ct_error *err)
     return CT_OK;
 }
 
-int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
+static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
 {
     ct_sim *s = calloc(1, sizeof *s);
     int idx[CT_LV_COUNT][1024];   /* level index per level id and core */
@@ -1617,6 +1646,22 @@ int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
     return CT_OK;
 fail:
     ct_sim_free(s);
+    return rc;
+}
+
+/* A configuration whose keys were set one at a time is checked here, on a
+ * copy (the model keeps nothing of it). */
+int ct_sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
+{
+    ct_config *tmp = NULL;
+    const ct_config *use = NULL;
+    int rc;
+
+    *out = NULL;
+    if ((rc = ct_config_checked(cfg, &tmp, &use, err)) != CT_OK)
+        return rc;
+    rc = sim_create(out, use, err);
+    ct_config_free(tmp);
     return rc;
 }
 

@@ -147,9 +147,12 @@ TEST(settings_apply_together_or_not_at_all)
     CHECK(ct_config_new_default(&c, &err) == CT_OK);
     h = ct_config_hash(c);
     /* alone, size=256 is impossible with the default 8 ways */
-    CHECK(ct_config_set(c, "l1d.size=256", &err) == CT_E_CONFIG);
-    CHECK_STR_CONTAINS(err.msg, "-s l1d.size=256: [l1d] assoc: 8 ways exceed the 4 lines");
+    CHECK(ct_config_set_all(c, both, 1, &err) == CT_E_CONFIG);
+    CHECK_STR_CONTAINS(err.msg, "l1d.size=256: [l1d] assoc: 8 ways exceed the 4 lines");
+    CHECK(strstr(err.msg, "-s ") == NULL); /* the library knows no command line */
     CHECK(ct_config_hash(c) == h); /* unchanged */
+    CHECK(ct_config_set_list(c, "-s ", both, 1, &err) == CT_E_CONFIG);
+    CHECK_STR_CONTAINS(err.msg, "-s l1d.size=256: [l1d] assoc: 8 ways exceed the 4 lines");
     CHECK(ct_config_set_all(c, both, 2, &err) == CT_OK);
     CHECK(strcmp(get(c, "l1d", "size"), "256") == 0);
     CHECK(ct_config_hash(c) != h);
@@ -160,10 +163,54 @@ TEST(settings_apply_together_or_not_at_all)
     CHECK(ct_config_set(c, "l1d.sise=1K", &err) == CT_E_CONFIG);
     CHECK_STR_CONTAINS(err.msg, "[l1d] sise: unknown key");
     CHECK(ct_config_set(c, "l1dsize=1K", &err) == CT_E_USAGE);
+    {   /* a key of an absent level alone makes no level of the default size */
+        const char *lat[] = {"l3.latency=30", "l3.size=4M"};
+        CHECK(ct_config_set_list(c, "-s ", lat, 1, &err) == CT_E_CONFIG);
+        CHECK_STR_CONTAINS(err.msg, "-s l3.latency=30: [l3] latency: this configuration has no "
+                                    "[l3]; add it by setting its size too (l3.size=...)");
+        CHECK(!ct_config_has_section(c, "l3"));
+        CHECK(ct_config_set_list(c, "-s ", lat, 2, &err) == CT_OK);
+        CHECK(ct_config_has_section(c, "l3"));
+        CHECK(ct_config_remove_section(c, "l3", &err) == CT_OK);
+    }
     CHECK(ct_config_set(c, "l3.size=4M", &err) == CT_OK); /* creates the section */
     CHECK(ct_config_has_section(c, "l3"));
     CHECK(ct_config_remove_section(c, "l3", &err) == CT_OK);
     CHECK(!ct_config_has_section(c, "l3"));
+    ct_config_free(c);
+}
+
+/* ct_config_set checks a value alone; the geometry waits for
+ * ct_config_check or ct_sim_create, so keys go in one at a time. */
+TEST(keys_set_one_at_a_time)
+{
+    ct_config *c = NULL;
+    ct_sim *s = NULL;
+    ct_error err = {0};
+
+    CHECK(ct_config_new_default(&c, &err) == CT_OK);
+    CHECK(ct_config_set(c, "l1d.size=64", &err) == CT_OK);   /* 1 line, 8 ways: not yet */
+    CHECK(ct_config_set(c, "l1d.assoc=9x", &err) == CT_E_CONFIG); /* a bad value is at once */
+    CHECK_STR_CONTAINS(err.msg, "l1d.assoc=9x: [l1d] assoc:");
+    CHECK(ct_config_check(c, &err) == CT_E_CONFIG);
+    CHECK_STR_CONTAINS(err.msg, "[l1d] assoc: 8 ways exceed the 1 lines");
+    CHECK(ct_sim_create(&s, c, &err) == CT_E_CONFIG && s == NULL);
+    CHECK(ct_config_set(c, "l1d.assoc=1", &err) == CT_OK);
+    CHECK(ct_sim_create(&s, c, &err) == CT_OK && s != NULL);
+    CHECK(s && ct_sim_level_info(s, 0)->sets == 1 && ct_sim_level_info(s, 0)->assoc == 1);
+    ct_sim_free(s);
+    CHECK(ct_config_check(c, &err) == CT_OK);
+    /* an absent structure needs its size key, set before or after the others */
+    CHECK(ct_config_set(c, "itlb.latency=1", &err) == CT_OK);
+    CHECK(ct_config_check(c, &err) == CT_E_CONFIG);
+    CHECK_STR_CONTAINS(err.msg, "itlb.latency=1: [itlb] latency: this configuration has no "
+                                "[itlb]; add it by setting its entries too (itlb.entries=...)");
+    CHECK(ct_sim_create(&s, c, &err) == CT_E_CONFIG && s == NULL);
+    CHECK(ct_config_set(c, "itlb.entries=16", &err) == CT_OK);
+    CHECK(ct_config_check(c, &err) == CT_OK);
+    CHECK(ct_config_set(c, "l1i.line=32", &err) == CT_OK);
+    CHECK(ct_config_set(c, "l1i.size=1K", &err) == CT_OK);
+    CHECK(ct_config_check(c, &err) == CT_OK);
     ct_config_free(c);
 }
 
@@ -263,6 +310,7 @@ int main(void)
     RUN(translation_sections_resolve);
     RUN(values_are_resolved);
     RUN(settings_apply_together_or_not_at_all);
+    RUN(keys_set_one_at_a_time);
     RUN(clone_is_deep_and_hash_is_stable);
     RUN(variants_equal_set_many_on_a_copy);
     RUN(sizes_parse_strictly);

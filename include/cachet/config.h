@@ -43,17 +43,31 @@ int ct_config_new_empty(ct_config **out, ct_error *err);
  * "FILE: [section] key: reason" (or "FILE:LINE: syntax error"). */
 int ct_config_load(ct_config **out, const char *path, ct_error *err);
 
-/* Set one key, "section.key=value" or section and key given apart, as the
- * command-line option -s does; the whole configuration is checked again.
- * Setting a key of an absent cache section creates that section. */
+/* Set one key, "section.key=value" or section and key given apart. The
+ * value is checked alone (type and range); the geometry, which depends on
+ * several keys (size, assoc, line), is checked by ct_config_check or, at the
+ * latest, by ct_sim_create, so keys can be set one at a time in any order.
+ * An absent cache level or TLB is created by setting its size key (size,
+ * or entries for a TLB); any other key of an absent one is an error. Errors
+ * name the assignment: "l1d.size=64K: [l1d] size: reason". On failure
+ * nothing is changed. */
 int ct_config_set(ct_config *c, const char *assignment, ct_error *err);
 int ct_config_set_kv(ct_config *c, const char *section, const char *key,
                      const char *value, ct_error *err);
 
+/* Check the geometry after keys were set one at a time: CT_OK, or
+ * CT_E_CONFIG naming the key at fault. Cheap when nothing changed. */
+int ct_config_check(ct_config *c, ct_error *err);
+
 /* Set several "section.key=value" keys, then check the whole configuration
- * once (so that, e.g., size and assoc can change together). On failure
- * nothing is changed. */
+ * once, geometry included (so that, e.g., size and assoc can change
+ * together). On failure nothing is changed. */
 int ct_config_set_all(ct_config *c, const char *const *assignments, size_t n, ct_error *err);
+
+/* ct_config_set_all, with errors naming each key as prefix + assignment
+ * (a command line passes "-s "). */
+int ct_config_set_list(ct_config *c, const char *prefix, const char *const *assignments,
+                       size_t n, ct_error *err);
 
 /* Set several keys at once ("sections[i].keys[i] = values[i]"), then check
  * the configuration once: combinations that are only valid together (a new

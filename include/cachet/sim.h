@@ -48,6 +48,18 @@ int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err);
 /* Feed one access (the batch path calls the same code). */
 void ct_sim_access(ct_sim *s, const ct_access *a);
 
+/* One access, for a program that models its own memory traffic: kind
+ * (CT_IFETCH, CT_LOAD, CT_STORE, CT_PREFETCH, CT_ATOMIC or CT_NOFETCH),
+ * address and size in bytes, on core 0 without a pc (ct_sim_feed), or with
+ * a pc (0: unknown) on a given core (ct_sim_feed_at). Returns CT_OK, or
+ * CT_E_USAGE with err for another kind or a core the model does not have.
+ * Each call costs a function call and two checks beside the model's own
+ * work; a loop over many accesses is faster through a ct_batch and
+ * ct_sim_run (the model's loop, inlined). */
+int ct_sim_feed(ct_sim *s, int kind, uint64_t addr, uint32_t size, ct_error *err);
+int ct_sim_feed_at(ct_sim *s, int kind, uint64_t addr, uint32_t size, uint64_t pc,
+                   uint32_t core, ct_error *err);
+
 /* Feed one side record, for callers that feed accesses one by one or in
  * pieces without their side records (ct_sim_run reads a batch's own): in
  * stream order, before the access it precedes. Only a translating model

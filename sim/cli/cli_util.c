@@ -105,7 +105,7 @@ int cli_load_config(const cli_common *o, ct_config **out, ct_error *err)
                              : ct_config_new_default(out, err);
     if (rc)
         return rc;
-    rc = ct_config_set_all(*out, o->sets, (size_t)o->nsets, err);
+    rc = ct_config_set_list(*out, "-s ", o->sets, (size_t)o->nsets, err);
     if (rc) {
         ct_config_free(*out);
         *out = NULL;
