@@ -4,7 +4,9 @@
  * Rules (the key reference itself is the schema in config_schema.c):
  *  - Every section and key must be in the schema; anything else is an error.
  *  - Values are parsed here from the text iniparser returns (never with its
- *    typed getters: they accept "64k" as 64 and "042" as octal). A string
+ *    typed getters: they accept "64k" as 64 and "042" as octal). Sizes take
+ *    K, M, G or T, alone or followed by B or iB, all powers of 1024
+ *    ("32K" = "32KB" = "32KiB" = 32768; "32Kb" is refused). A string
  *    key with a grammar of its own (a list) is also checked by its entry in
  *    ct_schema_checks.
  *  - A top-level `include = FILE` reads FILE first (relative to the including
@@ -114,6 +116,12 @@ int ct_parse_size(const char *text, uint64_t *out)
     case 't': case 'T': mul = 1ull << 40; p++; break;
     default: break;
     }
+    /* "32KB" and "32KiB" are the same 32 KiB as "32K" (sizes are powers of
+     * 1024 however written); a lowercase "b" would read as bits: refused */
+    if (mul > 1 && p[0] == 'B')
+        p++;
+    else if (mul > 1 && p[0] == 'i' && p[1] == 'B')
+        p += 2;
     while (isspace((unsigned char)*p))
         p++;
     if (*p)

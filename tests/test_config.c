@@ -285,7 +285,14 @@ TEST(sizes_parse_strictly)
     CHECK(ct_parse_size("2G", &v) == 0 && v == 2147483648ull);
     CHECK(ct_parse_size("0x40", &v) == 0 && v == 64);
     CHECK(ct_parse_size("042", &v) == 0 && v == 42); /* decimal, never octal */
-    CHECK(ct_parse_size("64kb", &v) != 0);
+    CHECK(ct_parse_size("64kb", &v) != 0); /* kilobits? refused */
+    CHECK(ct_parse_size("32KB", &v) == 0 && v == 32768);
+    CHECK(ct_parse_size("32KiB", &v) == 0 && v == 32768);
+    CHECK(ct_parse_size("8MiB", &v) == 0 && v == 8388608);
+    CHECK(ct_parse_size("1GB", &v) == 0 && v == 1073741824ull);
+    CHECK(ct_parse_size("32Ki", &v) != 0);
+    CHECK(ct_parse_size("32B", &v) != 0);   /* a B needs a multiplier before it */
+    CHECK(ct_parse_size("32KBB", &v) != 0);
     CHECK(ct_parse_size("K", &v) != 0);
     CHECK(ct_parse_size("", &v) != 0);
     CHECK(ct_parse_size("99999999999999999999", &v) != 0);

@@ -5,9 +5,9 @@
  * strictly against a single schema table (sim/config_schema.c): an unknown
  * section or key, a malformed value or an impossible geometry is an error
  * of the form "FILE: [section] key: reason". Values are parsed by cachet,
- * never by iniparser's typed getters: sizes take K, M and G suffixes
- * (powers of 1024), integers are decimal or 0x-hex, booleans are yes/no,
- * true/false, on/off or 1/0.
+ * never by iniparser's typed getters: sizes take K, M, G and T suffixes
+ * (powers of 1024; also written KB or KiB), integers are decimal or 0x-hex,
+ * booleans are yes/no, true/false, on/off or 1/0.
  *
  * A top-level `include = other.ini` (path relative to the including file)
  * reads that file first; the including file's values win. A cache section

@@ -43,11 +43,12 @@ static void print_keys(void)
            "Configurations are INI files read strictly: an unknown section or key, a value\n"
            "that does not parse, or an impossible geometry stops cachet with\n"
            "`FILE: [section] key: reason` and exit status 2. Sizes take K, M and G suffixes\n"
-           "(powers of 1024); booleans are yes/no (also true/false, on/off, 1/0). A\n"
+           "(powers of 1024; 32K, 32KB and 32KiB are the same); booleans are yes/no (also true/false, on/off, 1/0). A\n"
            "top-level `include = other.ini` reads that file first (relative to the\n"
            "including file); the including file's keys win. A cache section that is absent\n"
            "means that level does not exist. `cachet run -s section.key=value` overrides one\n"
-           "key from the command line.\n\n"
+           "key from the command line; a key of a cache or TLB the configuration lacks\n"
+           "must come with its size (`-s l3.size=8M -s l3.latency=30`).\n\n"
            "Shipped configurations: `default.ini` (the quick-start hierarchy), `cfgA.ini`,\n"
            "`cfgB.ini`, `fastmodel-aemv8.ini`, `drcachesim-default.ini`.\n");
     for (size_t i = 0; ct_config_schema_row(i, &d); i++) {

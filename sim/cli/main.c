@@ -30,6 +30,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: cachet COMMAND [OPTIONS] ...\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "  %-9s %s\n", "help", "describe a command: cachet help COMMAND (as cachet COMMAND --help)");
+    fprintf(f, "  %-9s %s\n", "version", "print cachet's version (as cachet --version)");
     fprintf(f, "\n`cachet COMMAND --help` describes a command. Exit status: 0 success, "
                "1 usage error,\n2 bad input or configuration, 3 validation below the "
                "agreement asked for.\n");
@@ -41,12 +43,22 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
+    if (strcmp(argv[1], "help") == 0 && argc > 2) {
+        /* `cachet help COMMAND` is `cachet COMMAND --help` */
+        static char help_opt[] = "--help";
+        char *hargv[] = {argv[2], help_opt, NULL};
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (strcmp(argv[2], commands[i].name) == 0)
+                return commands[i].fn(2, hargv);
+        cli_error("unknown command \"%s\" (try cachet --help)", argv[2]);
+        return EXIT_USAGE;
+    }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return EXIT_OK;
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
         printf("cachet %s\n", ct_version());
         return EXIT_OK;
     }

@@ -1,0 +1,36 @@
+#!/bin/bash
+# first_steps.sh - what a new user types first: help and version spelled as
+# words, sizes written 32KB or 32KiB, keys of structures the configuration
+# lacks.
+source "$(dirname "$0")/lib.bash"
+
+# `cachet help COMMAND` is `cachet COMMAND --help`; `cachet version` is --version
+for c in run sweep convert; do
+    "$CACHET" "$c" --help > "$TMP/want" 2>&1
+    expect_status 0 "help $c" "$CACHET" help "$c"
+    check "help $c prints the help of $c" cmp -s "$TMP/out" "$TMP/want"
+done
+expect_status 1 "help of an unknown command" "$CACHET" help frobnicate
+expect_err_contains 'unknown command "frobnicate"' "help of an unknown command says so"
+expect_status 0 "version" "$CACHET" version
+"$CACHET" --version > "$TMP/want"
+check "version is --version" cmp -s "$TMP/out" "$TMP/want"
+
+# sizes: 32K, 32KB and 32KiB are one size; 32Kb is refused
+for s in 32K 32KB 32KiB; do
+    expect_status 0 "l1d.size=$s" "$CACHET" config -s l1d.size=$s
+    check "l1d.size=$s is 32768" grep -qx 'size = 32768' "$TMP/out"
+done
+expect_status 2 "l1d.size=32Kb" "$CACHET" config -s l1d.size=32Kb
+expect_err_contains '-s l1d.size=32Kb: [l1d] size:' "32Kb refused with its key"
+
+# a key of an absent cache or TLB is an error saying how to add it
+expect_status 2 "l3.latency without an L3" "$CACHET" run -q -s l3.latency=30 tests/data/tiny.din
+expect_err_contains "-s l3.latency=30: [l3] latency: this configuration has no [l3]; add it by setting its size too (l3.size=...) or with an [l3] section in the file" \
+    "l3.latency message"
+expect_status 0 "l3.latency with l3.size, either order" \
+    "$CACHET" run -q -s l3.latency=30 -s l3.size=8M tests/data/tiny.din
+expect_status 2 "itlb.latency without an ITLB" "$CACHET" run -q -s itlb.latency=1 tests/data/tiny.din
+expect_err_contains "add it by setting its entries too (itlb.entries=...)" "itlb.latency message"
+
+finish
