@@ -46,6 +46,17 @@ PY
 # expect_eq GOT WANT DESCRIPTION
 expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
 
+# corpus_traces: every real trace of the corpus, a path a line (Tarmac, din,
+# VIXL and drmemtrace files, then trace directories; not the 61 M-access
+# sample, which the benchmarks use)
+corpus_traces() {
+    find "$CACHET_CORPUS" -path '*/drmemtrace_samples' -prune -o -type f \
+        \( -name '*.tarmac' -o -name '*.din*' -o -name 'log-*' -o -name '*.trace' \
+           -o -name '*.trace.zip' -o -name '*.trace.gz' \) -print | grep -v '\.tracedir/' | sort
+    find "$CACHET_CORPUS" -path '*/drmemtrace_samples' -prune -o -type d \
+        -name '*.tracedir' -print | sort
+}
+
 # corpus PATH: skip the whole test (exit 77) when CACHET_CORPUS is unset
 need_corpus() {
     if [ -z "${CACHET_CORPUS:-}" ] || [ ! -d "$CACHET_CORPUS" ]; then
