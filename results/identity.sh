@@ -39,10 +39,12 @@ put() {
 fail() { { echo "exit $2"; mask "$TMP/err"; } | sha256sum | sed "s|-\$|$1 (exit $2)|"; }
 # sweep INI TRACE: one pass on two threads
 sweep() {
+    local what="sweep $1 ${2/#$C/CORPUS}"
+    what=${what/$TMP/TMP}
     rm -f "$TMP/s.csv" "$TMP/s.csv.fit.csv"
     if "$CACHET" sweep -q -j 2 -o "$TMP/s.csv" "$1" "$2" 2>"$TMP/err"; then
-        put "sweep $1 ${2/#$C/CORPUS}" "$TMP/s.csv" "$TMP/s.csv.fit.csv"
-    else fail "sweep $1 ${2/#$C/CORPUS}" $?; fi
+        put "$what" "$TMP/s.csv" "$TMP/s.csv.fit.csv"
+    else fail "$what" $?; fi
 }
 # run TRACE CONFIG [--events]
 run() {
