@@ -114,8 +114,9 @@ const ct_schema_row ct_schema_rows[] = {
      "write back every dirty line when the trace ends, as DineroIV does (counted as "
      "write-backs, not as cycles)"},
     {S_SYSTEM, "compat", CT_VT_ENUM, F(compat), 0, 0, "none", compat_names, NULL,
-     "count as another simulator does: drcachesim = DynamoRIO's cache simulator (LRU, no "
-     "dirty lines, its prefetch and child-hit accounting; rules in sim/drcachesim.c)"},
+     "count as another simulator does: drcachesim = DynamoRIO's cache simulator (LRU, FIFO "
+     "or LFU, no dirty lines, its prefetch and child-hit accounting; rules in "
+     "sim/drcachesim.c)"},
 
     CACHE_ROWS(S_L1I, CT_LV_L1I, "32K", "8", "1", "no", "processor"),
     CACHE_ROWS(S_L1D, CT_LV_L1D, "32K", "8", "4", "no", "processor"),

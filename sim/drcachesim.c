@@ -7,9 +7,9 @@
  *
  * What is modelled
  *   The levels of the configuration (each core's L1I and L1D, then L2/L3,
- *   the last one being drcachesim's LL), LRU replacement (kept here as a
- *   last-use stamp per line: the order drcachesim's per-set counters give,
- *   invalid ways being filled first, lowest way first), one line size for
+ *   the last one being drcachesim's LL), LRU, FIFO or LFU replacement per
+ *   level (drcachesim's -replace_policy; see Replacement below), one line
+ *   size for
  *   all levels, non-inclusive levels, no coherence, and a next-line
  *   prefetcher (degree 1) on any level that has one. Creation refuses
  *   anything else. Write policy, allocation policy and latencies do not
@@ -32,14 +32,34 @@
  *   covers nothing when addr starts a line and one byte otherwise
  *   (drcachesim computes the last byte as addr + size - 1). A request that
  *   would run past the top of the address space ends there, as in hier.c.
- *   Hit: counted, the line becomes most recently used. Miss: counted; the
- *   way is chosen (the first invalid way, else the least recently used);
+ *   Hit: counted, the line is used (Replacement). Miss: counted; the
+ *   way is chosen (the first invalid way, else the policy's victim);
  *   the piece itself (its address and size, same kind) is requested from
- *   the next level; the block is installed and becomes most recently used;
+ *   the next level; the block is installed (a fill, Replacement);
  *   then, when the level has a prefetcher and the missing access was not a
  *   prefetch, the same piece shifted by one line is requested from this
  *   level as a hardware prefetch (a normal request: it may hit, it goes
  *   down on a miss, it triggers no prefetch itself).
+ *
+ * Replacement (one number per line, its stamp; the victim is the valid
+ * way with the smallest stamp, the lowest way on a tie, after the first
+ * invalid way, as drcachesim's caching_device_t picks an invalid way first)
+ *   lru:  a hit or a fill sets the stamp to the next tick of one clock:
+ *         the least recently used line goes (cache_lru_t's counters give
+ *         the same order).
+ *   fifo: a fill sets the stamp to the next tick; a hit changes nothing:
+ *         the line filled longest ago goes (policy_fifo_t moves the way
+ *         it fills to the back of its set's queue, invalid ways included).
+ *   lfu:  a fill sets the count to 1, every hit (a prefetch's included)
+ *         adds 1: the line used least often since its fill goes, the
+ *         lowest way on a tie (policy_lfu_t: the count is reset when the
+ *         way is chosen, then the access adds 1).
+ *   Invalidations leave the number alone: an invalid way is filled first
+ *   whatever its number, and the fill sets it. (drcachesim's flush passes
+ *   a block index where the policies take a set index; with FIFO and LRU
+ *   that changes nothing filled, with LFU it may clear the count of a way
+ *   in another set. That slip is not modelled: a flush leaves LFU counts
+ *   of valid lines as they are.)
  *
  * Counting (per level, by kind)
  *   Hits and misses of ifetch, load and store are drcachesim's "Hits" and
@@ -77,6 +97,8 @@ typedef struct seen_set {
  * same low bits (a hint, checked against the tag: only speed depends on it). */
 #define HINTS 512
 
+enum { DCS_LRU, DCS_FIFO, DCS_LFU };
+
 typedef struct dcs_level {
     uint64_t hint[HINTS];           /* line index by block % HINTS */
     uint64_t *tag;                  /* the level's tags (ct_cache), for the hit path */
@@ -85,6 +107,7 @@ typedef struct dcs_level {
     uint64_t sets, set_mask;
     int set_pow2;
     uint32_t ways;
+    int pol;                        /* DCS_LRU, DCS_FIFO or DCS_LFU */
     int li;                         /* its index in ct_sim's levels */
     seen_set seen;
 } dcs_level;
@@ -94,6 +117,7 @@ struct ct_dcs {
     size_t nlv;
     uint64_t clock;
     int nomem;       /* a seen set could not grow: compulsory counts are low */
+    int all_lru;     /* every level is LRU: the batch loop takes the LRU-only hit path */
     dcs_level **route; /* per core and kind (ifetch, load, store): first level, or NULL */
     uint64_t line;   /* the line size of every level */
     uint32_t line_bits;
@@ -143,8 +167,8 @@ static int seen_add(struct ct_dcs *d, seen_set *s, uint64_t block)
 
 static void request(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind);
 
-/* The way to fill in set: the first invalid one, else the least recently
- * used (the lowest way on a tie, which cannot happen once all are used). */
+/* The way to fill in set: the first invalid one, else the smallest stamp
+ * (the lowest way on a tie: LFU counts tie, LRU and FIFO ticks never do). */
 static uint64_t victim(const ct_cache *c, const uint64_t *stamp, uint64_t set)
 {
     uint64_t base = set * c->ways, best = base;
@@ -181,7 +205,7 @@ static NOINLINE void piece_miss(ct_sim *s, int li, uint64_t addr, uint32_t size,
         L->st.evictions++;
     ct_cache_put(c, set, idx, block);
     c->flag[idx] = 0;
-    D->stamp[idx] = ++s->dcs->clock;
+    D->stamp[idx] = D->pol == DCS_LFU ? 1 : ++s->dcs->clock;
     D->hint[block % HINTS] = idx;
     if (L->pf && kind != CT_PREFETCH && kind != CT_HWPREFETCH) {
         L->st.prefetches_issued++;
@@ -189,11 +213,21 @@ static NOINLINE void piece_miss(ct_sim *s, int li, uint64_t addr, uint32_t size,
     }
 }
 
-/* One piece (inside one line) at level D: counted, then a hit (the line
- * becomes the most recently used: its stamp is the next tick of the clock)
- * or piece_miss. Returns the clock. */
+/* A hit on line idx of D: its stamp as Replacement says. `any` is a
+ * constant: 0 when every level is LRU. */
+FORCE_INLINE uint64_t used(dcs_level *D, uint64_t idx, uint64_t clock, const int any)
+{
+    if (!any || D->pol == DCS_LRU)
+        D->stamp[idx] = ++clock;
+    else if (D->pol == DCS_LFU)
+        D->stamp[idx]++;
+    return clock;
+}
+
+/* One piece (inside one line) at level D: counted, then a hit (the line is
+ * used) or piece_miss. Returns the clock. */
 FORCE_INLINE uint64_t piece_at(ct_sim *s, dcs_level *D, uint64_t addr, uint32_t size, int kind,
-                               uint32_t line_bits, uint64_t clock)
+                               uint32_t line_bits, uint64_t clock, const int any)
 {
     const uint64_t block = addr >> line_bits;
     ct_kind_stats *k = &D->kind[kind];
@@ -204,8 +238,7 @@ FORCE_INLINE uint64_t piece_at(ct_sim *s, dcs_level *D, uint64_t addr, uint32_t 
     k->accesses++;
     if (D->tag[hinted] == block) {
         k->hits++;
-        D->stamp[hinted] = ++clock;
-        return clock;
+        return used(D, hinted, clock, any);
     }
     set = D->set_pow2 ? block & D->set_mask : block % D->sets;
     t = &D->tag[set * D->ways];
@@ -213,9 +246,8 @@ FORCE_INLINE uint64_t piece_at(ct_sim *s, dcs_level *D, uint64_t addr, uint32_t 
         if (t[w] == block) {
             const uint64_t idx = set * D->ways + w;
             k->hits++;
-            D->stamp[idx] = ++clock;
             D->hint[block % HINTS] = idx;
-            return clock;
+            return used(D, idx, clock, any);
         }
     s->dcs->clock = clock;
     piece_miss(s, D->li, addr, size, kind, set);
@@ -225,7 +257,7 @@ FORCE_INLINE uint64_t piece_at(ct_sim *s, dcs_level *D, uint64_t addr, uint32_t 
 static void piece(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind)
 {
     s->dcs->clock = piece_at(s, &s->dcs->lv[li], addr, size, kind, s->dcs->line_bits,
-                             s->dcs->clock);
+                             s->dcs->clock, 1);
 }
 
 static void request(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind)
@@ -361,7 +393,7 @@ static NOINLINE int dcs_slow(ct_sim *s, const ct_access *a, ct_error *err)
  * else, and every miss, takes the general code. Same rules, same numbers
  * as dcs_access() on each access.
  */
-int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err)
+FORCE_INLINE int dcs_run(ct_sim *s, const ct_batch *b, ct_error *err, const int any)
 {
     struct ct_dcs *const dc = s->dcs;
     dcs_level *const *const route = dc->route;
@@ -396,7 +428,7 @@ int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err)
         if (UNLIKELY(!D))
             goto slow;
         count[kind]++;
-        clock = piece_at(s, D, addr, size, (int)kind, line_bits, clock);
+        clock = piece_at(s, D, addr, size, (int)kind, line_bits, clock, any);
         continue;
     slow:
         dc->clock = clock;
@@ -413,6 +445,18 @@ int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err)
     return rc;
 }
 
+static NOINLINE int dcs_run_any(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    return dcs_run(s, b, err, 1);
+}
+
+int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    if (UNLIKELY(!s->dcs->all_lru))
+        return dcs_run_any(s, b, err);
+    return dcs_run(s, b, err, 0);
+}
+
 int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err)
 {
     const char *where = cfg->path[0] ? cfg->path : "configuration";
@@ -422,10 +466,11 @@ int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err)
     for (size_t li = 0; li < s->nlv; li++) {
         const ct_level *L = &s->lv[li];
         const ct_cache_cfg *k = &cfg->cache[L->lv];
-        if (L->c.pol != &ct_policy_lru)
+        if (L->c.pol != &ct_policy_lru && L->c.pol != &ct_policy_fifo &&
+            L->c.pol != &ct_policy_lfu)
             return ct_error_set(err, CT_E_CONFIG,
-                                "%s: [%s] replacement: compat = drcachesim models lru only, "
-                                "not %s", where, L->name, L->c.pol->name);
+                                "%s: [%s] replacement: compat = drcachesim models lru, fifo "
+                                "and lfu, not %s", where, L->name, L->c.pol->name);
         if (L->inclusion != CT_INCL_NONINCLUSIVE)
             return ct_error_set(err, CT_E_CONFIG,
                                 "%s: [%s] inclusion: compat = drcachesim models "
@@ -446,6 +491,7 @@ int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
     }
     d->nlv = s->nlv;
+    d->all_lru = 1;
     d->route = malloc((size_t)s->cores * 3 * sizeof *d->route);
     if (!d->route) {
         ct_dcs_free(d);
@@ -466,6 +512,10 @@ int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err)
         d->lv[li].set_pow2 = c->set_pow2;
         d->lv[li].ways = c->ways;
         d->lv[li].li = (int)li;
+        d->lv[li].pol = c->pol == &ct_policy_fifo  ? DCS_FIFO
+                        : c->pol == &ct_policy_lfu ? DCS_LFU
+                                                   : DCS_LRU;
+        d->all_lru &= d->lv[li].pol == DCS_LRU;
         d->line = s->lv[li].line;
         d->line_bits = c->line_bits;
         if (!d->lv[li].stamp || seen_grow(&d->lv[li].seen) != 0) {

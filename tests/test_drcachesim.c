@@ -138,6 +138,84 @@ TEST(a_prefetch_hit_makes_the_line_most_recent)
     ct_sim_free(s);
 }
 
+/* Loads of lines 0 1 0 2 1 0 in one set of two ways: FIFO replaces the line
+ * filled first whatever its hits (b0 at b2's fill, then b1 at b0's), so
+ * b1's second load hits; LRU would miss it. */
+TEST(fifo_replaces_the_line_filled_first)
+{
+    ct_sim *s = make((const char *const[]){L1D_L2("128", "2"), "l1d.replacement=fifo", NULL});
+    static const uint64_t line[] = {0, 1, 0, 2, 1, 0};
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    for (size_t i = 0; i < sizeof line / sizeof line[0]; i++)
+        acc(s, CT_LOAD, line[i] * 64, 4, 0);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->hits, 2);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->misses, 4);
+    ct_sim_free(s);
+    /* the same loads under LRU: one hit */
+    s = make((const char *const[]){L1D_L2("128", "2"), NULL});
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    for (size_t i = 0; i < sizeof line / sizeof line[0]; i++)
+        acc(s, CT_LOAD, line[i] * 64, 4, 0);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->hits, 1);
+    ct_sim_free(s);
+}
+
+/* An invalid way is filled first, and that fill is the newest: b0 and b1
+ * fill ways 0 and 1; b0 is flushed; b2 takes way 0; b3 then replaces b1
+ * (filled before b2), so b2 hits and b1 misses. */
+TEST(fifo_fills_an_invalid_way_first_and_counts_it_as_the_newest)
+{
+    ct_sim *s = make((const char *const[]){L1D_L2("128", "2"), "l1d.replacement=fifo", NULL});
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    acc(s, CT_LOAD, 0, 4, 0);
+    acc(s, CT_LOAD, 64, 4, 0);
+    acc(s, CT_CACHEOP, 0, 4, CT_OP_INVAL);
+    acc(s, CT_LOAD, 128, 4, 0);
+    acc(s, CT_LOAD, 192, 4, 0);
+    acc(s, CT_LOAD, 128, 4, 0);   /* b2: a hit */
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->hits, 1);
+    acc(s, CT_LOAD, 64, 4, 0);    /* b1: gone */
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->misses, 5);
+    ct_sim_free(s);
+}
+
+/* LFU in one set of two ways: b0 is used three times, b1 once; b2 replaces
+ * b1 (count 1 < 3), then b1 replaces b2 (count 1), and b0 still hits. With
+ * equal counts the lower way goes: b3 and b4 into an empty set, then b5
+ * replaces b3 (way 0). */
+TEST(lfu_replaces_the_line_used_least_since_its_fill)
+{
+    ct_sim *s = make((const char *const[]){L1D_L2("128", "2"), "l1d.replacement=lfu", NULL});
+    static const uint64_t line[] = {0, 0, 0, 1, 2, 1, 0};
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    for (size_t i = 0; i < sizeof line / sizeof line[0]; i++)
+        acc(s, CT_LOAD, line[i] * 64, 4, 0);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->hits, 3);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->misses, 4);
+    ct_sim_free(s);
+
+    s = make((const char *const[]){L1D_L2("128", "2"), "l1d.replacement=lfu", NULL});
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    acc(s, CT_LOAD, 3 * 64, 4, 0);
+    acc(s, CT_LOAD, 4 * 64, 4, 0);
+    acc(s, CT_LOAD, 5 * 64, 4, 0);  /* replaces b3, way 0 */
+    acc(s, CT_LOAD, 4 * 64, 4, 0);  /* b4: a hit */
+    acc(s, CT_LOAD, 3 * 64, 4, 0);  /* b3: a miss */
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->hits, 1);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->misses, 4);
+    ct_sim_free(s);
+}
+
 TEST(flushes_invalidate_every_level_below)
 {
     ct_sim *s = make((const char *const[]){L1D_L2("256", "2"), NULL});
@@ -194,7 +272,7 @@ TEST(only_the_unlevelled_instruction_prefetch_goes_to_the_l1i)
 TEST(configurations_it_does_not_model_are_refused)
 {
     static const char *const bad[][2] = {
-        {"l1d.replacement=fifo", "models lru only"},
+        {"l1d.replacement=plru", "models lru, fifo and lfu, not plru"},
         {"l2.inclusion=inclusive", "non-inclusive levels only"},
         {"l1d.prefetch_degree=2", "prefetch_degree 1 only"},
         {"l2.line=128", "one line size for every level"},
@@ -265,6 +343,9 @@ int main(void)
     RUN(size_zero_requests_count_only_inside_a_line);
     RUN(nextline_prefetch_follows_the_installed_demand_line);
     RUN(a_prefetch_hit_makes_the_line_most_recent);
+    RUN(fifo_replaces_the_line_filled_first);
+    RUN(fifo_fills_an_invalid_way_first_and_counts_it_as_the_newest);
+    RUN(lfu_replaces_the_line_used_least_since_its_fill);
     RUN(flushes_invalidate_every_level_below);
     RUN(only_the_unlevelled_instruction_prefetch_goes_to_the_l1i);
     RUN(configurations_it_does_not_model_are_refused);
