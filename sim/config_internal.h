@@ -71,6 +71,8 @@ struct ct_config {
     int miss_classes;         /* 1: keep the 3C split (costs speed) */
     int flush_at_end;         /* 1: write back every dirty line when the trace ends */
     int compat;               /* enum ct_compat: whose counting rules the model follows */
+    char warmup_fraction[32]; /* decimal in [0, 1]: warm up until the last level is this
+                                 full (sim/window.c); "0": no */
     /* cache sections */
     ct_cache_cfg cache[CT_LV_COUNT];
     /* translation sections: [itlb] [dtlb] [stlb] [walkcache] */

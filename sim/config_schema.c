@@ -11,6 +11,7 @@
 #include "config_internal.h"
 #include "policy.h"
 #include "tlb.h"
+#include "window.h"
 
 enum { S_SYSTEM, S_L1I, S_L1D, S_L2, S_L3, S_ITLB, S_DTLB, S_STLB, S_WALKCACHE, S_WALK,
        S_MEMORY, S_TRACE, S_TT6 };
@@ -117,6 +118,10 @@ const ct_schema_row ct_schema_rows[] = {
      "count as another simulator does: drcachesim = DynamoRIO's cache simulator (LRU, FIFO "
      "or LFU, no dirty lines, its prefetch and child-hit accounting; rules in "
      "sim/drcachesim.c)"},
+    {S_SYSTEM, "warmup_fraction", CT_VT_STRING, F(warmup_fraction), 0, 0, "0", NULL, NULL,
+     "warm up until every last level has had this fraction of its lines filled (0 to 1; "
+     "0: no), then reset every statistic, as drcachesim -warmup_fraction; compat = "
+     "drcachesim only (rules in sim/window.c)"},
 
     CACHE_ROWS(S_L1I, CT_LV_L1I, "32K", "8", "1", "no", "processor"),
     CACHE_ROWS(S_L1D, CT_LV_L1D, "32K", "8", "4", "no", "processor"),
@@ -206,6 +211,7 @@ const size_t ct_schema_nrows = sizeof ct_schema_rows / sizeof ct_schema_rows[0];
 const ct_schema_check ct_schema_checks[] = {
     {S_TT6, "dcbx", ct_tt6_dcbx_check},
     {S_WALKCACHE, "levels", ct_walkcache_levels_check},
+    {S_SYSTEM, "warmup_fraction", ct_warmup_fraction_check},
 };
 const size_t ct_schema_nchecks = sizeof ct_schema_checks / sizeof ct_schema_checks[0];
 

@@ -70,6 +70,12 @@
  *   of every kind, of all the levels above it. A piece that misses at the
  *   last level is one memory read.
  *
+ * Loaded lines (for [system] warmup_fraction, sim/window.c)
+ *   A level's loaded count goes up by one when a fill takes an invalid way
+ *   and down by one when coherence invalidates a line; a flush leaves it
+ *   alone (drcachesim's caching_device_t::loaded_blocks_, which its flush
+ *   does not touch). The fraction is that count over the level's lines.
+ *
  * Flushes (cache operations)
  *   Every cache operation acts as drcachesim's flush: the lines of the range
  *   are invalidated at the first level (L1I for instruction-side
@@ -109,6 +115,7 @@ typedef struct dcs_level {
     uint32_t ways;
     int pol;                        /* DCS_LRU, DCS_FIFO or DCS_LFU */
     int li;                         /* its index in ct_sim's levels */
+    uint64_t loaded;                /* fills of an invalid way, less coherence invalidations */
     seen_set seen;
 } dcs_level;
 
@@ -203,6 +210,8 @@ static NOINLINE void piece_miss(ct_sim *s, int li, uint64_t addr, uint32_t size,
         s->tot.mem_reads++;
     if (c->tag[idx] != CT_TAG_INVALID)
         L->st.evictions++;
+    else
+        D->loaded++;
     ct_cache_put(c, set, idx, block);
     c->flag[idx] = 0;
     D->stamp[idx] = D->pol == DCS_LFU ? 1 : ++s->dcs->clock;
@@ -359,6 +368,19 @@ static void dcs_access(ct_sim *s, const ct_access *a)
     if (a->size > 1 && ((addr ^ (addr + a->size - 1)) >> s->lv[li].c.line_bits) != 0)
         s->tot.line_crossings++;
     request(s, li, addr, a->size, kind == CT_ATOMIC ? CT_STORE : kind);
+}
+
+double ct_dcs_loaded_fraction(const ct_sim *s)
+{
+    double least = 1;
+    for (size_t li = 0; s->dcs && li < s->nlv; li++)
+        if (s->lv[li].next < 0) {
+            const ct_cache *c = &s->lv[li].c;
+            double f = (double)s->dcs->lv[li].loaded / (double)(c->sets * c->ways);
+            if (f < least)
+                least = f;
+        }
+    return least;
 }
 
 void ct_dcs_access(ct_sim *s, const ct_access *a)

@@ -173,6 +173,7 @@
 #include <unistd.h>
 
 #include "hier_internal.h"
+#include "window.h"
 #include "tlb.h"
 
 static const char *const inclusion_text[] = {"non-inclusive", "inclusive", "exclusive"};
@@ -1357,6 +1358,8 @@ static int run_tlb(ct_sim *s, const ct_batch *b, ct_error *err)
 
 int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err)
 {
+    if (UNLIKELY(s->win != NULL))
+        return ct_window_run(s, b, err);
     return s->run(s, b, err);
 }
 
@@ -1641,6 +1644,24 @@ static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         if ((rc = ct_dcs_attach(s, cfg, err)) != CT_OK)
             goto fail;
     }
+    {
+        double f = 0;
+        char why[128];
+        if (ct_warmup_fraction_parse(cfg->warmup_fraction, &f, why, sizeof why) != 0) {
+            rc = ct_error_set(err, CT_E_CONFIG, "%s: [system] warmup_fraction: %s",
+                              cfg->path[0] ? cfg->path : "configuration", why);
+            goto fail;
+        }
+        if (f > 0 && !s->dcs) {
+            rc = ct_error_set(err, CT_E_CONFIG,
+                              "%s: [system] warmup_fraction: needs compat = drcachesim (the "
+                              "fraction is drcachesim's count of loaded lines)",
+                              cfg->path[0] ? cfg->path : "configuration");
+            goto fail;
+        }
+        if ((rc = ct_window_fraction(s, f, err)) != CT_OK)
+            goto fail;
+    }
     choose_paths(s);
     *out = s;
     return CT_OK;
@@ -1678,6 +1699,7 @@ void ct_sim_free(ct_sim *s)
         free(L->above);
     }
     ct_dcs_free(s->dcs);
+    ct_window_free(s->win);
     ct_xlate_free(s->xl);
     free(s->lv);
     free(s->first_i);

@@ -169,6 +169,7 @@ struct ct_sim {
     ct_event_fn ev_fn;
     void *ev_ctx;
     struct ct_dcs *dcs;         /* non-NULL: drcachesim's counting rules (drcachesim.c) */
+    struct ct_window_state *win; /* non-NULL: skip, warm-up, simulated count (window.c) */
     struct ct_xlate *xl;        /* address translation (tlb.h), NULL: none */
 };
 
@@ -178,6 +179,15 @@ struct ct_sim {
 int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err);
 void ct_dcs_access(ct_sim *s, const ct_access *a);
 int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err);
+/* The smallest fraction of its lines any last level has had filled
+ * (drcachesim's loaded-block count over its blocks). */
+double ct_dcs_loaded_fraction(const ct_sim *s);
+
+/* window.c: a batch through the window; a warm-up by fraction (> 0);
+ * freeing the window's state. */
+int ct_window_run(ct_sim *s, const ct_batch *b, ct_error *err);
+int ct_window_fraction(ct_sim *s, double fraction, ct_error *err);
+void ct_window_free(struct ct_window_state *w);
 void ct_dcs_free(struct ct_dcs *d);
 
 /* Serve every access by the general rules (run_any, serve_any, miss)

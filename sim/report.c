@@ -387,6 +387,13 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
     ct_writef(w, "},\n  \"memory\": {\"reads\": %llu, \"writes\": %llu},\n",
               (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes);
     ct_writef(w, "  \"line_crossings\": %llu,\n", (unsigned long long)t->line_crossings);
+    if (ct_sim_window_stats(s)) {
+        const ct_window_stats *ws = ct_sim_window_stats(s);
+        ct_writef(w, "  \"window\": {\"skipped\": %llu, \"warmup\": %llu, \"warmed\": %s, "
+                     "\"simulated\": %llu},\n",
+                  (unsigned long long)ws->skipped, (unsigned long long)ws->warmup,
+                  ws->warmed ? "true" : "false", (unsigned long long)ws->simulated);
+    }
     if (m && m->seconds > 0)
         ct_writef(w, "  \"seconds\": %.6f,\n", m->seconds);
     ct_writef(w, "  \"levels\": [\n");
@@ -439,6 +446,16 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
                       (unsigned long long)v.pf_misses, (unsigned long long)v.flushes,
                       (unsigned long long)v.child_hits, ratio(v.misses, v.hits + v.misses),
                       ratio(v.misses, v.hits + v.child_hits + v.misses));
+            if (ct_sim_window_stats(s)) {
+                /* drcachesim's "Warmup hits" and "Warmup misses" */
+                const ct_level_stats *ws = ct_sim_level_warmup_stats(s, i);
+                dcs_view wv;
+                memset(&wv, 0, sizeof wv);
+                if (ws)
+                    wv = dcs_of(ws);
+                ct_writef(w, "     \"drcachesim_warmup\": {\"hits\": %llu, \"misses\": %llu},\n",
+                          (unsigned long long)wv.hits, (unsigned long long)wv.misses);
+            }
         }
         ct_writef(w, "     \"by_kind\": ");
         json_by_kind(w, st->kind, classes);

@@ -75,6 +75,30 @@ void ct_sim_finish(ct_sim *s);
 /* Zero every counter; cache contents stay (warm-up). */
 void ct_sim_reset_stats(ct_sim *s);
 
+/* Which references ct_sim_run simulates, in stream order (drcachesim's
+ * -skip_refs, -warmup_refs, -sim_refs; rules at the top of sim/window.c):
+ * the first `skip` are dropped, the next `warmup` are simulated and then
+ * every statistic is reset, the next `sim` are simulated (UINT64_MAX: all)
+ * and the rest dropped. A reference is an access or a thread exit. Set
+ * before the first batch; all zero with sim = UINT64_MAX is no window. */
+typedef struct ct_window {
+    uint64_t skip, warmup, sim;
+} ct_window;
+int ct_sim_set_window(ct_sim *s, const ct_window *w, ct_error *err);
+
+/* 1 when the window's simulated references are done: later batches are
+ * dropped, the caller can stop reading. */
+int ct_sim_window_done(const ct_sim *s);
+
+/* References dropped, simulated in the warm-up and simulated after it;
+ * warmed: the warm-up ended and the statistics were reset. NULL without a
+ * window (and without [system] warmup_fraction). */
+typedef struct ct_window_stats {
+    uint64_t skipped, warmup, simulated;
+    int warmed;
+} ct_window_stats;
+const ct_window_stats *ct_sim_window_stats(const ct_sim *s);
+
 /* Per-kind counters of one level. `cycles` is the latency charged to demand
  * accesses of this kind that this level serviced (hit here). */
 typedef struct ct_kind_stats {
@@ -122,6 +146,10 @@ typedef struct ct_level_info {
 size_t ct_sim_nlevels(const ct_sim *s);
 const ct_level_info *ct_sim_level_info(const ct_sim *s, size_t i);
 const ct_level_stats *ct_sim_level_stats(const ct_sim *s, size_t i);
+
+/* The statistics of level i when the window's warm-up ended (before the
+ * reset); NULL when it did not end. */
+const ct_level_stats *ct_sim_level_warmup_stats(const ct_sim *s, size_t i);
 
 /* Whole-run figures. */
 typedef struct ct_sim_totals {

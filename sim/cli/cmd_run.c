@@ -13,7 +13,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: cachet run [-c FILE.ini] [-s section.key=value]... [-f FORMAT] [--lenient]\n"
             "                  [--compat drcachesim] [--json FILE|-] [--csv FILE|-]\n"
-            "                  [--events FILE|-] [--quiet] [-n N]\n"
+            "                  [--events FILE|-] [--quiet] [--skip N] [--warmup N] [-n N]\n"
             "                  TRACE...\n\n"
             "Replays every access of the traces through the hierarchy of the configuration\n"
             "(configs/default.ini keys; built-in default: L1D 32K 8-way + L2 1M 16-way) and\n"
@@ -38,8 +38,13 @@ static void help(FILE *f)
             "                      causing access; a structure is named by its tarmac_name\n"
             "                      key, a walk side by tarmac_walk_name, else\n"
             "                      core<N>.<section>)\n"
-            "  -n, --max-accesses N  simulate only the first N accesses (drcachesim's\n"
-            "                      -sim_refs)\n"
+            "      --skip N        read and drop the first N references (accesses and\n"
+            "                      thread exits) before simulating (drcachesim's -skip_refs)\n"
+            "      --warmup N      simulate the next N references, then reset every\n"
+            "                      statistic (drcachesim's -warmup_refs; by fraction of the\n"
+            "                      last level filled: -s system.warmup_fraction=F)\n"
+            "  -n, --max-accesses N  then simulate only N references and stop reading\n"
+            "                      (drcachesim's -sim_refs); rules in sim/window.c\n"
             "  -q, --quiet         no table\n");
 }
 
@@ -88,6 +93,7 @@ int cmd_run(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
         {"events", required_argument, NULL, 'E'}, {"compat", required_argument, NULL, 'X'},
         {"max-accesses", required_argument, NULL, 'n'},
+        {"skip", required_argument, NULL, 'K'},   {"warmup", required_argument, NULL, 'W'},
         {NULL, 0, NULL, 0},
     };
     cli_common co = {0};
@@ -101,7 +107,8 @@ int cmd_run(int argc, char **argv)
     ct_sim *s = NULL;
     ct_batch b = {0};
     ct_trace_opts to = {0};
-    uint64_t *sizes = NULL, max_accesses = UINT64_MAX, done = 0;
+    uint64_t *sizes = NULL;
+    ct_window win = {0, 0, UINT64_MAX};
     double t0;
 
     optind = 1;
@@ -115,11 +122,15 @@ int cmd_run(int argc, char **argv)
         case 'J': json = optarg; break;
         case 'C': csv = optarg; break;
         case 'E': events = optarg; break;
-        case 'n': {
+        case 'n':
+        case 'K':
+        case 'W': {
+            static const char *const what[] = {"--max-accesses", "--skip", "--warmup"};
+            uint64_t *to = c == 'n' ? &win.sim : c == 'K' ? &win.skip : &win.warmup;
             char *end;
-            if (!optarg[0] || optarg[0] == '-' ||
-                (max_accesses = strtoull(optarg, &end, 10), *end)) {
-                cli_error("run: --max-accesses takes a count of accesses, not \"%s\"", optarg);
+            if (!optarg[0] || optarg[0] == '-' || (*to = strtoull(optarg, &end, 10), *end)) {
+                cli_error("run: %s takes a count of references, not \"%s\"",
+                          what[c == 'n' ? 0 : c == 'K' ? 1 : 2], optarg);
                 return EXIT_USAGE;
             }
             break;
@@ -145,7 +156,8 @@ int cmd_run(int argc, char **argv)
     }
     to.cfg = cfg;
     if ((rc = cli_open_trace(&t, &b, argv + optind, argc - optind, &to, &err)) != CT_OK ||
-        (rc = ct_sim_create(&s, cfg, &err)) != CT_OK) {
+        (rc = ct_sim_create(&s, cfg, &err)) != CT_OK ||
+        (rc = ct_sim_set_window(s, &win, &err)) != CT_OK) {
         status = cli_fail(&err);
         goto out;
     }
@@ -173,17 +185,7 @@ int cmd_run(int argc, char **argv)
         ct_sim_set_event_sink(s, log_event, &log);
     }
     t0 = cli_now();
-    while (done < max_accesses && (rc = ct_trace_next(t, &b, &err)) > 0) {
-        if (b.n > max_accesses - done) {
-            /* and the side records of the accesses kept */
-            uint32_t keep = (uint32_t)(max_accesses - done);
-            while (b.nmk && b.mk[b.nmk - 1].index >= keep)
-                b.nmk--;
-            while (b.nev && b.ev[b.nev - 1].index >= keep)
-                b.nev--;
-            b.n = keep;
-        }
-        done += b.n;
+    while (!ct_sim_window_done(s) && (rc = ct_trace_next(t, &b, &err)) > 0) {
         if (ct_sim_run(s, &b, &err) != CT_OK) {
             rc = err.code;
             break;
