@@ -28,6 +28,7 @@ enum ct_indexing { CT_INDEX_PHYSICAL, CT_INDEX_VIRTUAL };
 enum ct_schedule { CT_SCHED_AUTO, CT_SCHED_THREADS, CT_SCHED_CPUS, CT_SCHED_SINGLE };
 enum ct_interleave { CT_IL_AUTO, CT_IL_TIMESTAMP, CT_IL_QUANTUM };
 enum ct_compat { CT_COMPAT_NONE, CT_COMPAT_DRCACHESIM };
+enum ct_coherence { CT_COHERENCE_NONE, CT_COHERENCE_MSI, CT_COHERENCE_MESI };
 enum ct_tt6_dst { CT_TT6_DST_OFF, CT_TT6_DST_FIRST, CT_TT6_DST_STREAM };
 
 /* Translation structures a configuration can describe, each one per core. */
@@ -71,6 +72,7 @@ struct ct_config {
     int miss_classes;         /* 1: keep the 3C split (costs speed) */
     int flush_at_end;         /* 1: write back every dirty line when the trace ends */
     int compat;               /* enum ct_compat: whose counting rules the model follows */
+    int coherence;            /* enum ct_coherence */
     char warmup_fraction[32]; /* decimal in [0, 1]: warm up until the last level is this
                                  full (sim/window.c); "0": no */
     /* cache sections */

@@ -39,6 +39,7 @@ static const char *const inclusion_names[] = {"non-inclusive", "inclusive", "exc
 static const char *const schedule_names[] = {"auto", "threads", "cpus", "single", NULL};
 static const char *const interleave_names[] = {"auto", "timestamp", "quantum", NULL};
 static const char *const compat_names[] = {"none", "drcachesim", NULL};
+static const char *const coherence_names[] = {"none", "msi", "mesi", NULL};
 static const char *const tt6_dst_names[] = {"off", "first", "stream", NULL};
 static const char *const port_names[] = {"l1d", "l2", "l3", "memory", NULL};
 static const char *const tables_names[] = {"auto", "trace", "synthetic", NULL};
@@ -118,6 +119,10 @@ const ct_schema_row ct_schema_rows[] = {
      "count as another simulator does: drcachesim = DynamoRIO's cache simulator (LRU, FIFO "
      "or LFU, no dirty lines, its prefetch and child-hit accounting; rules in "
      "sim/drcachesim.c)"},
+    {S_SYSTEM, "coherence", CT_VT_ENUM, F(coherence), 0, 0, "none", coherence_names, NULL,
+     "coherence between the cores' private caches; compat = drcachesim only, where msi and "
+     "mesi both count as drcachesim -coherence (its snoop filter between the L1s and the "
+     "shared levels; rules in sim/drcachesim.c)"},
     {S_SYSTEM, "warmup_fraction", CT_VT_STRING, F(warmup_fraction), 0, 0, "0", NULL, NULL,
      "warm up until every last level has had this fraction of its lines filled (0 to 1; "
      "0: no), then reset every statistic, as drcachesim -warmup_fraction; compat = "

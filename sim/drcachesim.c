@@ -70,6 +70,33 @@
  *   of every kind, of all the levels above it. A piece that misses at the
  *   last level is one memory read.
  *
+ * Coherence ([system] coherence = msi or mesi: drcachesim's -coherence,
+ * its snoop_filter_t; both values count the same)
+ *   The snooped caches are every core's private first levels (its L1I and
+ *   L1D; a kind without one starts at a shared level, which is not
+ *   snooped); the levels below them must be shared (one each), as in drcachesim's
+ *   default hierarchy, where the snoop filter sits between the L1s and the
+ *   LL. A line's sharers are the snooped caches that hold it; at most one
+ *   holds it dirty (its line flag).
+ *   A snoop by cache C of line B, with a write or not:
+ *     - when another cache holds B dirty, that is one writeback (the
+ *       filter's "Writebacks") and its copy is clean from then on;
+ *     - a write is one of the filter's "Total writes"; every other cache
+ *       holding B loses it: one "Invalidations" of the filter and one
+ *       write invalidation of that level (its loaded count drops by one);
+ *     - after a write C's copy is the dirty one.
+ *   Snoops happen: on every miss of a snooped cache, after the request to
+ *   the level below, before the line is installed (a write when the piece
+ *   is a store, an atomic included; prefetches and fetches are not); and
+ *   on every store hit. The line a snooped cache replaces is an eviction
+ *   the filter sees: one writeback when it was dirty.
+ *   The filter's totals are not reset by a warm-up (drcachesim resets the
+ *   caches' statistics only); the write invalidations are.
+ *   (drcachesim's flush does not tell its filter: a flushed cache stays a
+ *   sharer there, and a later write counts an invalidation for it. Here a
+ *   flushed line is simply gone, so counts can differ after a flush of a
+ *   shared line; the corpus traces have no flushes.)
+ *
  * Loaded lines (for [system] warmup_fraction, sim/window.c)
  *   A level's loaded count goes up by one when a fill takes an invalid way
  *   and down by one when coherence invalidates a line; a flush leaves it
@@ -116,6 +143,8 @@ typedef struct dcs_level {
     int pol;                        /* DCS_LRU, DCS_FIFO or DCS_LFU */
     int li;                         /* its index in ct_sim's levels */
     uint64_t loaded;                /* fills of an invalid way, less coherence invalidations */
+    int snooped;                    /* a first level under coherence */
+    uint64_t write_inval;           /* its lines invalidated by other caches' writes */
     seen_set seen;
 } dcs_level;
 
@@ -124,7 +153,11 @@ struct ct_dcs {
     size_t nlv;
     uint64_t clock;
     int nomem;       /* a seen set could not grow: compulsory counts are low */
-    int all_lru;     /* every level is LRU: the batch loop takes the LRU-only hit path */
+    int all_lru;     /* every level is LRU and there is no coherence: the batch loop takes
+                        the plain hit path */
+    int *snooped;    /* the snooped levels (coherence), nsnooped of them */
+    size_t nsnooped;
+    ct_coherence_stats coh;
     dcs_level **route; /* per core and kind (ifetch, load, store): first level, or NULL */
     uint64_t line;   /* the line size of every level */
     uint32_t line_bits;
@@ -174,6 +207,38 @@ static int seen_add(struct ct_dcs *d, seen_set *s, uint64_t block)
 
 static void request(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind);
 
+/* The rules of Coherence: a snoop of block by snooped level li. */
+static NOINLINE void snoop(ct_sim *s, int li, uint64_t block, int write)
+{
+    struct ct_dcs *d = s->dcs;
+    if (write)
+        d->coh.writes++;
+    for (size_t i = 0; i < d->nsnooped; i++) {
+        const int lj = d->snooped[i];
+        ct_cache *c = &s->lv[lj].c;
+        int64_t idx;
+        if (lj == li || (idx = ct_cache_find(c, ct_cache_set(c, block), block)) < 0)
+            continue;
+        if (c->flag[idx]) {
+            d->coh.writebacks++;
+            c->flag[idx] = 0;
+        }
+        if (write) {
+            c->tag[idx] = CT_TAG_INVALID;
+            d->coh.invalidations++;
+            d->lv[lj].write_inval++;
+            d->lv[lj].loaded--;
+        }
+    }
+}
+
+/* A store hit on line idx of snooped level D. */
+static NOINLINE void snoop_store_hit(ct_sim *s, dcs_level *D, uint64_t idx)
+{
+    snoop(s, D->li, D->tag[idx], 1);
+    s->lv[D->li].c.flag[idx] = 1;
+}
+
 /* The way to fill in set: the first invalid one, else the smallest stamp
  * (the lowest way on a tie: LFU counts tie, LRU and FIFO ticks never do). */
 static uint64_t victim(const ct_cache *c, const uint64_t *stamp, uint64_t set)
@@ -208,12 +273,17 @@ static NOINLINE void piece_miss(ct_sim *s, int li, uint64_t addr, uint32_t size,
         request(s, L->next, addr, size, kind);
     else
         s->tot.mem_reads++;
+    if (D->snooped) {
+        snoop(s, li, block, kind == CT_STORE);
+        if (c->tag[idx] != CT_TAG_INVALID && c->flag[idx])
+            s->dcs->coh.writebacks++;   /* the filter sees a dirty line go */
+    }
     if (c->tag[idx] != CT_TAG_INVALID)
         L->st.evictions++;
     else
         D->loaded++;
     ct_cache_put(c, set, idx, block);
-    c->flag[idx] = 0;
+    c->flag[idx] = D->snooped && kind == CT_STORE;
     D->stamp[idx] = D->pol == DCS_LFU ? 1 : ++s->dcs->clock;
     D->hint[block % HINTS] = idx;
     if (L->pf && kind != CT_PREFETCH && kind != CT_HWPREFETCH) {
@@ -247,6 +317,8 @@ FORCE_INLINE uint64_t piece_at(ct_sim *s, dcs_level *D, uint64_t addr, uint32_t 
     k->accesses++;
     if (D->tag[hinted] == block) {
         k->hits++;
+        if (any && kind == CT_STORE && D->snooped)
+            snoop_store_hit(s, D, hinted);
         return used(D, hinted, clock, any);
     }
     set = D->set_pow2 ? block & D->set_mask : block % D->sets;
@@ -256,6 +328,8 @@ FORCE_INLINE uint64_t piece_at(ct_sim *s, dcs_level *D, uint64_t addr, uint32_t 
             const uint64_t idx = set * D->ways + w;
             k->hits++;
             D->hint[block % HINTS] = idx;
+            if (any && kind == CT_STORE && D->snooped)
+                snoop_store_hit(s, D, idx);
             return used(D, idx, clock, any);
         }
     s->dcs->clock = clock;
@@ -513,7 +587,7 @@ int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
     }
     d->nlv = s->nlv;
-    d->all_lru = 1;
+    d->all_lru = cfg->coherence == CT_COHERENCE_NONE;
     d->route = malloc((size_t)s->cores * 3 * sizeof *d->route);
     if (!d->route) {
         ct_dcs_free(d);
@@ -545,8 +619,53 @@ int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err)
             return ct_error_set(err, CT_E_NOMEM, "out of memory");
         }
     }
+    if (cfg->coherence != CT_COHERENCE_NONE) {
+        d->snooped = calloc(s->nlv ? s->nlv : 1, sizeof *d->snooped);
+        if (!d->snooped) {
+            ct_dcs_free(d);
+            return ct_error_set(err, CT_E_NOMEM, "out of memory");
+        }
+        for (size_t li = 0; li < s->nlv; li++) {
+            const ct_level *L = &s->lv[li];
+            int first = 0;
+            for (uint32_t c = 0; c < s->cores; c++)
+                first |= s->first_i[c] == (int)li || s->first_d[c] == (int)li;
+            if (L->info.core >= 0 && (!first || L->next < 0)) {
+                ct_dcs_free(d);
+                return ct_error_set(err, CT_E_CONFIG,
+                                    "%s: [system] coherence: compat = drcachesim models "
+                                    "coherence between private first levels above shared "
+                                    "levels only ([%s] is %s)", where, L->name,
+                                    first ? "a private level with nothing below"
+                                          : "a private level below the first");
+            }
+            if (first && L->info.core >= 0) {
+                d->lv[li].snooped = 1;
+                d->snooped[d->nsnooped++] = (int)li;
+            }
+        }
+    }
     s->dcs = d;
     return CT_OK;
+}
+
+const ct_coherence_stats *ct_dcs_coherence(const ct_sim *s)
+{
+    return s->dcs && s->dcs->snooped ? &s->dcs->coh : NULL;
+}
+
+int ct_dcs_level_write_invalidations(const ct_sim *s, size_t li, uint64_t *n)
+{
+    if (!s->dcs || li >= s->nlv || !s->dcs->lv[li].snooped)
+        return 0;
+    *n = s->dcs->lv[li].write_inval;
+    return 1;
+}
+
+void ct_dcs_reset_stats(ct_sim *s)
+{
+    for (size_t li = 0; s->dcs && li < s->nlv; li++)
+        s->dcs->lv[li].write_inval = 0;
 }
 
 void ct_dcs_free(struct ct_dcs *d)
@@ -558,6 +677,7 @@ void ct_dcs_free(struct ct_dcs *d)
         free(d->lv[li].seen.key);
     }
     free(d->lv);
+    free(d->snooped);
     free(d->route);
     free(d);
 }

@@ -1643,6 +1643,12 @@ static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         }
         if ((rc = ct_dcs_attach(s, cfg, err)) != CT_OK)
             goto fail;
+    } else if (cfg->coherence != CT_COHERENCE_NONE) {
+        rc = ct_error_set(err, CT_E_CONFIG,
+                          "%s: [system] coherence: the core model has no coherence; "
+                          "compat = drcachesim counts drcachesim's",
+                          cfg->path[0] ? cfg->path : "configuration");
+        goto fail;
     }
     {
         double f = 0;
@@ -1725,6 +1731,8 @@ void ct_sim_reset_stats(ct_sim *s)
     memset(&s->tot, 0, sizeof s->tot);
     if (s->xl)
         ct_xlate_reset_stats(s->xl);
+    if (s->dcs)
+        ct_dcs_reset_stats(s);
 }
 
 ct_kind_stats ct_level_total(const ct_level_stats *st)
@@ -1743,6 +1751,13 @@ ct_kind_stats ct_level_total(const ct_level_stats *st)
 }
 
 size_t ct_sim_nlevels(const ct_sim *s) { return s->nlv; }
+
+const ct_coherence_stats *ct_sim_coherence(const ct_sim *s) { return ct_dcs_coherence(s); }
+
+int ct_sim_level_write_invalidations(const ct_sim *s, size_t i, uint64_t *n)
+{
+    return ct_dcs_level_write_invalidations(s, i, n);
+}
 
 const ct_level_info *ct_sim_level_info(const ct_sim *s, size_t i)
 {

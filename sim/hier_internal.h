@@ -182,6 +182,12 @@ int ct_dcs_run(ct_sim *s, const ct_batch *b, ct_error *err);
 /* The smallest fraction of its lines any last level has had filled
  * (drcachesim's loaded-block count over its blocks). */
 double ct_dcs_loaded_fraction(const ct_sim *s);
+/* Coherence (drcachesim.c): the filter's totals (NULL without coherence),
+ * a snooped level's write invalidations (0: the level is not snooped), and
+ * the reset of the latter with every other statistic. */
+const ct_coherence_stats *ct_dcs_coherence(const ct_sim *s);
+int ct_dcs_level_write_invalidations(const ct_sim *s, size_t li, uint64_t *n);
+void ct_dcs_reset_stats(ct_sim *s);
 
 /* window.c: a batch through the window; a warm-up by fraction (> 0);
  * freeing the window's state. */

@@ -387,6 +387,14 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
     ct_writef(w, "},\n  \"memory\": {\"reads\": %llu, \"writes\": %llu},\n",
               (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes);
     ct_writef(w, "  \"line_crossings\": %llu,\n", (unsigned long long)t->line_crossings);
+    if (ct_sim_coherence(s)) {
+        /* drcachesim's "Coherence stats" */
+        const ct_coherence_stats *c = ct_sim_coherence(s);
+        ct_writef(w, "  \"coherence\": {\"writes\": %llu, \"invalidations\": %llu, "
+                     "\"writebacks\": %llu},\n",
+                  (unsigned long long)c->writes, (unsigned long long)c->invalidations,
+                  (unsigned long long)c->writebacks);
+    }
     if (ct_sim_window_stats(s)) {
         const ct_window_stats *ws = ct_sim_window_stats(s);
         ct_writef(w, "  \"window\": {\"skipped\": %llu, \"warmup\": %llu, \"warmed\": %s, "
@@ -446,6 +454,15 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
                       (unsigned long long)v.pf_misses, (unsigned long long)v.flushes,
                       (unsigned long long)v.child_hits, ratio(v.misses, v.hits + v.misses),
                       ratio(v.misses, v.hits + v.child_hits + v.misses));
+            {
+                /* a snooped level: drcachesim's "Parent invalidations" (none:
+                 * levels are non-inclusive) and "Write invalidations" */
+                uint64_t wi;
+                if (ct_sim_level_write_invalidations(s, i, &wi))
+                    ct_writef(w, "     \"drcachesim_coherence\": {\"parent_invalidations\": 0, "
+                                 "\"write_invalidations\": %llu},\n",
+                              (unsigned long long)wi);
+            }
             if (ct_sim_window_stats(s)) {
                 /* drcachesim's "Warmup hits" and "Warmup misses" */
                 const ct_level_stats *ws = ct_sim_level_warmup_stats(s, i);

@@ -216,6 +216,81 @@ TEST(lfu_replaces_the_line_used_least_since_its_fill)
     ct_sim_free(s);
 }
 
+static void acc_on(ct_sim *s, uint32_t core, int kind, uint64_t addr)
+{
+    ct_access a;
+    memset(&a, 0, sizeof a);
+    a.kind = (uint8_t)kind;
+    a.core = core;
+    a.vaddr = addr;
+    a.size = 4;
+    ct_sim_access(s, &a);
+}
+
+/* Two cores, each an L1D of one set of two ways, a shared L2, coherence:
+ * both read b0; core 1 writes it (core 0's copy goes); core 0 reads it
+ * (core 1's dirty copy is written back); core 0 writes it (core 1's copy
+ * goes); core 0 reads b1 and b2, which evicts its dirty b0 (a writeback).
+ * Two writes, two invalidations, two writebacks. */
+TEST(coherence_counts_as_drcachesims_snoop_filter)
+{
+    ct_sim *s = make((const char *const[]){"system.compat=drcachesim", "system.cores=2",
+                                           "system.coherence=msi", "l1d.assoc=2",
+                                           "l1d.size=128", "l1d.line=64", "l2.assoc=4",
+                                           "l2.size=4K", "l2.line=64", "l2.shared=yes",
+                                           NULL});
+    const ct_coherence_stats *c;
+    uint64_t wi = 99;
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    acc_on(s, 0, CT_LOAD, 0);
+    acc_on(s, 1, CT_LOAD, 0);
+    acc_on(s, 1, CT_STORE, 0);
+    acc_on(s, 0, CT_LOAD, 0);     /* a miss: the write took core 0's copy */
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->misses, 2);
+    acc_on(s, 0, CT_STORE, 0);
+    acc_on(s, 0, CT_LOAD, 64);
+    acc_on(s, 0, CT_LOAD, 128);   /* evicts b0, dirty */
+    c = ct_sim_coherence(s);
+    CHECK(c != NULL);
+    if (c) {
+        CHECK_EQ_U64(c->writes, 2);
+        CHECK_EQ_U64(c->invalidations, 2);
+        CHECK_EQ_U64(c->writebacks, 2);
+    }
+    CHECK(ct_sim_level_write_invalidations(s, 0, &wi));
+    CHECK_EQ_U64(wi, 1);
+    CHECK(ct_sim_level_write_invalidations(s, 1, &wi));
+    CHECK_EQ_U64(wi, 1);
+    CHECK(!ct_sim_level_write_invalidations(s, 2, &wi));   /* the L2 is not snooped */
+    acc_on(s, 1, CT_LOAD, 0);     /* core 1 lost b0 to core 0's write */
+    CHECK_EQ_U64(ks(s, 1, CT_LOAD)->misses, 2);
+    ct_sim_free(s);
+}
+
+TEST(coherence_needs_private_first_levels_above_shared_ones)
+{
+    static const char *const bad[][3] = {
+        {"system.compat=none", "l2.shared=yes", "the core model has no coherence"},
+        {"system.compat=drcachesim", "l2.shared=no", "a private level below the first"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ct_config *cfg = NULL;
+        ct_sim *s = NULL;
+        ct_error err = {0};
+        const char *sets[] = {"system.cores=2", "system.coherence=mesi", "l1i.size=1K", "l1d.size=1K",
+                              "l2.size=4K", bad[i][0], bad[i][1]};
+        CHECK(ct_config_new_empty(&cfg, &err) == CT_OK);
+        for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
+            CHECK(ct_config_set(cfg, sets[k], &err) == CT_OK);
+        CHECK_EQ_U64(ct_sim_create(&s, cfg, &err), (uint64_t)CT_E_CONFIG);
+        CHECK_STR_CONTAINS(err.msg, bad[i][2]);
+        ct_sim_free(s);
+        ct_config_free(cfg);
+    }
+}
+
 TEST(flushes_invalidate_every_level_below)
 {
     ct_sim *s = make((const char *const[]){L1D_L2("256", "2"), NULL});
@@ -346,6 +421,8 @@ int main(void)
     RUN(fifo_replaces_the_line_filled_first);
     RUN(fifo_fills_an_invalid_way_first_and_counts_it_as_the_newest);
     RUN(lfu_replaces_the_line_used_least_since_its_fill);
+    RUN(coherence_counts_as_drcachesims_snoop_filter);
+    RUN(coherence_needs_private_first_levels_above_shared_ones);
     RUN(flushes_invalidate_every_level_below);
     RUN(only_the_unlevelled_instruction_prefetch_goes_to_the_l1i);
     RUN(configurations_it_does_not_model_are_refused);

@@ -147,6 +147,16 @@ size_t ct_sim_nlevels(const ct_sim *s);
 const ct_level_info *ct_sim_level_info(const ct_sim *s, size_t i);
 const ct_level_stats *ct_sim_level_stats(const ct_sim *s, size_t i);
 
+/* Coherence under compat = drcachesim ([system] coherence; rules in
+ * sim/drcachesim.c): its snoop filter's totals, NULL without coherence; and
+ * for a snooped level, 1 with the lines other caches' writes invalidated
+ * in *n (drcachesim's "Write invalidations"), else 0. */
+typedef struct ct_coherence_stats {
+    uint64_t writes, invalidations, writebacks;
+} ct_coherence_stats;
+const ct_coherence_stats *ct_sim_coherence(const ct_sim *s);
+int ct_sim_level_write_invalidations(const ct_sim *s, size_t i, uint64_t *n);
+
 /* The statistics of level i when the window's warm-up ended (before the
  * reset); NULL when it did not end. */
 const ct_level_stats *ct_sim_level_warmup_stats(const ct_sim *s, size_t i);
