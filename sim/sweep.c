@@ -24,6 +24,9 @@
  *    Jobs go to workers longest first onto the least loaded worker.
  *  - A trace with cache maintenance operations ends every one-pass job at
  *    once; their points are simulated in a second pass over the trace.
+ *  - A window (ct_sweep_opts.window: skip, warm-up, simulated count, rules
+ *    in window.c) applies to every point of every trace, each simulated on
+ *    its own (no one-pass). The trace is still read to its end.
  *  - Intervals: every `interval` trace accesses (counted over the decoded
  *    stream), each level's miss rate over the interval joins its running
  *    statistics when the level saw accesses in it; a last, partial
@@ -986,7 +989,7 @@ static void job_free(job *j)
 }
 
 static int job_new_sim(job **out, const ct_sweep *sw, size_t point, uint64_t interval,
-                       ct_error *err)
+                       const ct_window *window, ct_error *err)
 {
     job *j = calloc(1, sizeof *j);
     int rc;
@@ -997,7 +1000,8 @@ static int job_new_sim(job **out, const ct_sweep *sw, size_t point, uint64_t int
     j->type = JOB_SIM;
     j->point = point;
     j->next_mark = interval;
-    if ((rc = ct_sim_create(&j->sim, sw->cfg[point], err)) != CT_OK) {
+    if ((rc = ct_sim_create(&j->sim, sw->cfg[point], err)) != CT_OK ||
+        (window && (rc = ct_sim_set_window(j->sim, window, err)) != CT_OK)) {
         job_free(j);
         return rc;
     }
@@ -1101,6 +1105,12 @@ static void why_simulated(const ct_sweep *sw, const size_t *pts, size_t n, const
         }
     if (nsim == 0 || o->no_onepass)
         return;
+    if (o->window) {
+        snprintf(why, why_n, "%zu point%s simulated one by one because of the window "
+                 "(skip, warm-up, count), which one-pass does not apply", nsim,
+                 nsim == 1 ? "" : "s");
+        return;
+    }
     if (!allow_onepass) {
         snprintf(why, why_n, "%zu point%s simulated one by one because the trace has cache "
                  "maintenance operations, which one-pass cannot model", nsim,
@@ -1159,7 +1169,7 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
         const ct_config *c = sw->cfg[pts[i]];
         for (int l = 0; l < 4; l++) {
             key[i * 4 + l] = 0;
-            if (!allow_onepass || o->no_onepass ||
+            if (!allow_onepass || o->no_onepass || o->window ||
                 ct_onepass_unsuitable(c, level_sections[l]) != NULL)
                 continue;
             key[i * 4 + l] = group_key(c, level_sections[l]) | 1;
@@ -1356,7 +1366,7 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
     for (size_t i = 0; i < n; i++) {
         if (taken[i])
             continue;
-        if ((rc = job_new_sim(&jobs[nj], sw, pts[i], interval, err)) != CT_OK)
+        if ((rc = job_new_sim(&jobs[nj], sw, pts[i], interval, o->window, err)) != CT_OK)
             goto out;
         nj++;
     }

@@ -178,6 +178,9 @@ typedef struct ct_sweep_opts {
     unsigned threads;            /* workers; 0: the cores available */
     uint64_t interval;           /* accesses per statistics interval; 0: 1M */
     int no_onepass;              /* 1: simulate every point */
+    const ct_window *window;     /* which references each point simulates (skip,
+                                    warm-up, count: cachet/sim.h); NULL: all. A
+                                    window simulates every point on its own */
     double sample;               /* 0 or 1: exact; in (0,1): sampled one-pass
                                     at this rate (SHARDS-style): estimates with
                                     a standard error (miss_rate_error); set

@@ -30,7 +30,8 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: cachet sweep SWEEP.ini [-j N] [-o OUT.csv] [--resume] [--shard K/N]\n"
-            "                    [--interval N] [--sample RATE] [--no-onepass] [-q] TRACE...\n"
+            "                    [--interval N] [--sample RATE] [--no-onepass]\n"
+            "                    [--skip N] [--warmup N] [-n N] [-q] TRACE...\n"
             "       cachet sweep SWEEP.ini --list | --emit-configs DIR\n\n"
             "Runs every point of the sweep on every trace, decoding each trace once; points\n"
             "that differ only in the size and associativity of the last LRU level before\n"
@@ -48,6 +49,9 @@ static void help(FILE *f)
             "                      error (saves time with many sets or large caches only)\n"
             "      --sample-seed N which sample --sample takes (default 0)\n"
             "      --no-onepass    simulate every point on its own\n"
+            "      --skip N, --warmup N, -n N  per point, as cachet run: drop the first N\n"
+            "                      references, simulate N then reset the statistics,\n"
+            "                      simulate N (every point on its own; sim/window.c)\n"
             "      --list          print the points and the skipped combinations\n"
             "      --emit-configs DIR  write each point's resolved configuration as\n"
             "                      DIR/point-N.ini (for `cachet run -c`)\n"
@@ -329,8 +333,11 @@ int cmd_sweep(int argc, char **argv)
         {"sample-seed", required_argument, NULL, 'D'},
         {"emit-configs", required_argument, NULL, 'E'}, {"mpi", no_argument, NULL, 'M'},
         {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
+        {"skip", required_argument, NULL, 'K'},    {"warmup", required_argument, NULL, 'W'},
+        {"max-accesses", required_argument, NULL, 'n'},
         {NULL, 0, NULL, 0},
     };
+    ct_window win = {0, 0, UINT64_MAX};
     const char *out_path = "-", *shard = NULL, *emit = NULL;
     int resume = 0, list = 0, use_mpi = 0, c, rc, status = EXIT_OK;
     ct_sweep_opts so;
@@ -342,9 +349,22 @@ int cmd_sweep(int argc, char **argv)
     memset(&so, 0, sizeof so);
     memset(&sc, 0, sizeof sc);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "j:o:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "j:o:n:qh", opts, NULL)) != -1) {
         char *end;
         switch (c) {
+        case 'n':
+        case 'K':
+        case 'W': {
+            static const char *const what[] = {"-n", "--skip", "--warmup"};
+            uint64_t *to = c == 'n' ? &win.sim : c == 'K' ? &win.skip : &win.warmup;
+            if (!optarg[0] || optarg[0] == '-' || (*to = strtoull(optarg, &end, 10), *end)) {
+                cli_error("sweep: %s takes a count of references, not \"%s\"",
+                          what[c == 'n' ? 0 : c == 'K' ? 1 : 2], optarg);
+                return EXIT_USAGE;
+            }
+            so.window = &win;
+            break;
+        }
         case 'j':
             so.threads = (unsigned)strtoul(optarg, &end, 10);
             if (*end || !so.threads || so.threads > 1024) {
@@ -474,8 +494,12 @@ int cmd_sweep(int argc, char **argv)
         for (size_t k = 0; k < ct_sweep_nskipped(sc.sw); k++)
             fprintf(stderr, "  %s\n", ct_sweep_skipped(sc.sw, k));
     }
-    journal_signature(&sc, so.interval ? so.interval : 1000000, so.sample, so.sample_seed, shard,
-                      sig, sizeof sig);
+    journal_signature(&sc, so.interval ? so.interval : 1000000, so.sample,
+                      so.sample_seed ^ (so.window ? (win.skip * 0x9e3779b97f4a7c15ull) ^
+                                                        (win.warmup * 0xc2b2ae3d27d4eb4full) ^
+                                                        (win.sim * 0x165667b19e3779f9ull)
+                                                  : 0),
+                      shard, sig, sizeof sig);
     if (strcmp(out_path, "-") != 0 && !use_mpi) {
         int loaded = 0;
         snprintf(journal_path, sizeof journal_path, "%s.partial", out_path);

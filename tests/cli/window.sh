@@ -1,5 +1,5 @@
 #!/bin/bash
-# window.sh - cachet run --skip, --warmup and -n (sim/window.c): counts are
+# window.sh - cachet run and sweep --skip, --warmup and -n (sim/window.c): counts are
 # checked, the window's figures land in the JSON, a warm-up resets the
 # counters (its hits and misses are kept under compat = drcachesim), -n
 # stops after that many references whatever the mode, and on the threadsig
@@ -40,6 +40,22 @@ a=$(json_get "$TMP/a.json" "d['accesses']['load']")
 b=$(json_get "$TMP/b.json" "d['accesses']['load']")
 c=$(json_get "$TMP/c.json" "d['accesses']['load']")
 expect_eq "$((a + b))" "$c" "the skipped references are the first ones"
+
+# sweep takes the same window: each point's row is that of cachet run on the
+# point's configuration with the same options
+check "sweep with a window" "$CACHET" sweep "$SRC/configs/sweeps/l1d-size-assoc.ini" -q -j 1 \
+    --skip 100 --warmup 1000 -n 5000 -o "$TMP/sw.csv" "$W"
+check "the points' configurations" "$CACHET" sweep "$SRC/configs/sweeps/l1d-size-assoc.ini" \
+    --emit-configs "$TMP/pts"
+for p in 0 9 27; do
+    check "run point $p" "$CACHET" run -q -c "$TMP/pts/point-$p.ini" --skip 100 --warmup 1000 \
+        -n 5000 --csv "$TMP/p$p.csv" "$W"
+    want=$(python3 -c "import csv,sys; r=[x for x in csv.DictReader(open(sys.argv[1]))][0]; print(r['accesses'], r['misses'])" "$TMP/p$p.csv")
+    got=$(python3 -c "import csv,sys; r=[x for x in csv.DictReader(open(sys.argv[1])) if x['point'] == sys.argv[2]][0]; print(r['accesses'], r['misses'])" "$TMP/sw.csv" "$p")
+    expect_eq "$got" "$want" "sweep point $p with a window = run"
+done
+expect_status 1 "sweep -n takes a count" "$CACHET" sweep "$SRC/configs/sweeps/l1d-size-assoc.ini" -n x "$W"
+expect_err_contains "takes a count of references" "sweep -n x"
 
 "$CACHET" run --help > "$TMP/help"
 if grep -q -- "--skip N" "$TMP/help" && grep -q -- "--warmup N" "$TMP/help" && grep -q "warmup_fraction" "$TMP/help"; then ok
