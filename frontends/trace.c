@@ -72,6 +72,16 @@
  *   number + 1. A trace of one stream in a one_thread format is thread 1
  *   on core 0 throughout (the decoder fills both in).
  *
+ * Skipping (ct_trace_opts.skip_refs, cachet run --skip: drcachesim
+ * -skip_refs)
+ *   The first skip_refs references of the interleaved stream (a reference
+ *   is an access or a THREAD_EXIT marker, as in sim/window.c), and every
+ *   side record before the last of them, are dropped before scheduling:
+ *   the scheduler never sees them, as drcachesim's simulator never sees
+ *   the records it skips (a thread or a cpu seen only there takes no core,
+ *   a thread exit there frees nothing). Side records after the last one
+ *   stay.
+ *
  * Read-ahead
  *   With [trace] readahead = yes (the default) one thread decodes (and
  *   inflates, and checks) and schedules the next batches while the caller
@@ -141,6 +151,7 @@ struct ct_trace {
     int interleave;        /* enum ct_interleave, resolved */
     int schedule;          /* enum ct_schedule, resolved */
     uint32_t cores;
+    uint64_t skip_left;    /* references still to drop before scheduling */
     uint64_t quantum;
     int from_memory;       /* ct_trace_open_mem: the input is no file */
     struct ct_config *own_cfg;
@@ -554,6 +565,7 @@ static int trace_new(ct_trace **out, const ct_trace_opts *opts, ct_error *err)
     t->lenient = (opts && opts->strictness == CT_LENIENT) || t->cfg->lenient;
     t->max_errors = opts && opts->max_errors ? opts->max_errors : t->cfg->max_errors;
     t->cores = t->cfg->cores;
+    t->skip_left = opts ? opts->skip_refs : 0;
     t->quantum = t->cfg->quantum;
     force = opts && opts->format ? opts->format : (t->cfg->format[0] ? t->cfg->format : NULL);
     if (force) {
@@ -1239,7 +1251,72 @@ static int next_multi(ct_trace *t, ct_batch *out, ct_error *err)
     return out->n + out->nmk + out->nev > 0 ? 1 : 0;
 }
 
+/* Drop up to t->skip_left references from the front of b (accesses and
+ * thread exits, with the side records before the last one dropped). */
+static void skip_front(ct_trace *t, ct_batch *b)
+{
+    uint32_t a = 0, m = 0, e = 0;
+    uint64_t k = t->skip_left;
+
+    while (k > 0) {
+        uint32_t x = m, stop;
+        while (x < b->nmk && b->mk[x].type != CT_MK_THREAD_EXIT)
+            x++;
+        stop = x < b->nmk && b->mk[x].index < b->n ? b->mk[x].index : b->n;
+        if (stop < a)
+            stop = a;
+        if (k <= stop - a) {
+            a += (uint32_t)k;
+            k = 0;
+            while (m < b->nmk && b->mk[m].index < a)
+                m++;
+            break;
+        }
+        k -= stop - a;
+        a = stop;
+        if (x == b->nmk) {
+            m = b->nmk;
+            break;
+        }
+        m = x + 1;
+        k--;
+    }
+    t->skip_left = k;
+    if (k > 0) {
+        e = b->nev;
+    } else {
+        while (e < b->nev && b->ev[e].index < a)
+            e++;
+    }
+    memmove(b->acc, b->acc + a, (size_t)(b->n - a) * sizeof *b->acc);
+    b->n -= a;
+    memmove(b->mk, b->mk + m, (size_t)(b->nmk - m) * sizeof *b->mk);
+    b->nmk -= m;
+    for (uint32_t i = 0; i < b->nmk; i++)
+        b->mk[i].index = b->mk[i].index < a ? 0 : b->mk[i].index - a;
+    memmove(b->ev, b->ev + e, (size_t)(b->nev - e) * sizeof *b->ev);
+    b->nev -= e;
+    for (uint32_t i = 0; i < b->nev; i++)
+        b->ev[i].index = b->ev[i].index < a ? 0 : b->ev[i].index - a;
+}
+
+static int next_scheduled(ct_trace *t, ct_batch *b, ct_error *err);
+
 static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
+{
+    int rc;
+
+    if (UNLIKELY(t->skip_left > 0)) {
+        /* every record up to the last skipped reference goes, then the
+         * rest of the batch is scheduled as usual */
+        while ((rc = next_scheduled(t, b, err)) > 0 && t->skip_left > 0)
+            ;
+        return rc;
+    }
+    return next_scheduled(t, b, err);
+}
+
+static int next_scheduled(ct_trace *t, ct_batch *b, ct_error *err)
 {
     int rc;
 
@@ -1249,6 +1326,8 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
         if (fill_stream(t, r, b, err) < 0)
             return err->code;
         rc = b->n + b->nmk + b->nev > 0 ? 1 : 0;
+        if (UNLIKELY(t->skip_left > 0))
+            skip_front(t, b);
         if (t->fmt->one_thread) { /* thread 1 on core 0 throughout */
             if (b->n && t->info.threads == 0)
                 count_thread(t, 1);
@@ -1284,6 +1363,8 @@ static int next_direct(ct_trace *t, ct_batch *b, ct_error *err)
         rc = next_multi(t, b, err);
         if (rc < 0)
             return rc;
+        if (UNLIKELY(t->skip_left > 0))
+            skip_front(t, b);
     }
     assign_cores(t, b, 0);
     return rc;

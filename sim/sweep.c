@@ -1149,6 +1149,12 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
                      size_t *njobs_out, size_t *n_onepass, size_t *n_groups, char *note,
                      size_t note_n, char *why, size_t why_n, ct_error *err)
 {
+    ct_window win = {0, 0, UINT64_MAX, 0};   /* each point's: the reader skips */
+    if (o->window) {
+        win = *o->window;
+        win.dropped = win.skip;
+        win.skip = 0;
+    }
     int sampled = o->sample > 0 && o->sample < 1;
     uint64_t *key = calloc(n * 4 + 1, sizeof *key);
     int *choice = malloc((n + 1) * sizeof *choice);
@@ -1366,7 +1372,8 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
     for (size_t i = 0; i < n; i++) {
         if (taken[i])
             continue;
-        if ((rc = job_new_sim(&jobs[nj], sw, pts[i], interval, o->window, err)) != CT_OK)
+        if ((rc = job_new_sim(&jobs[nj], sw, pts[i], interval, o->window ? &win : NULL,
+                              err)) != CT_OK)
             goto out;
         nj++;
     }
@@ -1518,6 +1525,8 @@ static int run_pass(pass_ctx *pc, const size_t *pts, size_t n, int allow_onepass
         }
     memset(&to, 0, sizeof to);
     to.cfg = sw->cfg[pts[0]];
+    if (o->window)   /* the skip happens in the reader, before scheduling (trace.c) */
+        to.skip_refs = o->window->skip;
     if ((rc = ct_trace_open(&t, paths, 1, &to, err)) != CT_OK)
         goto out;
     if ((rc = plan_jobs(sw, pts, n, o, allow_onepass, threads, interval, &jobs, &nj, &n_onepass,

@@ -26,11 +26,15 @@
  *            warm-up phase. The level statistics at the reset are kept
  *            (ct_sim_level_warmup_stats: drcachesim's "Warmup hits" and
  *            "Warmup misses").
- *   sim:     the next `sim` references are simulated (all of them when
- *            `sim` is UINT64_MAX); every later one is dropped and
+ *   sim:     `sim` references are simulated (all of them when `sim` is
+ *            UINT64_MAX), counted from the first simulated one: the
+ *            warm-up's references count too, except the one that ends it
+ *            (drcachesim decrements -sim_refs for every reference but
+ *            that one); every later one is dropped and
  *            ct_sim_window_done() turns 1, so that the caller can stop
- *            reading. The reference that ends the warm-up is not one of
- *            them.
+ *            reading. When the warm-up takes more references than that,
+ *            the count wraps as drcachesim's unsigned one does: the run
+ *            goes on to the end of the stream.
  *   A stream that ends first simply ends: a warm-up that never finished
  *   resets nothing.
  *
@@ -99,7 +103,7 @@ int ct_sim_set_window(ct_sim *s, const ct_window *win, ct_error *err)
 {
     struct ct_window_state *w;
     int rc;
-    if (!win->skip && !win->warmup && win->sim == UINT64_MAX)
+    if (!win->skip && !win->warmup && win->sim == UINT64_MAX && !win->dropped)
         return CT_OK;
     if ((rc = state_new(s, err)) != CT_OK)
         return rc;
@@ -107,6 +111,7 @@ int ct_sim_set_window(ct_sim *s, const ct_window *win, ct_error *err)
     w->skip_left = win->skip;
     w->warm_left = win->warmup;
     w->sim_left = win->sim;
+    w->st.skipped = win->dropped;
     w->phase = next_phase(w, PH_SKIP);
     return CT_OK;
 }
@@ -249,11 +254,16 @@ int ct_window_run(ct_sim *s, const ct_batch *b, ct_error *err)
             break;
         case PH_WARM:
             w->st.warmup += budget - k;
+            /* every warm-up reference counts against sim but the last
+             * (unsigned: it may wrap) */
+            w->sim_left -= budget - k;
             if (k == 0) {
                 if (w->fraction > 0 && ct_dcs_loaded_fraction(s) >= w->fraction)
                     warmed(s);
                 else if (w->warm_left && (w->warm_left -= budget) == 0)
                     warmed(s);
+                if (w->st.warmed)
+                    w->sim_left++;
             } else if (w->fraction <= 0) {
                 w->warm_left = k;
             }

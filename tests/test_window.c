@@ -66,7 +66,7 @@ TEST(thread_exits_are_references)
     static const uint64_t lines[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
     static const int exits[] = {5, -1};
     ct_batch b = {0};
-    ct_window w = {3, 0, 4};
+    ct_window w = {3, 0, 4, 0};
     ct_error err = {0};
     const char *const modes[] = {"none", "drcachesim"};
 
@@ -107,7 +107,7 @@ TEST(a_warm_up_resets_the_counters_and_keeps_the_lines)
 {
     static const uint64_t lines[] = {0, 1, 0, 1, 2, 0};
     ct_batch b = {0};
-    ct_window w = {0, 2, UINT64_MAX};
+    ct_window w = {0, 2, UINT64_MAX, 0};
     ct_error err = {0};
 
     CHECK(ct_batch_init(&b, 64) == CT_OK);
@@ -164,7 +164,7 @@ TEST(a_warm_up_by_fraction_ends_when_the_last_level_is_that_full)
     s = make((const char *const[]){SMALL("drcachesim"), "system.warmup_fraction=0.5", NULL});
     CHECK(s != NULL);
     if (s) {
-        ct_window w = {0, 2, UINT64_MAX};
+        ct_window w = {0, 2, UINT64_MAX, 0};
         CHECK(ct_sim_set_window(s, &w, &err) == CT_OK);
         fill(&b, lines, 5, NULL);
         CHECK(ct_sim_run(s, &b, &err) == CT_OK);
@@ -225,7 +225,7 @@ TEST(batch_edges_change_nothing)
     for (int m = 0; m < 2; m++)
         for (int wi = 0; wi < 4; wi++) {
             static const ct_window ws[] = {
-                {0, 0, 1000}, {17, 0, UINT64_MAX}, {5, 333, 1200}, {0, 1999, 7}};
+                {0, 0, 1000, 0}, {17, 0, UINT64_MAX, 0}, {5, 333, 1200, 0}, {0, 1999, 7, 0}};
             ct_sim *ref = m ? make((const char *const[]){SMALL("drcachesim"), NULL})
                             : make((const char *const[]){SMALL("none"), NULL});
             CHECK(ref != NULL);

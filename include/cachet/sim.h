@@ -83,6 +83,8 @@ void ct_sim_reset_stats(ct_sim *s);
  * before the first batch; all zero with sim = UINT64_MAX is no window. */
 typedef struct ct_window {
     uint64_t skip, warmup, sim;
+    uint64_t dropped;   /* references the trace reader dropped already
+                           (ct_trace_opts.skip_refs): reported as skipped */
 } ct_window;
 int ct_sim_set_window(ct_sim *s, const ct_window *w, ct_error *err);
 

@@ -43,6 +43,10 @@ typedef struct ct_trace_opts {
                                records (0: 100) */
     const ct_config *cfg;   /* format and scheduling options ([trace] section,
                                cores); NULL: defaults */
+    uint64_t skip_refs;     /* drop the first references (accesses and thread
+                               exits, with every side record among them) before
+                               they are scheduled, as drcachesim -skip_refs:
+                               a thread or cpu seen only there takes no core */
 } ct_trace_opts;
 
 /* Open the inputs. Returns CT_OK and *out, or a negative code with err filled

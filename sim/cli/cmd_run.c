@@ -108,7 +108,7 @@ int cmd_run(int argc, char **argv)
     ct_batch b = {0};
     ct_trace_opts to = {0};
     uint64_t *sizes = NULL;
-    ct_window win = {0, 0, UINT64_MAX};
+    ct_window win = {0, 0, UINT64_MAX, 0};
     double t0;
 
     optind = 1;
@@ -155,6 +155,9 @@ int cmd_run(int argc, char **argv)
         goto out;
     }
     to.cfg = cfg;
+    to.skip_refs = win.skip;   /* dropped before scheduling, as drcachesim does */
+    win.dropped = win.skip;
+    win.skip = 0;
     if ((rc = cli_open_trace(&t, &b, argv + optind, argc - optind, &to, &err)) != CT_OK ||
         (rc = ct_sim_create(&s, cfg, &err)) != CT_OK ||
         (rc = ct_sim_set_window(s, &win, &err)) != CT_OK) {

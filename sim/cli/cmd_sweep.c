@@ -337,7 +337,7 @@ int cmd_sweep(int argc, char **argv)
         {"max-accesses", required_argument, NULL, 'n'},
         {NULL, 0, NULL, 0},
     };
-    ct_window win = {0, 0, UINT64_MAX};
+    ct_window win = {0, 0, UINT64_MAX, 0};
     const char *out_path = "-", *shard = NULL, *emit = NULL;
     int resume = 0, list = 0, use_mpi = 0, c, rc, status = EXIT_OK;
     ct_sweep_opts so;

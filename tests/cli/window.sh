@@ -16,10 +16,19 @@ for m in none drcachesim; do
     check "-n ($m)" "$CACHET" run -q -s system.compat=$m -n 1000 --json "$TMP/n.json" "$W"
     expect_eq "$(json_get "$TMP/n.json" "d['window']['simulated'], sum(d['accesses'].values())")" \
         "1000 1000" "-n 1000 simulates 1000 accesses ($m)"
+    # -n counts from the first simulated reference, the warm-up's included
+    # but for the one that ends it: 3500 - 1999 after the warm-up
     check "skip, warm-up, -n ($m)" "$CACHET" run -q -s system.compat=$m --skip 300 --warmup 2000 \
-        -n 1500 --json "$TMP/w.json" "$W"
+        -n 3500 --json "$TMP/w.json" "$W"
     expect_eq "$(json_get "$TMP/w.json" "d['window']['skipped'], d['window']['warmup'], d['window']['warmed'], d['window']['simulated'], sum(d['accesses'].values())")" \
-        "300 2000 True 1500 1500" "the window's figures ($m)"
+        "300 2000 True 1501 1501" "the window's figures ($m)"
+    # a warm-up longer than -n: the count wraps, as drcachesim's does, and
+    # the run goes on to the end
+    check "all ($m)" "$CACHET" run -q -s system.compat=$m --json "$TMP/all.json" "$W"
+    check "warm-up longer than -n ($m)" "$CACHET" run -q -s system.compat=$m --skip 300 \
+        --warmup 2000 -n 1500 --json "$TMP/x.json" "$W"
+    expect_eq "$(json_get "$TMP/x.json" "d['window']['simulated']")" \
+        "$(json_get "$TMP/all.json" "sum(d['accesses'].values()) - 2300")" "-n wraps ($m)"
     # the warm-up's accesses are gone from the counters: the L1D saw the
     # loads and stores of the last 1500 accesses only
     expect_eq "$(json_get "$TMP/w.json" "sum(k['accesses'] for l in d['levels'] if l['name'] == 'l1d' for n, k in l['by_kind'].items() if n in ('load', 'store')) == d['accesses']['load'] + d['accesses']['store']")" \
