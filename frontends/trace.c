@@ -1256,31 +1256,8 @@ static int next_multi(ct_trace *t, ct_batch *out, ct_error *err)
 static void skip_front(ct_trace *t, ct_batch *b)
 {
     uint32_t a = 0, m = 0, e = 0;
-    uint64_t k = t->skip_left;
+    const uint64_t k = ct_batch_walk_refs(b, &a, &m, t->skip_left);
 
-    while (k > 0) {
-        uint32_t x = m, stop;
-        while (x < b->nmk && b->mk[x].type != CT_MK_THREAD_EXIT)
-            x++;
-        stop = x < b->nmk && b->mk[x].index < b->n ? b->mk[x].index : b->n;
-        if (stop < a)
-            stop = a;
-        if (k <= stop - a) {
-            a += (uint32_t)k;
-            k = 0;
-            while (m < b->nmk && b->mk[m].index < a)
-                m++;
-            break;
-        }
-        k -= stop - a;
-        a = stop;
-        if (x == b->nmk) {
-            m = b->nmk;
-            break;
-        }
-        m = x + 1;
-        k--;
-    }
     t->skip_left = k;
     if (k > 0) {
         e = b->nev;

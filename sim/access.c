@@ -25,6 +25,38 @@ int ct_batch_init(ct_batch *b, uint32_t cap)
     return CT_OK;
 }
 
+uint64_t ct_batch_walk_refs(const ct_batch *b, uint32_t *ap, uint32_t *mp, uint64_t k)
+{
+    uint32_t a = *ap, m = *mp;
+
+    while (k > 0) {
+        uint32_t x = m, stop;
+        while (x < b->nmk && b->mk[x].type != CT_MK_THREAD_EXIT)
+            x++;
+        stop = x < b->nmk && b->mk[x].index < b->n ? b->mk[x].index : b->n;
+        if (stop < a)
+            stop = a;
+        if (k <= stop - a) {  /* ends on an access */
+            a += (uint32_t)k;
+            k = 0;
+            while (m < b->nmk && b->mk[m].index < a)
+                m++;
+            break;
+        }
+        k -= stop - a;
+        a = stop;
+        if (x == b->nmk) {    /* the batch ends first */
+            m = b->nmk;
+            break;
+        }
+        m = x + 1;            /* the exit is a reference */
+        k--;
+    }
+    *ap = a;
+    *mp = m;
+    return k;
+}
+
 void ct_batch_free(ct_batch *b)
 {
     if (!b)

@@ -203,36 +203,10 @@ int ct_window_run(ct_sim *s, const ct_batch *b, ct_error *err)
                           : w->phase == PH_SIM  ? w->sim_left
                           : w->fraction > 0     ? 1
                                                 : w->warm_left;
-        uint64_t k = budget;
         uint32_t a1 = a, m1 = m;
-        int rc, end = 0;
+        const uint64_t k = ct_batch_walk_refs(b, &a1, &m1, budget);
+        int rc, end = k > 0;   /* the batch ends before the budget does */
 
-        /* walk `budget` references: runs of accesses up to the next thread
-         * exit, then the exit itself */
-        while (k > 0) {
-            uint32_t x = m1, stop;
-            while (x < b->nmk && b->mk[x].type != CT_MK_THREAD_EXIT)
-                x++;
-            stop = x < b->nmk && b->mk[x].index < b->n ? b->mk[x].index : b->n;
-            if (stop < a1)
-                stop = a1;
-            if (k <= stop - a1) {
-                a1 += (uint32_t)k;
-                k = 0;
-                while (m1 < b->nmk && b->mk[m1].index < a1)
-                    m1++;
-                break;
-            }
-            k -= stop - a1;
-            a1 = stop;
-            if (x == b->nmk) {
-                m1 = b->nmk;   /* the batch ends before the budget does */
-                end = 1;
-                break;
-            }
-            m1 = x + 1;        /* the exit is a reference */
-            k--;
-        }
         if (!end && a1 == b->n && k == 0) {
             /* side records after the last access that are not references
              * go with this part */

@@ -254,6 +254,15 @@ int ct_batch_init(ct_batch *b, uint32_t cap);
 /* Free the arrays (b may be NULL or never initialised with zeroes). */
 void ct_batch_free(ct_batch *b);
 
+/* References (drcachesim's non-marker records): the accesses and the
+ * CT_MK_THREAD_EXIT markers of a batch, in stream order (a marker precedes
+ * the access its index names). From access *a and marker *m (every marker
+ * before *m has an index <= *a), walk k references: *a and *m end just
+ * after the last one, past every side record before it and before no side
+ * record after it. Returns the references left of k when the batch ends
+ * first (then *a = n and *m = nmk). */
+uint64_t ct_batch_walk_refs(const ct_batch *b, uint32_t *a, uint32_t *m, uint64_t k);
+
 /* Empty the batch without freeing. */
 static inline void ct_batch_clear(ct_batch *b) { b->n = b->nmk = b->nev = 0; }
 
