@@ -6,25 +6,7 @@
  */
 #include "cachet/cachet.h"
 #include "harness.h"
-
-static ct_sim *make(const char *const *sets)
-{
-    ct_config *cfg = NULL;
-    ct_sim *s = NULL;
-    ct_error err = {0};
-    if (ct_config_new_empty(&cfg, &err) != CT_OK)
-        return NULL;
-    for (size_t i = 0; sets[i]; i++)
-        if (ct_config_set(cfg, sets[i], &err) != CT_OK) {
-            fprintf(stderr, "%s\n", err.msg);
-            ct_config_free(cfg);
-            return NULL;
-        }
-    if (ct_sim_create(&s, cfg, &err) != CT_OK)
-        fprintf(stderr, "%s\n", err.msg);
-    ct_config_free(cfg);
-    return s;
-}
+#include "sim_sets.h"
 
 static void acc(ct_sim *s, int kind, uint64_t addr, uint32_t size, uint8_t op)
 {

@@ -11,8 +11,10 @@ need_corpus
 DIR=$CACHET_CORPUS/drmemtrace/drmemtrace_samples/threadsig.x86_64/drmemtrace.threadsig.2765542.9400.dir/trace
 [ -d "$DIR" ] || { echo "skipped: no threadsig sample directory in $CACHET_CORPUS"; exit 77; }
 python3 - "$CACHET" "$DIR" "$SRC/tests/data/drcachesim-threadsig-facts.txt" "$TMP" <<'PY'
-import json, subprocess, sys
+import json, os, subprocess, sys
 cachet, trace, facts, tmp = sys.argv[1:5]
+sys.path.insert(0, os.path.join(os.path.dirname(facts), '..'))
+from drcachesim_figures import figure, levels, same
 # drcachesim options -> cachet options (the rest is drcachesim's default
 # hierarchy, which --compat drcachesim without -c is)
 def args(opts):
@@ -35,18 +37,6 @@ def args(opts):
         else:
             raise SystemExit('unknown option ' + k)
     return a
-FIELDS = {'Hits': ('drcachesim', 'hits'), 'Misses': ('drcachesim', 'misses'),
-          'Compulsory misses': ('drcachesim', 'compulsory_misses'),
-          'Invalidations': ('drcachesim', 'invalidations'),
-          'Parent invalidations': ('drcachesim_coherence', 'parent_invalidations'),
-          'Write invalidations': ('drcachesim_coherence', 'write_invalidations'),
-          'Prefetch hits': ('drcachesim', 'prefetch_hits'),
-          'Prefetch misses': ('drcachesim', 'prefetch_misses'),
-          'Child hits': ('drcachesim', 'child_hits'),
-          'Warmup hits': ('drcachesim_warmup', 'hits'), 'Warmup misses': ('drcachesim_warmup', 'misses'),
-          'Miss rate': ('drcachesim', 'miss_rate'), 'Local miss rate': ('drcachesim', 'miss_rate'),
-          'Total miss rate': ('drcachesim', 'total_miss_rate')}
-COH = {'Total writes': 'writes', 'Invalidations': 'invalidations', 'Writebacks': 'writebacks'}
 runs, cur = [], None
 for line in open(facts):
     line = line.rstrip('\n')
@@ -68,17 +58,12 @@ for opts, figures in runs:
         bad += 1
         continue
     d = json.load(open(out))
-    lv = {('LL' if l['name'] == 'l2' else '%s%d' % (l['name'].upper(), l['core'])): l for l in d['levels']}
+    lv = levels(d)
     n = 0
     for cache, field, value in figures:
-        if cache == 'coherence':
-            g = d.get('coherence', {}).get(COH[field])
-        else:
-            o, k = FIELDS[field]
-            g = lv.get(cache, {}).get(o, {}).get(k)
-        ok = g is not None and (('%.2f%%' % (100 * g) == value) if value.endswith('%') else g == int(value))
+        g = figure(d, lv, cache, field)
         n += 1
-        if not ok:
+        if not same(value, g):
             bad += 1
             print('BAD', opts, cache, field, 'want', value, 'got', g)
     checked += n

@@ -30,9 +30,11 @@ if [ "${ORACLE_BIG:-0}" = 1 ]; then
     traces="$traces $CACHET_CORPUS/drmemtrace/drmemtrace_samples/threadsig.x86_64/drmemtrace.threadsig.2765542.9400.dir/trace:threads"
 fi
 
-python3 - "$CACHET" "$DRCACHESIM" "$PAIRS" "$SEED" "$TMP" $traces <<'PY'
-import json, random, re, subprocess, sys
+TESTS_DIR=$SRC/tests python3 - "$CACHET" "$DRCACHESIM" "$PAIRS" "$SEED" "$TMP" $traces <<'PY'
+import json, os, random, subprocess, sys
 cachet, drc, pairs, seed, tmp = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+sys.path.insert(0, os.environ['TESTS_DIR'])
+from drcachesim_figures import FIELDS, figure, levels, parse, same
 traces = [t.rsplit(':', 1) for t in sys.argv[6:]]
 rng = random.Random(seed)
 
@@ -100,40 +102,6 @@ def cachet_args(c, trace, out):
         a += ['-n', str(c['sim'])]
     return a + [trace]
 
-FIELDS = {'Hits': ('drcachesim', 'hits'), 'Misses': ('drcachesim', 'misses'),
-          'Compulsory misses': ('drcachesim', 'compulsory_misses'),
-          'Invalidations': ('drcachesim', 'invalidations'),
-          'Parent invalidations': ('drcachesim_coherence', 'parent_invalidations'),
-          'Write invalidations': ('drcachesim_coherence', 'write_invalidations'),
-          'Prefetch hits': ('drcachesim', 'prefetch_hits'),
-          'Prefetch misses': ('drcachesim', 'prefetch_misses'),
-          'Flushes': ('drcachesim', 'flushes'), 'Child hits': ('drcachesim', 'child_hits'),
-          'Warmup hits': ('drcachesim_warmup', 'hits'),
-          'Warmup misses': ('drcachesim_warmup', 'misses'),
-          'Miss rate': ('drcachesim', 'miss_rate'), 'Local miss rate': ('drcachesim', 'miss_rate'),
-          'Total miss rate': ('drcachesim', 'total_miss_rate')}
-COH = {'Total writes': 'writes', 'Invalidations': 'invalidations', 'Writebacks': 'writebacks'}
-
-def parse(text):
-    """{(cache name): {field: text}}, cores printed, coherence totals"""
-    out, cur, printed = {}, None, set()
-    for line in text.splitlines():
-        m = re.match(r'Core #(\d+) ', line)
-        if m:
-            cur = None
-            continue
-        m = re.match(r'\s*(L1[ID]\d+|LL|Coherence stats)\b', line)
-        if m:
-            cur = m.group(1)
-            out.setdefault(cur, {})
-            if cur.startswith('L1'):
-                printed.add(int(cur[3:]))
-            continue
-        m = re.match(r'\s+([A-Za-z ]+):\s+([0-9.,]+%?)\s*$', line)
-        if m and cur:
-            out[cur][m.group(1)] = m.group(2).replace(',', '')
-    return out, printed
-
 bad_pairs = 0
 figures = 0
 for p in range(pairs):
@@ -153,32 +121,18 @@ for p in range(pairs):
         continue
     want, printed = parse(dr.stderr)
     got = json.load(open(out))
-    lv = {}
-    for l in got['levels']:
-        name = 'LL' if l['name'] == 'l2' else '%s%d' % (l['name'].upper(), l['core'])
-        lv[name] = l
+    lv = levels(got)
     diffs = []
     for cache, fields in want.items():
-        if cache == 'Coherence stats':
-            for f, v in fields.items():
-                g = got.get('coherence', {}).get(COH[f])
-                figures += 1
-                if g is None or int(v) != g:
-                    diffs.append('%s %s want %s got %s' % (cache, f, v, g))
-            continue
         for f, v in fields.items():
-            if f not in FIELDS:
+            if cache != 'coherence' and f not in FIELDS:
                 continue
-            obj, key = FIELDS[f]
-            g = lv.get(cache, {}).get(obj, {}).get(key)
+            g = figure(got, lv, cache, f)
             figures += 1
-            if g is None:
-                diffs.append('%s %s want %s got nothing' % (cache, f, v))
-            elif v.endswith('%'):
-                if '%.2f%%' % (100 * g) != v:
-                    diffs.append('%s %s want %s got %.4f%%' % (cache, f, v, 100 * g))
-            elif int(v) != g:
+            if not same(v, g):
                 diffs.append('%s %s want %s got %s' % (cache, f, v, g))
+        if cache == 'coherence':
+            continue
         # a figure drcachesim prints only when not zero is zero in cachet
         for f in ('Flushes', 'Prefetch hits', 'Prefetch misses', 'Child hits'):
             if f not in fields and cache in lv:
