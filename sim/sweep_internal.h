@@ -1,11 +1,12 @@
 /*
- * sweep_internal.h - the one-pass analysis and the interval statistics a
- * sweep shares between its engine (sweep.c) and its analysis (onepass.c)
- * (internal).
+ * sweep_internal.h - what a sweep shares between its file (sweep_file.c),
+ * its engine (sweep.c) and its analysis (onepass.c): the loaded sweep, the
+ * one-pass analysis and the interval statistics (internal).
  */
 #ifndef CT_SWEEP_INTERNAL_H
 #define CT_SWEEP_INTERNAL_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,36 @@ typedef struct ct_op_point {
     uint32_t ways;
     uint32_t latency;
 } ct_op_point;
+
+/* A sweep file as loaded (sweep_file.c); the engine (sweep.c) reads its
+ * points. */
+typedef struct dim_key {
+    char name[96];          /* "section.key" as written */
+    char sec[32], key[64];
+    int row;                /* schema row (ct_config_row) */
+    char **vals;
+    size_t nvals;
+    int zip;                /* zip group + 1, 0: alone */
+} dim_key;
+
+struct ct_sweep {
+    char path[PATH_MAX];
+    size_t nparams;
+    char **param;           /* "section.key" */
+    dim_key *keys;          /* nparams keys with their values as written */
+    ct_config *base;        /* resolved; every point is built from it */
+    size_t npoints;
+    uint32_t *choice;       /* npoints x nparams: the value each key takes */
+    ct_config **cfg;        /* built on first use (NULL until then) */
+    char **value;           /* npoints x nparams resolved values */
+    size_t nskipped;
+    char **skipped;
+    uint64_t hash;
+};
+
+/* Build point i's configuration (ct_sweep_point_config builds it on first
+ * use). */
+int ct_sweep_point_build(ct_sweep *sw, size_t i, ct_error *err);
 
 typedef struct ct_onepass ct_onepass;
 
