@@ -720,10 +720,13 @@ static int ctr_next(void *st, ct_batch *b, ct_error *err)
 {
     ctr *c = st;
     ct_bytes *in = c->s->in;
+    const uint64_t first = ct_bytes_offset(in);
 
     if (c->ended)
         return 0;
     for (;;) {
+        if (ct_bytes_offset(in) - first >= CT_DECODE_SLICE)
+            return 1;
         const uint8_t *start = ct_bytes_ptr(in), *p = start;
         uint64_t before = c->records;
         int rc = decode(c, &p, start + ct_bytes_avail(in), b, err);

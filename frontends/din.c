@@ -352,8 +352,9 @@ static int din_next(void *st, ct_batch *b, ct_error *err)
 {
     din *d = st;
     ct_bytes *in = d->s->in;
+    const uint64_t start = ct_bytes_offset(in);
 
-    while (b->n < b->cap) {
+    while (b->n < b->cap && ct_bytes_offset(in) - start < CT_DECODE_SLICE) {
         ssize_t avail = ct_bytes_fill(in, 1u << 16, err);
         const uint8_t *p, *lim, *q;
         int rc;

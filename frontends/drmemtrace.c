@@ -1409,8 +1409,9 @@ static int dmt_next(void *st, ct_batch *b, ct_error *err)
 {
     dmt *d = st;
     ct_bytes *in = d->in;
+    const uint64_t start = ct_bytes_offset(in);
 
-    while (ct_batch_room(b, MAX_PER_RECORD)) {
+    while (ct_batch_room(b, MAX_PER_RECORD) && ct_bytes_offset(in) - start < CT_DECODE_SLICE) {
         uint64_t off = ct_bytes_offset(in);
         ssize_t avail;
         size_t limit;

@@ -60,6 +60,8 @@ typedef struct ct_source_ops {
 
 #define CT_BYTES_BUF (1u << 20)
 #define CT_BYTES_PROBE (64u << 10)  /* the buffers of ct_bytes_open_probe */
+#define CT_DECODE_SLICE (1u << 20)  /* input bytes a decoder's next() reads at most
+                                       before it returns (see ct_format_ops.next) */
 
 struct ct_bytes {
     const ct_source_ops *ops;
@@ -231,10 +233,12 @@ typedef struct ct_format_ops {
     int yields;
     int (*open)(void **st, ct_stream *s, ct_error *err);
     /* Add records to b (without clearing it) until b has fewer than
-     * max_per_record free slots or the input ends. Returns 1 when more may
-     * follow, 0 at the end, or a negative code; 2 when it stopped right
-     * after adding a TIMESTAMP marker because the stream asked for it
-     * (yield_at_timestamp). */
+     * max_per_record free slots or the input ends, or after reading
+     * CT_DECODE_SLICE bytes of input in this call (so that input whose
+     * records hold no access still comes back to the caller, which polls
+     * its stop request between calls). Returns 1 when more may follow, 0 at
+     * the end, or a negative code; 2 when it stopped right after adding a
+     * TIMESTAMP marker because the stream asked for it (yield_at_timestamp). */
     int (*next)(void *st, ct_batch *b, ct_error *err);
     void (*close)(void *st);
 } ct_format_ops;

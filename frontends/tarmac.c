@@ -1599,11 +1599,13 @@ void ct_tarmac_close(void *st) { free(st); }
 int ct_tarmac_next(void *st, ct_batch *b, ct_error *err)
 {
     tarmac *t = st;
+    const uint64_t start = ct_bytes_offset(t->s->in);
     int rc = 1;
 
     if (t->ended)
         return 0;
-    while (ct_batch_room(b, CT_TARMAC_MAX_PER_LINE)) {
+    while (ct_batch_room(b, CT_TARMAC_MAX_PER_LINE) &&
+           ct_bytes_offset(t->s->in) - start < CT_DECODE_SLICE) {
         const char *line;
         size_t len;
         int got = ct_lines_next(&t->lines, &line, &len, err);

@@ -159,6 +159,8 @@ struct ct_trace {
     ct_trace_info info;
     int lenient;
     uint64_t max_errors;
+    int (*stop)(void *ctx); /* ct_trace_opts.stop, polled before each decoder call */
+    void *stop_ctx;
     int started;           /* streams were started (multi-stream) */
     id_map thread_core;    /* thread -> core (threads and cpus schedules) */
     id_map cpu_core;       /* traced cpu -> core (cpus schedule) */
@@ -564,6 +566,10 @@ static int trace_new(ct_trace **out, const ct_trace_opts *opts, ct_error *err)
     }
     t->lenient = (opts && opts->strictness == CT_LENIENT) || t->cfg->lenient;
     t->max_errors = opts && opts->max_errors ? opts->max_errors : t->cfg->max_errors;
+    if (opts && opts->stop) {
+        t->stop = opts->stop;
+        t->stop_ctx = opts->stop_ctx;
+    }
     t->cores = t->cfg->cores;
     t->skip_left = opts ? opts->skip_refs : 0;
     t->quantum = t->cfg->quantum;
@@ -982,7 +988,14 @@ static int decode_once(ct_trace *t, stream_rt *r, ct_batch *b, ct_error *err)
 {
     uint32_t from = b->n;
     uint64_t bytes_before = t->info.bytes;
-    int rc = t->fmt->next(r->st, b, err);
+    int rc;
+
+    /* the stop request is polled per batch of records read, not per access
+     * kept: a trace of records that hold no access (escapes, foreign lines,
+     * zeros) stops as promptly as any other */
+    if (t->stop && t->stop(t->stop_ctx))
+        return ct_error_set(err, CT_E_INTERRUPTED, "interrupted");
+    rc = t->fmt->next(r->st, b, err);
 
     if (rc < 0)
         return container_hint(t, t->fmt, r->s.path, rc, err);

@@ -822,11 +822,12 @@ static int tt6_next(void *st, ct_batch *b, ct_error *err)
 {
     tt6 *d = st;
     ct_bytes *in = d->s->in;
+    const uint64_t start = ct_bytes_offset(in);
     int rc = 1;
 
     if (d->done)
         return 0;
-    for (;;) {
+    while (ct_bytes_offset(in) - start < CT_DECODE_SLICE) {
         if (d->st_left) {
             run_stream(d, b);
             if (d->st_left)

@@ -740,10 +740,11 @@ static void end_warnings(vixl *v)
 static int vixl_next(void *st, ct_batch *b, ct_error *err)
 {
     vixl *v = st;
+    const uint64_t start = ct_bytes_offset(v->s->in);
 
     if (v->finished)
         return 0;
-    while (b->n + 2 <= b->cap) {
+    while (b->n + 2 <= b->cap && ct_bytes_offset(v->s->in) - start < CT_DECODE_SLICE) {
         const char *l;
         size_t n;
         int rc = ct_lines_next(&v->lines, &l, &n, err);

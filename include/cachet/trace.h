@@ -47,6 +47,12 @@ typedef struct ct_trace_opts {
                                exits, with every side record among them) before
                                they are scheduled, as drcachesim -skip_refs:
                                a thread or cpu seen only there takes no core */
+    /* Polled once per batch of records read (a batch, or 1 MiB of input,
+     * whether or not its records hold an access); when it returns non-zero
+     * ct_trace_next returns CT_E_INTERRUPTED ("interrupted"). It may be
+     * called from the read-ahead thread. NULL: never stops. */
+    int (*stop)(void *ctx);
+    void *stop_ctx;
 } ct_trace_opts;
 
 /* Open the inputs. Returns CT_OK and *out, or a negative code with err filled

@@ -58,20 +58,31 @@ int cli_load_config(const cli_common *o, ct_config **out, ct_error *err);
 int cli_open_trace(ct_trace **t, ct_batch *b, char *const *paths, int n,
                    const ct_trace_opts *to, ct_error *err);
 
-/* An output written to a temporary name and renamed into place on commit,
- * so that a failed or interrupted command never leaves a partial file.
- * "-" means stdout. */
+/* An output file, opened, written and put in place by the rules stated
+ * once at the top of cli_out.c ("-" is stdout; regular files are written
+ * to an exclusive temporary name and renamed on commit; devices, FIFOs and
+ * /dev/stdout are written directly; every write is checked). */
 typedef struct cli_out {
     FILE *f;
-    char path[4096];
-    char tmp[4200];
+    char path[4096];     /* the name asked for */
+    char target[4096];   /* that name after its symbolic links */
+    char tmp[4200];      /* the temporary name (not direct) */
     int is_stdout;
+    int direct;          /* written in place: a device, a FIFO, /dev/stdout */
     ct_writer w;
 } cli_out;
 
 int cli_out_open(cli_out *o, const char *path, ct_error *err);
 int cli_out_commit(cli_out *o, ct_error *err);   /* close and rename */
 void cli_out_abort(cli_out *o);                  /* close and remove */
+
+/* Refuse (a usage message printed, -1) when two of outs[0..nouts) (NULL
+ * entries skipped) are the same file or one is among ins[0..nins); else 0. */
+int cli_out_distinct(const char *const *outs, int nouts, char *const *ins, int nins);
+
+/* Flush stdout and check it for errors once the command is done: returns
+ * status, or EXIT_INPUT (with a message) when stdout lost output. */
+int cli_stdout_close(int status);
 
 /* A writer on stdout, and on any open FILE. */
 ct_writer cli_stdout_writer(void);

@@ -15,8 +15,12 @@
 
 #include "cli.h"
 
+/* A command stopped by SIGINT or SIGTERM exits 130, whatever failed on the
+ * way out (a read or an open of a FIFO that the signal cut short). */
 int cli_exit_for(int code)
 {
+    if (code == CT_E_INTERRUPTED || cli_interrupted())
+        return 130;
     return code == CT_E_USAGE ? EXIT_USAGE : EXIT_INPUT;
 }
 
@@ -33,6 +37,8 @@ void cli_error(const char *fmt, ...)
 int cli_fail(const ct_error *err)
 {
     cli_error("%s", err->msg[0] ? err->msg : ct_strerror(err->code));
+    if (cli_interrupted() && err->code != CT_E_INTERRUPTED)
+        cli_error("interrupted: no output written");
     return cli_exit_for(err->code);
 }
 
@@ -127,10 +133,19 @@ int cli_load_config(const cli_common *o, ct_config **out, ct_error *err)
     return CT_OK;
 }
 
+static int stop_requested(void *ctx)
+{
+    (void)ctx;
+    return cli_interrupted();
+}
+
 int cli_open_trace(ct_trace **t, ct_batch *b, char *const *paths, int n,
                    const ct_trace_opts *to, ct_error *err)
 {
-    int rc = ct_trace_open(t, (const char *const *)paths, (size_t)n, to, err);
+    ct_trace_opts o = *to;
+    if (!o.stop)
+        o.stop = stop_requested; /* polled per batch of records read */
+    int rc = ct_trace_open(t, (const char *const *)paths, (size_t)n, &o, err);
     if (rc != CT_OK)
         return rc;
     if (ct_batch_init(b, 1u << 14) != CT_OK)
@@ -153,57 +168,6 @@ ct_writer cli_file_writer(FILE *f)
 {
     ct_writer w = {file_write, f, 0};
     return w;
-}
-
-int cli_out_open(cli_out *o, const char *path, ct_error *err)
-{
-    memset(o, 0, sizeof *o);
-    snprintf(o->path, sizeof o->path, "%s", path);
-    if (strcmp(path, "-") == 0) {
-        o->f = stdout;
-        o->is_stdout = 1;
-    } else {
-        snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
-        o->f = fopen(o->tmp, "w");
-        if (!o->f)
-            return ct_error_set(err, CT_E_IO, "%s: cannot create: %s", path, strerror(errno));
-    }
-    o->w.write = file_write;
-    o->w.ctx = o->f;
-    return CT_OK;
-}
-
-int cli_out_commit(cli_out *o, ct_error *err)
-{
-    int bad = o->w.failed || ferror(o->f);
-    if (o->is_stdout) {
-        if (fflush(stdout) != 0 || bad)
-            return ct_error_set(err, CT_E_IO, "stdout: write error");
-        return CT_OK;
-    }
-    if (fclose(o->f) != 0)
-        bad = 1;
-    o->f = NULL;
-    if (bad) {
-        unlink(o->tmp);
-        return ct_error_set(err, CT_E_IO, "%s: write error", o->path);
-    }
-    if (rename(o->tmp, o->path) != 0) {
-        int e = errno;
-        unlink(o->tmp);
-        return ct_error_set(err, CT_E_IO, "%s: cannot rename into place: %s", o->path,
-                            strerror(e));
-    }
-    return CT_OK;
-}
-
-void cli_out_abort(cli_out *o)
-{
-    if (!o->f || o->is_stdout)
-        return;
-    fclose(o->f);
-    o->f = NULL;
-    unlink(o->tmp);
 }
 
 static volatile sig_atomic_t interrupted;

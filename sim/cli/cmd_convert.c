@@ -86,6 +86,13 @@ int cmd_convert(int argc, char **argv)
                   outpath);
         return EXIT_USAGE;
     }
+    {
+        const char *outs[] = {outpath};
+        char *cfg_in[] = {(char *)co.config_path};
+        if (cli_out_distinct(outs, 1, argv + optind, argc - optind) != 0 ||
+            cli_out_distinct(outs, 1, cfg_in, co.config_path ? 1 : 0) != 0)
+            return EXIT_USAGE;
+    }
     cli_catch_signals(); /* from here on no output file is left half-written */
     if (cli_load_config(&co, &cfg, &err) != CT_OK)
         return cli_fail(&err);
@@ -111,10 +118,14 @@ int cmd_convert(int argc, char **argv)
             break;
         }
         if (cli_interrupted()) {
-            cli_error("interrupted: no output written");
-            status = 130;
-            goto out;
+            rc = CT_E_INTERRUPTED;
+            break;
         }
+    }
+    if (rc == CT_E_INTERRUPTED) {
+        cli_error("interrupted: no output written");
+        status = 130;
+        goto out;
     }
     if (rc == CT_E_UNSUPPORTED && ct_trace_get_info(t)->masked_addresses) {
         char what[48];

@@ -171,6 +171,8 @@ int cmd_merge(int argc, char **argv)
         cli_error("merge: no input given");
         return EXIT_USAGE;
     }
+    if (cli_out_distinct((const char *[]){out_path}, 1, argv + optind, argc - optind) != 0)
+        return EXIT_USAGE;
     for (int a = optind; a < argc && status == EXIT_OK; a++) {
         shard_info si;
         size_t len;

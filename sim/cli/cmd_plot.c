@@ -74,8 +74,8 @@ int cmd_plot(int argc, char **argv)
     int c, nh, cx = -1, c_level, c_rate, c_trace, c_first, multi_trace = 0, status = EXIT_OK;
     pseries *sv = NULL;
     size_t ns = 0;
-    char first_trace[1024] = "", tmp_out[4300];
-    cli_out so;
+    char first_trace[1024] = "";
+    cli_out so, po;
     FILE *g;
 
     optind = 1;
@@ -193,9 +193,9 @@ int cmd_plot(int argc, char **argv)
         free(text);
         return EXIT_INPUT;
     }
-    /* The script, and gnuplot's picture, are written to temporary names and
-     * renamed when complete, as every output of cachet. */
-    snprintf(tmp_out, sizeof tmp_out, "%s.tmp.%ld", out, (long)getpid());
+    /* The script, and gnuplot's picture, follow the rules of every output of
+     * cachet (cli_out.c): gnuplot writes the picture to the temporary file
+     * made for it, renamed when gnuplot succeeds. */
     if (script) {
         ct_error err = {0};
         if (cli_out_open(&so, script, &err) != CT_OK) {
@@ -204,16 +204,22 @@ int cmd_plot(int argc, char **argv)
         }
         g = so.f;
     } else {
+        ct_error err = {0};
+        if (cli_out_open(&po, out, &err) != CT_OK) {
+            status = cli_fail(&err);
+            goto out;
+        }
         g = popen("gnuplot", "w");
         if (!g) {
             cli_error("plot: cannot start gnuplot");
+            cli_out_abort(&po);
             status = EXIT_INPUT;
             goto out;
         }
     }
     fprintf(g, "set terminal %s size 900,600\nset output '",
             strcmp(out + strlen(out) - 4, ".svg") == 0 ? "svg" : "png");
-    put_quoted(g, script ? out : tmp_out);
+    put_quoted(g, script || po.direct ? out : po.tmp);
     fprintf(g, "'\n");
     fprintf(g, "set title 'miss rate of %s'\nset xlabel '%s'\nset ylabel 'miss rate'\n"
                "set key outside right\nset grid\n", level, hf[cx]);
@@ -240,14 +246,14 @@ int cmd_plot(int argc, char **argv)
             status = cli_fail(&err);
     } else if (pclose(g) != 0) {
         cli_error("plot: gnuplot failed");
-        unlink(tmp_out);
-        status = EXIT_INPUT;
-    } else if (rename(tmp_out, out) != 0) {
-        cli_error("%s: cannot rename into place", out);
-        unlink(tmp_out);
+        cli_out_abort(&po);
         status = EXIT_INPUT;
     } else {
-        printf("%s\n", out);
+        ct_error err = {0};
+        if (cli_out_commit(&po, &err) != CT_OK)
+            status = cli_fail(&err);
+        else
+            printf("%s\n", out);
     }
 out:
     for (size_t i = 0; i < ns; i++) {

@@ -146,6 +146,13 @@ int cmd_run(int argc, char **argv)
         help(stderr);
         return EXIT_USAGE;
     }
+    {
+        const char *outs[] = {json, csv, events};
+        char *cfg_in[] = {(char *)co.config_path};
+        if (cli_out_distinct(outs, 3, argv + optind, argc - optind) != 0 ||
+            cli_out_distinct(outs, 3, cfg_in, co.config_path ? 1 : 0) != 0)
+            return EXIT_USAGE;
+    }
     cli_catch_signals(); /* from here on no output file is left half-written */
     co.drcachesim = compat && strcmp(compat, "drcachesim") == 0 && !co.config_path;
     if ((rc = cli_load_config(&co, &cfg, &err)) != CT_OK)
@@ -198,11 +205,13 @@ int cmd_run(int argc, char **argv)
             break;
         }
     }
+    if (rc == CT_E_INTERRUPTED)
+        stopped = 1; /* while reading records that held no access */
     if (rc == CT_E_UNSUPPORTED && ct_trace_get_info(t)->masked_addresses) {
         status = cli_masked(argc - optind, argv + optind, "simulated");
         goto out;
     }
-    if (rc < 0) {
+    if (rc < 0 && !stopped) {
         status = cli_fail(&err);
         report_diagnostics(ct_trace_get_info(t));
         goto out;

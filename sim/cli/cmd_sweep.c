@@ -462,6 +462,10 @@ int cmd_sweep(int argc, char **argv)
         ct_sweep_free(sc.sw);
         return EXIT_USAGE;
     }
+    if (cli_out_distinct((const char *[]){out_path}, 1, argv + optind, argc - optind) != 0) {
+        ct_sweep_free(sc.sw);
+        return EXIT_USAGE;
+    }
 #ifdef CACHET_HAVE_MPI
     if (use_mpi) {
         MPI_Init(NULL, NULL);

@@ -158,6 +158,8 @@ int cmd_validate(int argc, char **argv)
         help(stderr);
         return EXIT_USAGE;
     }
+    if (cli_out_distinct((const char *[]){json}, 1, argv + optind, argc - optind) != 0)
+        return EXIT_USAGE;
     if (cli_load_config(&co, &cfg, &err) != CT_OK)
         return cli_fail(&err);
     if (ct_validate(&v, (const char *const *)argv + optind, (size_t)(argc - optind), cfg, &vo,

@@ -56,15 +56,15 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return EXIT_OK;
+        return cli_stdout_close(EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
         printf("cachet %s\n", ct_version());
-        return EXIT_OK;
+        return cli_stdout_close(EXIT_OK);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].fn(argc - 1, argv + 1);
+            return cli_stdout_close(commands[i].fn(argc - 1, argv + 1));
     cli_error("unknown command \"%s\" (try cachet --help)", argv[1]);
     return EXIT_USAGE;
 }

@@ -42,12 +42,12 @@ for sig in INT TERM; do
 done
 
 # SIGKILL: nothing under the final names (the temporary ones stay, named
-# NAME.tmp.PID)
+# NAME.tmp.XXXXXX)
 rm -f "$TMP/o/"*
 started "$CACHET" convert --to din -o "$TMP/o/c.din" "$LONG"
 stopped_with KILL 137 "convert, SIGKILL"
-if [ ! -e "$TMP/o/c.din" ] && [ -e "$TMP/o/c.din.tmp.$pid" ]; then ok
-else bad "convert, SIGKILL: want only c.din.tmp.$pid: $(ls "$TMP/o")"; fi
+if [ ! -e "$TMP/o/c.din" ] && ls "$TMP/o" | grep -qE '^c\.din\.tmp\.[A-Za-z0-9]{6}$'; then ok
+else bad "convert, SIGKILL: want only c.din.tmp.XXXXXX: $(ls "$TMP/o")"; fi
 rm -f "$TMP/o/"*
 started "$CACHET" run -q --json "$TMP/o/r.json" --events "$TMP/o/r.ev" "$LONG"
 stopped_with KILL 137 "run, SIGKILL"

@@ -1,0 +1,53 @@
+#!/bin/bash
+# signals.sh - the first SIGINT or SIGTERM stops a command within a batch of
+# records read, also when the records hold no simulated access (din
+# escapes, TT6 zeros, lines that are not VIXL), and a command stopped by a
+# signal exits 130 whatever it was doing (even blocked opening a FIFO).
+source "$(dirname "$0")/lib.bash"
+
+# stops NAME SIGNAL CMD...: CMD (its stdin from $TMP/in when set) gets
+# SIGNAL after a second; it must end within 5 s with exit 130 and say
+# "interrupted"
+stops() {
+    local name=$1 sig=$2 pid st
+    shift 2
+    "$@" <"${IN:-/dev/null}" >"$TMP/out" 2>"$TMP/err" &
+    pid=$!
+    sleep 1
+    kill "-$sig" $pid
+    for _ in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+    if kill -0 $pid 2>/dev/null; then
+        kill -KILL $pid
+        wait $pid 2>/dev/null
+        bad "$name: still running 5 s after SIG$sig"
+        return
+    fi
+    wait $pid
+    st=$?
+    if [ $st -eq 130 ] && grep -q "interrupted" "$TMP/err"; then ok
+    else bad "$name: exit $st after SIG$sig: $(head -c 300 "$TMP/err")"; fi
+}
+
+mkfifo "$TMP/pipe"
+# a stream of din escapes (label 3): no access at all
+yes '3 1000' | head -n 100000000 >"$TMP/pipe" &
+feeder=$!
+IN=$TMP/pipe stops "din escapes on stdin" INT "$CACHET" run -f din -
+kill $feeder 2>/dev/null; wait $feeder 2>/dev/null
+
+# TT6 over /dev/zero: endless records that hold no access
+stops "tt6 /dev/zero" TERM "$CACHET" run -f tt6 /dev/zero
+stops "tt6 /dev/zero, convert" INT "$CACHET" convert -f tt6 --to din -o "$TMP/c.din" /dev/zero
+if [ ! -e "$TMP/c.din" ]; then ok; else bad "convert left its output"; fi
+
+# VIXL with foreign lines only, on stdin
+yes 'hello from the simulated program' >"$TMP/pipe" &
+feeder=$!
+IN=$TMP/pipe stops "vixl foreign lines" TERM "$CACHET" run -f vixl -
+kill $feeder 2>/dev/null; wait $feeder 2>/dev/null
+
+# blocked opening a FIFO nobody writes: 130, not 2
+rm -f "$TMP/pipe"
+mkfifo "$TMP/pipe"
+stops "blocked opening a FIFO" TERM "$CACHET" run "$TMP/pipe"
+finish
