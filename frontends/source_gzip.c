@@ -1,6 +1,12 @@
 /*
  * source_gzip.c - gzip (and zlib) streams through zlib; concatenated gzip
  * members are read one after another, as gzip -d does.
+ *
+ * Damage: every byte after a member must start another member. Anything
+ * else - a member whose header was damaged, or garbage appended - is an
+ * error at that compressed byte, as after a zstd or lz4 frame, never the
+ * silent end of the stream (gzip -d only warns, and half a trace would be
+ * read as a whole one).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +79,15 @@ static ssize_t gz_read(void *st, uint8_t *dst, size_t n, ct_error *err)
                 inflateReset(&g->z);
                 continue;
             }
+            if (more > 0)
+                return ct_source_fail(
+                    &g->kept, n - g->z.avail_out,
+                    ct_error_set(err, CT_E_FORMAT,
+                                 "%s: compressed byte %llu: bytes after the gzip member do not "
+                                 "start another member (a damaged member header, or garbage "
+                                 "appended)",
+                                 in->name, (unsigned long long)ct_bytes_offset(in)),
+                    err);
             g->done = 1;
             break;
         }
