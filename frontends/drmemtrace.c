@@ -215,6 +215,7 @@ typedef struct dmt {
     /* physical addresses */
     v2p_map v2p;
     uint64_t prior_phys, page_size;
+    char mname[80];         /* the member's name for messages, cut to 64 bytes */
 } dmt;
 
 /* ---- little-endian loads ---------------------------------------------------- */
@@ -476,11 +477,16 @@ static int dmt_list_dir(const char *path, int (*fn)(void *ctx, const char *path,
 
 /* ---- diagnostics ----------------------------------------------------------- */
 
-static const char *member_name(const dmt *d)
+/* The member's name for a message: its first 64 bytes (a name can be as
+ * long as 64 KiB, which would push the position out of the message). */
+static const char *member_name(dmt *d)
 {
     const char *name = "?";
     (void)ct_zip_member(d->in, d->member, &name, NULL);
-    return name;
+    if (strlen(name) <= 64)
+        return name;
+    snprintf(d->mname, sizeof d->mname, "%.64s...", name);
+    return d->mname;
 }
 
 /* Fill err for the record at stream offset `off` whose index is `rec`;

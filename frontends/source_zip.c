@@ -125,6 +125,9 @@ static int zip_open_src(void **st, ct_bytes *inner, ct_error *err)
                          "%s: byte %llu (the end of the file): zip archive truncated: no "
                          "end of central directory record (%s)", inner->name,
                          (unsigned long long)file_size(inner), zip_error_strerror(&ze));
+        else if (zerr == ZIP_ER_EXISTS)
+            ct_error_set(err, CT_E_FORMAT, "%s: not a readable zip archive: two members "
+                         "have the same name (%s)", inner->name, zip_error_strerror(&ze));
         else
             ct_error_set(err, CT_E_FORMAT, "%s: not a readable zip archive: %s", inner->name,
                          zip_error_strerror(&ze));
