@@ -35,44 +35,40 @@ int ct_cache_init(ct_cache *c, uint64_t size, uint32_t assoc, uint32_t line,
     c->pol = pol;
     c->memo_ok = pol->rehit_idempotent;
     c->memo_block = CT_TAG_INVALID;
-    c->tag = malloc(lines * sizeof *c->tag);
+    c->tagx = calloc(lines, sizeof *c->tagx);  /* 0: empty (cache.h) */
     c->flag = calloc(lines, 1);
     if (c->fp_stride)
         c->fp = calloc(c->sets, c->fp_stride);  /* 0: no line, never a candidate */
-    if (pol == &ct_policy_lru && assoc <= CT_LRU_MATRIX_WAYS)
-        c->lru_matrix = calloc(c->sets, sizeof *c->lru_matrix); /* every way empty */
-    else
+    if (pol == &ct_policy_lru && assoc <= CT_LRU_ROW_WAYS) {
+        c->lru_row_words = ct_lru_row_words(assoc);
+        /* 0: a set never filled (policy/lru.h) */
+        c->lru_row = calloc(c->sets * c->lru_row_words, sizeof *c->lru_row);
+    } else
         c->pst = pol->create(c->sets, assoc, seed);
-    if (!c->tag || !c->flag || (c->fp_stride && !c->fp) || (!c->pst && !c->lru_matrix)) {
+    if (!c->tagx || !c->flag || (c->fp_stride && !c->fp) || (!c->pst && !c->lru_row)) {
         ct_cache_free(c);
         return -1;
     }
-    memset(c->tag, 0xff, lines * sizeof *c->tag);
     if (pol == &ct_policy_lru && c->pst)
         c->lru_stamp = ct_policy_lru_state(c->pst);
     return 0;
 }
 
-void ct_cache_matrix_drop(ct_cache *c, uint64_t set, uint64_t idx)
+void ct_cache_row_drop(ct_cache *c, uint64_t set, uint64_t idx)
 {
     const uint64_t base = set * c->ways;
-    const uint32_t way = (uint32_t)(idx - base);
-    uint64_t holding = 0, m = c->lru_matrix[set];
+    uint32_t held = 0;
 
-    /* every way that holds a line is more recent than the dropped one; the
-     * empty ways keep zero rows, so the lowest of them is the next victim */
     for (uint32_t w = 0; w < c->ways; w++)
-        if (c->tag[base + w] != CT_TAG_INVALID && w != way)
-            holding |= 0xffull << (8 * w);
-    m |= (0x0101010101010101ull << way) & holding;
-    m &= ~(0xffull << (8 * way));
-    c->lru_matrix[set] = m;
+        if (ct_cache_tag(c, base + w) != CT_TAG_INVALID)
+            held |= 1u << w;
+    ct_lru_row_drop(ct_cache_row(c, set, 0), c->ways, (uint32_t)(idx - base), held);
 }
 
 void ct_cache_free(ct_cache *c)
 {
-    free(c->tag);
-    free(c->lru_matrix);
+    free(c->tagx);
+    free(c->lru_row);
     free(c->flag);
     free(c->fp);
     if (c->pst)

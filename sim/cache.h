@@ -1,10 +1,18 @@
 /*
  * cache.h - one set-associative tag array (internal).
  *
- * Flat and set-major: line i of set s is tag[s * ways + i]. A tag holds the
+ * Flat and set-major: line i of set s is tag s * ways + i. A tag holds the
  * whole block number (address >> line_bits), so power-of-two and modulo set
- * indexing compare the same way; an empty line holds CT_TAG_INVALID, never 0.
+ * indexing compare the same way; an empty line holds CT_TAG_INVALID.
  * Geometry was checked by the configuration: this code only asserts.
+ *
+ * Storage grows with the lines touched: a tag is stored complemented
+ * (tagx[i] = ~tag, read and written through ct_cache_tag and
+ * ct_cache_tag_set), so an empty line is stored as 0, as are an empty
+ * flag byte, fingerprint and LRU state. Every array comes zeroed from the
+ * system and nothing is written at creation: the pages of lines never
+ * touched are never committed, and a 64 GiB cache run on a small trace
+ * takes the memory of the lines that trace fills.
  *
  * Finding a block: next to the tags each line has a one-byte fingerprint
  * of the block it holds (7 bits of a hash, top bit set), in rows of
@@ -16,19 +24,16 @@
  * dropped: a stale fingerprint only adds a candidate whose tag does not
  * match. Direct-mapped caches compare the one tag instead.
  *
- * LRU: the cache keeps LRU itself. With at most 8 ways a set's state is an
- * 8 x 8 bit matrix in one 64-bit word (lru_matrix): byte w has bit v set
- * when way w was used more recently than way v. Using w sets row w and
- * clears column w; the victim is the lowest way whose byte is 0, which is
- * the least recently used way when every way holds a line and the lowest
- * empty way otherwise (dropping a line clears its row and sets its column
- * in the rows of the ways that hold lines). With more ways each line has a
- * stamp from a running clock, 0 when empty (lru_stamp, the policy's own
- * array), and the victim is the smallest stamp, the lowest way on a tie.
- * Both give the order sim/policy/lru.c defines. (A hit costs a couple of
- * operations more with the matrix than with a stamp, a victim many fewer:
- * on cfgA's random workload the matrix is faster for the 8-way L1D, where
- * most accesses miss, and slower for the 16-way L2, where they hit.)
+ * LRU: the cache keeps LRU itself. With at most 16 ways a set's state is a
+ * recency row (sim/policy/lru.h: its ways from the most recently used to
+ * the least, one 64-bit word for up to 8 ways, two for up to 16): a use
+ * moves the way to the front, the victim is the last byte, which is the
+ * least recently used way when every way holds a line and the lowest empty
+ * way otherwise (dropping a line moves it behind the ways that hold lines).
+ * With more ways each line has a stamp from a running clock, 0 when empty
+ * (lru_stamp, the policy's own array), and the victim is the smallest
+ * stamp, the lowest way on a tie. Both give the order sim/policy/lru.c
+ * defines.
  *
  * The memo: memo_idx is the line the policy was told about last (hit or
  * fill, ct_cache_touch / ct_cache_filled), and memo_block the block it held
@@ -47,6 +52,7 @@
 
 #include "compiler.h"
 #include "policy.h"
+#include "policy/lru.h"
 
 #define CT_TAG_INVALID UINT64_MAX
 
@@ -57,7 +63,7 @@ enum ct_line_flag {
 };
 
 typedef struct ct_cache {
-    uint64_t *tag;            /* sets * ways block numbers */
+    uint64_t *tagx;           /* sets * ways block numbers, complemented (~block) */
     uint8_t *flag;            /* sets * ways enum ct_line_flag */
     uint8_t *fp;              /* sets * fp_stride fingerprints; NULL when ways == 1 */
     uint64_t sets;
@@ -68,7 +74,8 @@ typedef struct ct_cache {
     uint32_t line_bits;
     const ct_policy_ops *pol;
     void *pst;
-    uint64_t *lru_matrix;     /* LRU, at most 8 ways: per set, the recency matrix */
+    uint64_t *lru_row;        /* LRU, at most 16 ways: per set, the recency row */
+    uint32_t lru_row_words;   /* its 64-bit words */
     uint64_t *lru_stamp;      /* LRU, more ways: the policy's stamps, updated inline */
     uint64_t lru_clock;       /* the last stamp given */
     int memo_ok;              /* policy lets repeated hits skip it */
@@ -76,16 +83,25 @@ typedef struct ct_cache {
     uint64_t memo_idx;        /* its line index */
 } ct_cache;
 
-#define CT_LRU_MATRIX_WAYS 8
-
-/* Allocate the arrays and the policy state (none when the cache keeps a
- * recency matrix). Returns 0 or -1 (no memory). */
+/* Allocate the arrays and the policy state (none when the cache keeps
+ * recency rows). Returns 0 or -1 (no memory). */
 int ct_cache_init(ct_cache *c, uint64_t size, uint32_t assoc, uint32_t line,
                   const ct_policy_ops *pol, uint64_t seed);
 void ct_cache_free(ct_cache *c);
 
 /* Bytes of tags, flags and fingerprints a cache of this geometry needs. */
 uint64_t ct_cache_bytes(uint64_t size, uint32_t assoc, uint32_t line);
+
+/* The block line idx holds, CT_TAG_INVALID when it is empty. */
+FORCE_INLINE uint64_t ct_cache_tag(const ct_cache *c, uint64_t idx)
+{
+    return ~c->tagx[idx];
+}
+
+FORCE_INLINE void ct_cache_tag_set(ct_cache *c, uint64_t idx, uint64_t block)
+{
+    c->tagx[idx] = ~block;
+}
 
 FORCE_INLINE uint64_t ct_cache_set(const ct_cache *c, uint64_t block)
 {
@@ -128,7 +144,7 @@ FORCE_INLINE int64_t ct_cache_find_fp(const ct_cache *c, uint64_t set, uint64_t 
     const uint8_t *f;
 
     if (ways == 1)
-        return c->tag[set] == block ? (int64_t)set : -1;
+        return c->tagx[set] == ~block ? (int64_t)set : -1;
     f = &c->fp[set * stride];
     for (uint32_t w = 0; w < ways; w += 8) {
         /* bytes equal to the fingerprint become 0; the lowest zero byte of a
@@ -137,7 +153,7 @@ FORCE_INLINE int64_t ct_cache_find_fp(const ct_cache *c, uint64_t set, uint64_t 
         uint64_t m = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
         while (m) {
             const uint64_t i = base + w + ((uint32_t)__builtin_ctzll(m) >> 3);
-            if (c->tag[i] == block)
+            if (c->tagx[i] == ~block)
                 return (int64_t)i;
             m &= m - 1;
         }
@@ -169,7 +185,7 @@ FORCE_INLINE void ct_cache_memo(ct_cache *c, uint64_t idx, uint64_t block)
 FORCE_INLINE void ct_cache_put_fp(ct_cache *c, uint64_t set, uint64_t idx, uint64_t block,
                                   uint64_t want, const uint32_t W)
 {
-    c->tag[idx] = block;
+    c->tagx[idx] = ~block;
     if (W && W % 8 == 0)  /* a row of fingerprints is a row of lines */
         c->fp[idx] = (uint8_t)want;
     else if (c->fp)
@@ -198,37 +214,47 @@ FORCE_INLINE uint32_t ct_lru_oldest(const uint64_t *st, uint32_t ways)
     return best;
 }
 
-/* A recency matrix of ways ways after way was used. */
-FORCE_INLINE uint64_t ct_matrix_use(uint64_t m, uint32_t way, uint32_t ways)
-{
-    const uint64_t row = ways == 8 ? 0xff : (1u << ways) - 1;
-    return (m | row << (8 * way)) & ~(0x0101010101010101ull << way);
-}
-
-/* The victim of a recency matrix: its lowest zero byte (exact: a borrow
- * can only flag bytes above a zero one). */
-FORCE_INLINE uint32_t ct_matrix_victim(uint64_t m)
-{
-    const uint64_t z = (m - 0x0101010101010101ull) & ~m & 0x8080808080808080ull;
-    return (uint32_t)__builtin_ctzll(z) >> 3;
-}
-
 /* Line idx of set no longer holds a line (cache.c). */
-void ct_cache_matrix_drop(ct_cache *c, uint64_t set, uint64_t idx);
+void ct_cache_row_drop(ct_cache *c, uint64_t set, uint64_t idx);
+
+/* The recency row of set (W as for ct_cache_find_fp). */
+FORCE_INLINE uint64_t *ct_cache_row(const ct_cache *c, uint64_t set, const uint32_t W)
+{
+    return &c->lru_row[set * (W ? ct_lru_row_words(W) : c->lru_row_words)];
+}
+
+/* LRU: line idx of set was used (W as for ct_cache_find_fp). */
+FORCE_INLINE void ct_cache_lru_use(ct_cache *c, uint64_t set, uint64_t idx, const uint32_t W)
+{
+    const uint32_t ways = W ? W : c->ways;
+    if (W ? W <= CT_LRU_ROW_WAYS : c->lru_row != NULL)
+        ct_lru_row_use(ct_cache_row(c, set, W), (uint32_t)(idx - set * ways), ways);
+    else
+        c->lru_stamp[idx] = ++c->lru_clock;
+}
+
+/* LRU: the line index for a new block in set (the lowest empty way, else
+ * the least recently used). */
+FORCE_INLINE uint64_t ct_cache_lru_victim(ct_cache *c, uint64_t set, const uint32_t W)
+{
+    const uint32_t ways = W ? W : c->ways;
+    const uint64_t base = set * ways;
+    if (W ? W <= CT_LRU_ROW_WAYS : c->lru_row != NULL)
+        return base + ct_lru_row_victim(ct_cache_row(c, set, W), ways);
+    return base + ct_lru_oldest(&c->lru_stamp[base], ways);
+}
 
 /* Line index for a new block in set: the first empty way, else the policy's
- * victim (which the caller must evict first). With LRU both are the lowest
- * zero row of the matrix, or the line with the smallest stamp (empty lines
+ * victim (which the caller must evict first). With LRU both are the last
+ * way of the recency row, or the line with the smallest stamp (empty lines
  * have stamp 0), found in one pass. */
 FORCE_INLINE uint64_t ct_cache_slot(ct_cache *c, uint64_t set)
 {
     const uint64_t base = set * c->ways;
-    if (c->lru_matrix)
-        return base + ct_matrix_victim(c->lru_matrix[set]);
-    if (c->lru_stamp)
-        return base + ct_lru_oldest(&c->lru_stamp[base], c->ways);
+    if (c->lru_row || c->lru_stamp)
+        return ct_cache_lru_victim(c, set, 0);
     for (uint32_t w = 0; w < c->ways; w++)
-        if (c->tag[base + w] == CT_TAG_INVALID)
+        if (c->tagx[base + w] == 0)
             return base + w;
     return base + c->pol->victim(c->pst, set);
 }
@@ -238,15 +264,13 @@ FORCE_INLINE uint64_t ct_cache_slot(ct_cache *c, uint64_t set)
 FORCE_INLINE void ct_cache_use(ct_cache *c, uint64_t set, uint64_t idx, int fill)
 {
     const uint32_t way = (uint32_t)(idx - set * c->ways);
-    if (c->lru_matrix)
-        c->lru_matrix[set] = ct_matrix_use(c->lru_matrix[set], way, c->ways);
-    else if (c->lru_stamp)
-        c->lru_stamp[idx] = ++c->lru_clock;
+    if (c->lru_row || c->lru_stamp)
+        ct_cache_lru_use(c, set, idx, 0);
     else if (fill)
         c->pol->fill(c->pst, set, way);
     else
         c->pol->hit(c->pst, set, way);
-    ct_cache_memo(c, idx, c->tag[idx]);
+    ct_cache_memo(c, idx, ct_cache_tag(c, idx));
 }
 
 FORCE_INLINE void ct_cache_touch(ct_cache *c, uint64_t set, uint64_t idx)
@@ -262,8 +286,8 @@ FORCE_INLINE void ct_cache_filled(ct_cache *c, uint64_t set, uint64_t idx)
 /* Line idx of set was dropped (its tag is already CT_TAG_INVALID). */
 FORCE_INLINE void ct_cache_dropped(ct_cache *c, uint64_t set, uint64_t idx)
 {
-    if (c->lru_matrix)
-        ct_cache_matrix_drop(c, set, idx);
+    if (c->lru_row)
+        ct_cache_row_drop(c, set, idx);
     else
         c->pol->inval(c->pst, set, (uint32_t)(idx - set * c->ways));
 }

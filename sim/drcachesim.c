@@ -134,7 +134,7 @@ enum { DCS_LRU, DCS_FIFO, DCS_LFU };
 
 typedef struct dcs_level {
     uint64_t hint[HINTS];           /* line index by block % HINTS */
-    uint64_t *tag;                  /* the level's tags (ct_cache), for the hit path */
+    uint64_t *tagx;                 /* the level's tags as stored (~block, cache.h) */
     uint64_t *stamp;                /* sets * ways */
     ct_kind_stats *kind;            /* the level's counters by kind */
     uint64_t sets, set_mask;
@@ -224,7 +224,7 @@ static NOINLINE void snoop(ct_sim *s, int li, uint64_t block, int write)
             c->flag[idx] = 0;
         }
         if (write) {
-            c->tag[idx] = CT_TAG_INVALID;
+            ct_cache_tag_set(c, idx, CT_TAG_INVALID);
             d->coh.invalidations++;
             d->lv[lj].write_inval++;
             d->lv[lj].loaded--;
@@ -235,7 +235,7 @@ static NOINLINE void snoop(ct_sim *s, int li, uint64_t block, int write)
 /* A store hit on line idx of snooped level D. */
 static NOINLINE void snoop_store_hit(ct_sim *s, dcs_level *D, uint64_t idx)
 {
-    snoop(s, D->li, D->tag[idx], 1);
+    snoop(s, D->li, ~D->tagx[idx], 1);
     s->lv[D->li].c.flag[idx] = 1;
 }
 
@@ -245,7 +245,7 @@ static uint64_t victim(const ct_cache *c, const uint64_t *stamp, uint64_t set)
 {
     uint64_t base = set * c->ways, best = base;
     for (uint64_t i = base; i < base + c->ways; i++) {
-        if (c->tag[i] == CT_TAG_INVALID)
+        if (ct_cache_tag(c, i) == CT_TAG_INVALID)
             return i;
         if (stamp[i] < stamp[best])
             best = i;
@@ -275,10 +275,10 @@ static NOINLINE void piece_miss(ct_sim *s, int li, uint64_t addr, uint32_t size,
         s->tot.mem_reads++;
     if (D->snooped) {
         snoop(s, li, block, kind == CT_STORE);
-        if (c->tag[idx] != CT_TAG_INVALID && c->flag[idx])
+        if (ct_cache_tag(c, idx) != CT_TAG_INVALID && c->flag[idx])
             s->dcs->coh.writebacks++;   /* the filter sees a dirty line go */
     }
-    if (c->tag[idx] != CT_TAG_INVALID)
+    if (ct_cache_tag(c, idx) != CT_TAG_INVALID)
         L->st.evictions++;
     else
         D->loaded++;
@@ -315,16 +315,16 @@ FORCE_INLINE uint64_t piece_at(ct_sim *s, dcs_level *D, uint64_t addr, uint32_t 
     uint64_t set;
 
     k->accesses++;
-    if (D->tag[hinted] == block) {
+    if (D->tagx[hinted] == ~block) {
         k->hits++;
         if (any && kind == CT_STORE && D->snooped)
             snoop_store_hit(s, D, hinted);
         return used(D, hinted, clock, any);
     }
     set = D->set_pow2 ? block & D->set_mask : block % D->sets;
-    t = &D->tag[set * D->ways];
+    t = &D->tagx[set * D->ways];
     for (uint32_t w = 0; w < D->ways; w++)
-        if (t[w] == block) {
+        if (t[w] == ~block) {
             const uint64_t idx = set * D->ways + w;
             k->hits++;
             D->hint[block % HINTS] = idx;
@@ -375,8 +375,9 @@ static void flush(ct_sim *s, int li, uint64_t addr, uint64_t size)
         if (b1 - b0 >= c->sets * c->ways) {
             /* a range larger than the cache: look at every line instead */
             for (uint64_t idx = 0; idx < c->sets * c->ways; idx++)
-                if (c->tag[idx] != CT_TAG_INVALID && c->tag[idx] >= b0 && c->tag[idx] <= b1) {
-                    c->tag[idx] = CT_TAG_INVALID;
+                if (ct_cache_tag(c, idx) != CT_TAG_INVALID && ct_cache_tag(c, idx) >= b0 &&
+                    ct_cache_tag(c, idx) <= b1) {
+                    ct_cache_tag_set(c, idx, CT_TAG_INVALID);
                     c->flag[idx] = 0;
                     L->st.invalidations++;
                 }
@@ -387,7 +388,7 @@ static void flush(ct_sim *s, int li, uint64_t addr, uint64_t size)
             int64_t idx = ct_cache_find(c, set, b);
             if (idx < 0)
                 continue;
-            c->tag[idx] = CT_TAG_INVALID;
+            ct_cache_tag_set(c, idx, CT_TAG_INVALID);
             c->flag[idx] = 0;
             L->st.invalidations++;
         }
@@ -400,8 +401,8 @@ static void flush_all(ct_sim *s)
         ct_cache *c = &s->lv[li].c;
         s->lv[li].st.kind[CT_CACHEOP].accesses++;
         for (uint64_t idx = 0; idx < c->sets * c->ways; idx++)
-            if (c->tag[idx] != CT_TAG_INVALID) {
-                c->tag[idx] = CT_TAG_INVALID;
+            if (ct_cache_tag(c, idx) != CT_TAG_INVALID) {
+                ct_cache_tag_set(c, idx, CT_TAG_INVALID);
                 s->lv[li].st.invalidations++;
             }
     }
@@ -601,7 +602,7 @@ int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err)
     for (size_t li = 0; li < s->nlv; li++) {
         const ct_cache *c = &s->lv[li].c;
         d->lv[li].stamp = calloc(c->sets * c->ways, sizeof *d->lv[li].stamp);
-        d->lv[li].tag = c->tag;
+        d->lv[li].tagx = c->tagx;
         d->lv[li].kind = s->lv[li].st.kind;
         d->lv[li].sets = c->sets;
         d->lv[li].set_mask = c->set_mask;

@@ -162,10 +162,13 @@
  *   Every line of every cache instance takes a tag, a flag byte and a
  *   fingerprint byte (10 bytes; a set of 2 to 7 ways rounds its
  *   fingerprints up to 8 bytes, a direct-mapped cache has none: cache.h),
- *   allocated when the hierarchy is created. A hierarchy whose
- *   lines would need more than the machine's physical memory is refused
- *   (CT_E_CONFIG, naming the level that needs most), rather than left to
- *   end in swapping or the out-of-memory killer.
+ *   reserved when the hierarchy is created and committed as lines are
+ *   touched (an empty line is stored as zeroes: a large cache on a small
+ *   trace takes the memory of the lines the trace fills). A hierarchy
+ *   whose lines would need more than the machine's physical memory is
+ *   refused (CT_E_CONFIG, naming the level that needs most), rather than
+ *   left to end in swapping or the out-of-memory killer once a trace
+ *   touches them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,7 +274,7 @@ static int drop_range(ct_sim *s, uint32_t li, uint64_t addr, uint64_t bytes)
             continue;
         dirty |= c->flag[idx] & CT_LF_DIRTY;
         EMIT(s, li, LC_BACKINVAL, (uint64_t)idx, b, LINE_NS(c, idx));
-        c->tag[idx] = CT_TAG_INVALID;
+        ct_cache_tag_set(c, idx, CT_TAG_INVALID);
         c->flag[idx] = 0;
         ct_cache_dropped(c, set, (uint64_t)idx);
         L->st.back_invalidations++;
@@ -285,7 +288,7 @@ static void evict(ct_sim *s, int li, uint64_t idx)
 {
     ct_level *L = &s->lv[li];
     ct_cache *c = &L->c;
-    uint64_t block = c->tag[idx];
+    uint64_t block = ct_cache_tag(c, idx);
     int dirty = (c->flag[idx] & CT_LF_DIRTY) != 0;
     const int ns = LINE_NS(c, idx), outer_ns = s->ns;
 
@@ -294,7 +297,7 @@ static void evict(ct_sim *s, int li, uint64_t idx)
         for (uint32_t i = 0; i < L->nabove; i++)
             dirty |= drop_range(s, L->above[i], block << c->line_bits, L->line);
     EMIT(s, (size_t)li, LC_EVICT, idx, block, ns);
-    c->tag[idx] = CT_TAG_INVALID;
+    ct_cache_tag_set(c, idx, CT_TAG_INVALID);
     c->flag[idx] = 0;
     s->ns = ns;  /* the victim travels down with its own security */
     if (L->next >= 0 && s->lv[L->next].inclusion == CT_INCL_EXCLUSIVE) {
@@ -317,7 +320,7 @@ static uint64_t install(ct_sim *s, int li, uint64_t set, uint64_t block, uint8_t
     ct_cache *c = &s->lv[li].c;
     uint64_t idx = ct_cache_slot(c, set);
 
-    if (c->tag[idx] != CT_TAG_INVALID)
+    if (ct_cache_tag(c, idx) != CT_TAG_INVALID)
         evict(s, li, idx);
     if (s->ns)
         flags |= CT_LF_NS;
@@ -378,7 +381,7 @@ static uint32_t fetch(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
     if (idx >= 0) {
         *dirty = (c->flag[idx] & CT_LF_DIRTY) != 0;
         EMIT(s, (size_t)li, LC_MOVE_UP, (uint64_t)idx, block, LINE_NS(c, idx));
-        c->tag[idx] = CT_TAG_INVALID;
+        ct_cache_tag_set(c, idx, CT_TAG_INVALID);
         c->flag[idx] = 0;
         ct_cache_dropped(c, set, (uint64_t)idx);
         return L->latency;
@@ -401,7 +404,7 @@ FORCE_INLINE void write_line(ct_sim *s, int li, uint64_t idx, uint64_t addr, uin
     if (L->write_back) {
         if (!(L->c.flag[idx] & CT_LF_DIRTY)) {
             L->c.flag[idx] |= CT_LF_DIRTY;
-            EMIT(s, (size_t)li, LC_WRITE, idx, L->c.tag[idx], LINE_NS(&L->c, idx));
+            EMIT(s, (size_t)li, LC_WRITE, idx, ct_cache_tag(&L->c, idx), LINE_NS(&L->c, idx));
         }
     } else {
         write_down(s, L->next, addr, bytes, CT_STORE);
@@ -452,8 +455,8 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
     int64_t found;
 
     L->st.kind[kind].accesses++;
-    if (block == c->memo_block && c->tag[c->memo_idx] == block && c->memo_ok && !L->cls &&
-        !L->pf) {
+    if (block == c->memo_block && ct_cache_tag(c, c->memo_idx) == block && c->memo_ok &&
+        !L->cls && !L->pf) {
         if (write)
             write_line(s, li, c->memo_idx, addr, bytes);
         return L->latency;
@@ -506,15 +509,11 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
  * misses of an 8-way level above a 16-way one inline.
  */
 
-/* Tell an LRU level that line idx of set was used: its matrix or its stamp
- * (W as below). */
+/* Tell an LRU level that line idx of set was used: its recency row or its
+ * stamp (W as below). */
 FORCE_INLINE void lru_use(ct_cache *c, uint64_t set, uint64_t idx, const uint32_t W)
 {
-    const uint32_t ways = W ? W : c->ways;
-    if (W ? W <= CT_LRU_MATRIX_WAYS : c->lru_matrix != NULL)
-        c->lru_matrix[set] = ct_matrix_use(c->lru_matrix[set], (uint32_t)(idx - set * ways), ways);
-    else
-        c->lru_stamp[idx] = ++c->lru_clock;
+    ct_cache_lru_use(c, set, idx, W);
 }
 
 /* The line of block in set of an LRU level, told to LRU as used; -1 on a
@@ -550,7 +549,7 @@ FORCE_INLINE uint32_t serve_lru_w(ct_sim *s, int li, uint64_t addr, uint32_t byt
     int64_t idx;
 
     L->st.kind[kind].accesses++;
-    if (block == c->memo_block && c->tag[c->memo_idx] == block) {
+    if (block == c->memo_block && ct_cache_tag(c, c->memo_idx) == block) {
         idx = (int64_t)c->memo_idx;  /* the line told last: nothing to tell */
     } else {
         set = ct_cache_set_w(c, block, W);
@@ -593,10 +592,8 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
                                    const uint32_t W, const uint32_t WN, const int E)
 {
     ct_cache *c = &L->c;
-    const uint32_t lb = c->line_bits, ways = W ? W : c->ways;
-    const uint64_t block = addr >> lb, base = set * ways;
+    const uint64_t block = addr >> c->line_bits;
     ct_level *const N = L->below;
-    const int matrix = W ? W <= CT_LRU_MATRIX_WAYS : c->lru_matrix != NULL;
     const int ns = s->ns;
     uint64_t idx;
     uint32_t lat;
@@ -612,11 +609,10 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
     } else {
         lat = serve_below(s, N, block, want, kind, 0, WN, E);
     }
-    idx = base + (matrix ? ct_matrix_victim(c->lru_matrix[set])
-                         : ct_lru_oldest(&c->lru_stamp[base], ways));
-    if (c->tag[idx] != CT_TAG_INVALID) {
+    idx = ct_cache_lru_victim(c, set, W);
+    if (ct_cache_tag(c, idx) != CT_TAG_INVALID) {
         /* evict: a dirty victim is written below, with its own security */
-        const uint64_t victim = c->tag[idx];
+        const uint64_t victim = ct_cache_tag(c, idx);
         const uint8_t vflag = c->flag[idx];
         L->st.evictions++;
         if (E)
@@ -634,10 +630,7 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
     }
     ct_cache_put_fp(c, set, idx, block, want, W);
     c->flag[idx] = (uint8_t)((ns ? CT_LF_NS : 0) | (write ? CT_LF_DIRTY : 0));
-    if (matrix)
-        c->lru_matrix[set] = ct_matrix_use(c->lru_matrix[set], (uint32_t)(idx - base), ways);
-    else
-        c->lru_stamp[idx] = ++c->lru_clock;
+    ct_cache_lru_use(c, set, idx, W);
     ct_cache_memo(c, idx, block);
     if (E) {
         emit(s, (size_t)L->index, change, idx, block, ns);
@@ -766,7 +759,7 @@ static void maintain_line(ct_sim *s, int li, uint64_t idx, int op)
 {
     ct_level *L = &s->lv[li];
     ct_cache *c = &L->c;
-    uint64_t block = c->tag[idx];
+    uint64_t block = ct_cache_tag(c, idx);
     const int ns = LINE_NS(c, idx), outer_ns = s->ns;
 
     if ((op == CT_OP_CLEAN || op == CT_OP_CLEAN_INVAL) && (c->flag[idx] & CT_LF_DIRTY)) {
@@ -781,7 +774,7 @@ static void maintain_line(ct_sim *s, int li, uint64_t idx, int op)
     if (op == CT_OP_INVAL || op == CT_OP_CLEAN_INVAL) {
         uint64_t set = idx / c->ways;
         EMIT(s, (size_t)li, LC_INVAL, idx, block, ns);
-        c->tag[idx] = CT_TAG_INVALID;
+        ct_cache_tag_set(c, idx, CT_TAG_INVALID);
         c->flag[idx] = 0;
         ct_cache_dropped(c, set, idx);
         L->st.invalidations++;
@@ -798,7 +791,8 @@ static void cacheop_range(ct_sim *s, int li, uint64_t addr, uint64_t bytes, int 
         /* more lines in the range than in the level: visit the level's lines */
         uint64_t found = 0;
         for (uint64_t idx = 0; idx < c->sets * c->ways; idx++)
-            if (c->tag[idx] != CT_TAG_INVALID && c->tag[idx] >= b0 && c->tag[idx] <= b1) {
+            if (ct_cache_tag(c, idx) != CT_TAG_INVALID && ct_cache_tag(c, idx) >= b0 &&
+                ct_cache_tag(c, idx) <= b1) {
                 found++;
                 maintain_line(s, li, idx, op);
             }
@@ -824,7 +818,7 @@ static void cacheop_all(ct_sim *s, int op)
     for (size_t li = 0; li < s->nlv; li++) {
         ct_cache *c = &s->lv[li].c;
         for (uint64_t idx = 0; idx < c->sets * c->ways; idx++)
-            if (c->tag[idx] != CT_TAG_INVALID)
+            if (ct_cache_tag(c, idx) != CT_TAG_INVALID)
                 maintain_line(s, (int)li, idx, op);
     }
 }
@@ -843,7 +837,7 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
         } else if (li >= 0 && s->lv[li].lv == CT_LV_L1I) {
             ct_cache *c = &s->lv[li].c;
             for (uint64_t idx = 0; idx < c->sets * c->ways; idx++)
-                if (c->tag[idx] != CT_TAG_INVALID)
+                if (ct_cache_tag(c, idx) != CT_TAG_INVALID)
                     maintain_line(s, li, idx, op);
         }
         return lat;
@@ -1223,11 +1217,11 @@ FORCE_INLINE int run_first(ct_sim *s, const ct_batch *b, ct_error *err, const in
             block = addr >> c->line_bits;
         }
         R->n[kind]++;
-        if (block == H->block[0] && c->tag[H->idx[0]] == block) {
+        if (block == H->block[0] && ct_cache_tag(c, H->idx[0]) == block) {
             idx = (int64_t)H->idx[0];
             if ((uint64_t)idx == c->memo_idx)
                 goto hit; /* the line told last: nothing to tell */
-        } else if (block == H->block[1] && c->tag[H->idx[1]] == block) {
+        } else if (block == H->block[1] && ct_cache_tag(c, H->idx[1]) == block) {
             idx = (int64_t)H->idx[1];
             H->block[1] = H->block[0];
             H->idx[1] = H->idx[0];
@@ -1391,7 +1385,7 @@ static void choose_paths(ct_sim *s)
     for (size_t i = s->nlv; i-- > 0;) {
         ct_level *L = &s->lv[i];
         const ct_level *N = L->next >= 0 ? &s->lv[L->next] : NULL;
-        const int lru = (L->c.lru_matrix || L->c.lru_stamp) && !L->cls && !L->pf;
+        const int lru = (L->c.lru_row || L->c.lru_stamp) && !L->cls && !L->pf;
         const int plain = lru && !L->tap && L->write_back && L->write_allocate &&
                           L->inclusion == CT_INCL_NONINCLUSIVE &&
                           (!N || (N->plain && N->line == L->line));

@@ -142,7 +142,7 @@ void ct_tlb_free(ct_tlb *t)
 FORCE_INLINE int matches(const ct_tlb *t, uint64_t idx, uint64_t tag, uint16_t asid,
                          uint16_t vmid, uint8_t vflag)
 {
-    return t->c.tag[idx] == tag && t->vmid[idx] == vmid &&
+    return ct_cache_tag(&t->c, idx) == tag && t->vmid[idx] == vmid &&
            (t->c.flag[idx] & CT_TE_VNS) == vflag &&
            ((t->c.flag[idx] & CT_TE_GLOBAL) || t->asid[idx] == asid);
 }
@@ -175,7 +175,7 @@ int64_t ct_tlb_lookup(ct_tlb *t, uint64_t va, uint16_t asid, uint16_t vmid, int 
     k->accesses++;
     /* the entry that hit last, first: most lookups repeat it */
     if (t->c.memo_block != CT_TAG_INVALID) {
-        const uint64_t idx = t->c.memo_idx, tag = t->c.tag[idx];
+        const uint64_t idx = t->c.memo_idx, tag = ct_cache_tag(&t->c, idx);
         const uint32_t lg = (uint32_t)(tag & 63);
         if (tag != CT_TAG_INVALID && matches(t, idx, (va >> lg) << 6 | lg, asid, vmid, vflag)) {
             if (!t->c.memo_ok)
@@ -202,9 +202,9 @@ int64_t ct_tlb_lookup(ct_tlb *t, uint64_t va, uint16_t asid, uint16_t vmid, int 
 void ct_tlb_clear(ct_tlb *t)
 {
     for (uint64_t idx = 0; idx < t->c.sets * t->c.ways; idx++) {
-        if (t->c.tag[idx] == CT_TAG_INVALID)
+        if (ct_cache_tag(&t->c, idx) == CT_TAG_INVALID)
             continue;
-        t->c.tag[idx] = CT_TAG_INVALID;
+        ct_cache_tag_set(&t->c, idx, CT_TAG_INVALID);
         t->c.flag[idx] = 0;
         ct_cache_dropped(&t->c, idx / t->c.ways, idx);
     }
@@ -214,7 +214,7 @@ void ct_tlb_clear(ct_tlb *t)
 
 void ct_tlb_get(const ct_tlb *t, int64_t idx, ct_xlat *x)
 {
-    const uint64_t tag = t->c.tag[idx];
+    const uint64_t tag = ct_cache_tag(&t->c, idx);
 
     x->size_log2 = (uint8_t)(tag & 63);
     x->vbase = (tag >> 6) << x->size_log2;
@@ -261,7 +261,7 @@ void ct_tlb_fill(struct ct_sim *s, ct_tlb *t, const ct_xlat *x)
     const uint64_t vpn = x->vbase >> x->size_log2, set = ct_cache_set(&t->c, vpn);
     const uint64_t idx = ct_cache_slot(&t->c, set);
 
-    if (t->c.tag[idx] != CT_TAG_INVALID) {
+    if (ct_cache_tag(&t->c, idx) != CT_TAG_INVALID) {
         t->st.evictions++;
         if (UNLIKELY(s->ev_fn != NULL)) {
             ct_xlat old;

@@ -616,9 +616,9 @@ TEST(random_replacement_evicts_the_drawn_way)
         }
         acc(s, (x >> 20) & 1 ? CT_STORE : CT_LOAD, block * 64 + ((x >> 8) & 60), 4);
         for (int w = 0; w < 4; w++)
-            if (c->tag[w] != want[w]) {
+            if (ct_cache_tag(c, w) != want[w]) {
                 fprintf(stderr, "  access %d (block %llu): way %d holds %llu, want %llu\n", i,
-                        (unsigned long long)block, w, (unsigned long long)c->tag[w],
+                        (unsigned long long)block, w, (unsigned long long)ct_cache_tag(c, w),
                         (unsigned long long)want[w]);
                 ok = 0;
             }

@@ -4,6 +4,7 @@
  */
 #include "harness.h"
 #include "sim/policy.h"
+#include "sim/policy/lru.h"
 
 static void *make(const ct_policy_ops *p) { return p->create(1, 4, 7); }
 
@@ -148,9 +149,64 @@ TEST(registry_finds_every_policy)
     CHECK(ct_policy_find("mru") == -1);
 }
 
+/* The way at recency position i of a row. */
+static uint32_t row_at(const uint64_t *r, uint32_t i)
+{
+    return (uint32_t)(r[i / 8] >> (8 * (i % 8))) & 0xff;
+}
+
+TEST(lru_rows_move_to_front)
+{
+    /* 4 ways in one word: a zeroed row is a fresh set, victims 0, 1, 2, 3 */
+    uint64_t r[2] = {0, 0};
+    CHECK_EQ_U64(ct_lru_row_victim(r, 4), 0);
+    CHECK_EQ_U64(r[0], 0xffffffff00010203ull);  /* 3 2 1 0, then padding */
+    ct_lru_row_use(r, 0, 4);                     /* 0 3 2 1 */
+    CHECK_EQ_U64(ct_lru_row_victim(r, 4), 1);
+    ct_lru_row_use(r, 1, 4);                     /* 1 0 3 2 */
+    ct_lru_row_use(r, 2, 4);                     /* 2 1 0 3 */
+    ct_lru_row_use(r, 3, 4);                     /* 3 2 1 0 */
+    ct_lru_row_use(r, 0, 4);                     /* 0 3 2 1: the oldest moves up */
+    CHECK_EQ_U64(ct_lru_row_pos(r, 2, 4), 2);
+    CHECK_EQ_U64(ct_lru_row_victim(r, 4), 1);
+    ct_lru_row_use(r, 1, 4);                     /* 1 0 3 2 */
+    CHECK_EQ_U64(ct_lru_row_victim(r, 4), 2);
+    /* ways 1 and 3 dropped (one at a time): 0 and 2 keep their order,
+     * then the empty ways, the lowest last */
+    ct_lru_row_drop(r, 4, 3, 0x7);               /* 1 0 2 3 */
+    CHECK_EQ_U64(ct_lru_row_victim(r, 4), 3);
+    ct_lru_row_drop(r, 4, 1, 0x5);               /* 0 2 3 1 */
+    CHECK_EQ_U64(row_at(r, 0), 0);
+    CHECK_EQ_U64(row_at(r, 1), 2);
+    CHECK_EQ_U64(ct_lru_row_victim(r, 4), 1);
+    ct_lru_row_use(r, 1, 4);                     /* 1 0 2 3 */
+    CHECK_EQ_U64(ct_lru_row_victim(r, 4), 3);
+
+    /* 16 ways in two words: a way moving from the second word to the front
+     * carries byte 7 of the first into the second */
+    r[0] = r[1] = 0;
+    CHECK_EQ_U64(ct_lru_row_victim(r, 16), 0);  /* 15 14 .. 0 */
+    CHECK_EQ_U64(ct_lru_row_pos(r, 5, 16), 10);
+    ct_lru_row_use(r, 5, 16);                    /* 5 15 14 .. 6 4 3 2 1 0 */
+    CHECK_EQ_U64(row_at(r, 0), 5);
+    CHECK_EQ_U64(row_at(r, 8), 8);
+    CHECK_EQ_U64(row_at(r, 10), 6);
+    CHECK_EQ_U64(row_at(r, 11), 4);
+    CHECK_EQ_U64(ct_lru_row_victim(r, 16), 0);
+    ct_lru_row_use(r, 0, 16);                    /* 0 5 15 .. 6 4 3 2 1 */
+    CHECK_EQ_U64(ct_lru_row_victim(r, 16), 1);
+    CHECK_EQ_U64(row_at(r, 15), 1);
+    ct_lru_row_use(r, 9, 16);                    /* 9 0 5 15 .. 10 8 7 6 4 3 2 1 */
+    CHECK_EQ_U64(row_at(r, 8), 10);
+    CHECK_EQ_U64(row_at(r, 9), 8);
+    CHECK_EQ_U64(ct_lru_row_pos(r, 9, 16), 0);
+    CHECK_EQ_U64(ct_lru_row_pos(r, 1, 16), 15);
+}
+
 int main(void)
 {
     RUN(lru_victim_is_least_recent);
+    RUN(lru_rows_move_to_front);
     RUN(plru_follows_the_tree);
     RUN(fifo_ignores_hits);
     RUN(random_is_seeded_and_uniform);
