@@ -1,12 +1,14 @@
 /*
- * lru.c - least recently used: every hit and fill stamps the line with a
- * running clock; the victim is the way with the oldest stamp (the lowest
- * way on a tie, which only happens before the set has been filled). This
- * defines the order; a cache keeps it itself (sim/cache.h): with at most 8
- * ways as a bit matrix per set, creating no state here; with more, by
- * stamping its lines from a clock of its own in the array
- * ct_policy_lru_state hands it, asking only for inval. hit, fill and
- * victim serve anyone else.
+ * lru.c - least recently used: the rule. Every hit and fill makes the line
+ * the most recently used of its set; the victim is the least recently used
+ * line, and while the set has empty ways, the lowest of them (a dropped
+ * line becomes empty). This file serves the rule as a policy with a stamp
+ * per line from a running clock (0 when empty; the victim is the oldest
+ * stamp, the lowest way on a tie), which a cache of more than 16 ways
+ * updates inline in the array ct_policy_lru_state hands it, asking only
+ * for inval. A cache of up to 16 ways keeps the same order as recency rows
+ * (lru.h: the ways of a set from the most recent to the least, the victim
+ * the last) and creates no state here.
  */
 #include "../policy.h"
 #include "stamps.h"
