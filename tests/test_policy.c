@@ -203,10 +203,47 @@ TEST(lru_rows_move_to_front)
     CHECK_EQ_U64(ct_lru_row_pos(r, 1, 16), 15);
 }
 
+/* The row of a set against a plain array moved by hand, and the portable
+ * code against the one the build uses, over 20000 random uses of 1 to 16
+ * ways (fills of the victim and hits). */
+TEST(lru_rows_match_an_array)
+{
+    uint64_t x = 12345;
+    int ok = 1;
+    for (uint32_t ways = 1; ways <= CT_LRU_ROW_WAYS && ok; ways++) {
+        uint64_t r[2] = {0, 0}, q[2];
+        uint8_t ref[CT_LRU_ROW_WAYS];
+        for (uint32_t i = 0; i < ways; i++)
+            ref[i] = (uint8_t)(ways - 1 - i);
+        for (int n = 0; n < 20000 && ok; n++) {
+            uint32_t way, p = 0;
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            way = (x >> 33) % 3 == 0 ? ct_lru_row_victim(r, ways) : (uint32_t)(x >> 40) % ways;
+            if (n == 0)
+                (void)ct_lru_row_victim(r, ways);
+            while (ref[p] != way)
+                p++;
+            memmove(ref + 1, ref, p);
+            ref[0] = (uint8_t)way;
+            q[0] = r[0];
+            q[1] = r[1];
+            ct_lru_row_use(r, way, ways);
+            ct_lru_row_use_scalar(q, way, ways);
+            for (uint32_t i = 0; i < ways; i++)
+                ok &= row_at(r, i) == ref[i];
+            ok &= q[0] == r[0] && (ways <= 8 || q[1] == r[1]);
+        }
+        if (!ok)
+            fprintf(stderr, "  %u ways: rows differ\n", ways);
+    }
+    CHECK(ok);
+}
+
 int main(void)
 {
     RUN(lru_victim_is_least_recent);
     RUN(lru_rows_move_to_front);
+    RUN(lru_rows_match_an_array);
     RUN(plru_follows_the_tree);
     RUN(fifo_ignores_hits);
     RUN(random_is_seeded_and_uniform);

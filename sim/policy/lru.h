@@ -15,6 +15,9 @@
 #define CT_POLICY_LRU_H
 
 #include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "../compiler.h"
 
@@ -48,8 +51,9 @@ FORCE_INLINE uint32_t ct_lru_row_pos(const uint64_t *r, uint32_t way, uint32_t w
     }
 }
 
-/* Way (held by the row) was used: it moves to the front. */
-FORCE_INLINE void ct_lru_row_use(uint64_t *r, uint32_t way, uint32_t ways)
+/* Way (held by the row) was used: it moves to the front (the portable
+ * code; ct_lru_row_use below). */
+FORCE_INLINE void ct_lru_row_use_scalar(uint64_t *r, uint32_t way, uint32_t ways)
 {
     const uint32_t p = ct_lru_row_pos(r, way, ways);
     const uint64_t lo = r[0];
@@ -61,6 +65,32 @@ FORCE_INLINE void ct_lru_row_use(uint64_t *r, uint32_t way, uint32_t ways)
         r[0] = (lo << 8) | way;
         r[1] = (hi & ~m) | (((hi << 8) | (lo >> 56)) & m);
     }
+}
+
+/* Way (held by the row) was used: it moves to the front. Where there is
+ * SSE2 (every x86-64) the row is one register: a byte compare finds the
+ * way, a byte shift and a mask of bytes 0 to its position move the ways
+ * before it, with no branch on where it was. (For 8 ways or fewer, the
+ * upper half holds zeroes, which may equal way 0 but only above the row,
+ * where the lowest match never is.) */
+FORCE_INLINE void ct_lru_row_use(uint64_t *r, uint32_t way, uint32_t ways)
+{
+#if defined(__SSE2__)
+    const __m128i v = ways > 8 ? _mm_loadu_si128((const __m128i *)r)
+                               : _mm_loadl_epi64((const __m128i *)r);
+    const __m128i at = _mm_cmpeq_epi8(v, _mm_set1_epi8((char)way));
+    const int p = __builtin_ctz((uint32_t)_mm_movemask_epi8(at));
+    const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m128i m = _mm_cmpgt_epi8(_mm_set1_epi8((char)(p + 1)), iota);
+    const __m128i moved = _mm_or_si128(_mm_slli_si128(v, 1), _mm_cvtsi32_si128((int)way));
+    const __m128i row = _mm_or_si128(_mm_and_si128(m, moved), _mm_andnot_si128(m, v));
+    if (ways > 8)
+        _mm_storeu_si128((__m128i *)r, row);
+    else
+        _mm_storel_epi64((__m128i *)r, row);
+#else
+    ct_lru_row_use_scalar(r, way, ways);
+#endif
 }
 
 /* Set a never-filled row to the initial order (ways - 1 first, 0 last). */
