@@ -4,8 +4,47 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#endif
 
 #include "cache.h"
+
+/* Arrays of 1 MiB or more are mapped from the system directly, zeroed and
+ * committed page by page as they are written (cache.h), whatever malloc
+ * does with a large calloc (a sanitizer's may write every byte). */
+#define ZMAP_BYTES (1u << 20)
+
+static void *zalloc(uint64_t n, uint64_t size)
+{
+    const uint64_t bytes = n * size;
+#if defined(MAP_ANONYMOUS)
+#ifndef MAP_NORESERVE
+#define MAP_NORESERVE 0
+#endif
+    if (bytes >= ZMAP_BYTES) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+    }
+#endif
+    return calloc(n, size);
+}
+
+static void zfree(void *p, uint64_t n, uint64_t size)
+{
+    if (!p)
+        return;
+#if defined(MAP_ANONYMOUS)
+    if (n * size >= ZMAP_BYTES) {
+        munmap(p, n * size);
+        return;
+    }
+#endif
+    (void)n;
+    (void)size;
+    free(p);
+}
 
 static uint32_t fp_stride(uint32_t assoc)
 {
@@ -35,14 +74,14 @@ int ct_cache_init(ct_cache *c, uint64_t size, uint32_t assoc, uint32_t line,
     c->pol = pol;
     c->memo_ok = pol->rehit_idempotent;
     c->memo_block = CT_TAG_INVALID;
-    c->tagx = calloc(lines, sizeof *c->tagx);  /* 0: empty (cache.h) */
-    c->flag = calloc(lines, 1);
+    c->tagx = zalloc(lines, sizeof *c->tagx);  /* 0: empty (cache.h) */
+    c->flag = zalloc(lines, 1);
     if (c->fp_stride)
-        c->fp = calloc(c->sets, c->fp_stride);  /* 0: no line, never a candidate */
+        c->fp = zalloc(c->sets, c->fp_stride);  /* 0: no line, never a candidate */
     if (pol == &ct_policy_lru && assoc <= CT_LRU_ROW_WAYS) {
         c->lru_row_words = ct_lru_row_words(assoc);
         /* 0: a set never filled (policy/lru.h) */
-        c->lru_row = calloc(c->sets * c->lru_row_words, sizeof *c->lru_row);
+        c->lru_row = zalloc(c->sets * c->lru_row_words, sizeof *c->lru_row);
     } else
         c->pst = pol->create(c->sets, assoc, seed);
     if (!c->tagx || !c->flag || (c->fp_stride && !c->fp) || (!c->pst && !c->lru_row)) {
@@ -67,10 +106,12 @@ void ct_cache_row_drop(ct_cache *c, uint64_t set, uint64_t idx)
 
 void ct_cache_free(ct_cache *c)
 {
-    free(c->tagx);
-    free(c->lru_row);
-    free(c->flag);
-    free(c->fp);
+    const uint64_t lines = c->sets * c->ways;
+
+    zfree(c->tagx, lines, sizeof *c->tagx);
+    zfree(c->lru_row, c->sets * c->lru_row_words, sizeof *c->lru_row);
+    zfree(c->flag, lines, 1);
+    zfree(c->fp, c->sets, c->fp_stride);
     if (c->pst)
         c->pol->destroy(c->pst);
     memset(c, 0, sizeof *c);
