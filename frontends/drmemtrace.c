@@ -124,6 +124,7 @@
 
 #include "../sim/compiler.h"
 #include "../sim/config_internal.h"
+#include "../sim/map.h"
 #include "frontend.h"
 
 /* trace_type_t */
@@ -170,12 +171,6 @@ enum {
 
 enum { ST_HEADER, ST_PRE_PID, ST_BODY };
 
-typedef struct v2p_map {
-    uint64_t *key;          /* virtual page + 1, 0 = empty */
-    uint64_t *val;          /* physical page */
-    uint64_t mask, used;
-} v2p_map;
-
 typedef struct dmt {
     ct_stream *s;
     ct_bytes *in;
@@ -213,7 +208,7 @@ typedef struct dmt {
     int64_t idle_slot;
     int yield;              /* a TIMESTAMP marker was added: dmt_next returns 2 */
     /* physical addresses */
-    v2p_map v2p;
+    ct_map v2p;    /* virtual page -> physical page */
     uint64_t prior_phys, page_size;
     char mname[80];         /* the member's name for messages, cut to 64 bytes */
 } dmt;
@@ -596,8 +591,7 @@ static void dmt_close(void *st)
     dmt *d = st;
     if (!d)
         return;
-    free(d->v2p.key);
-    free(d->v2p.val);
+    ct_map_free(&d->v2p);
     free(d);
 }
 
@@ -652,62 +646,14 @@ static void skip_set(dmt *d, int on)
 
 /* ---- physical addresses ---------------------------------------------------------- */
 
-static uint64_t hash64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    return x ^ (x >> 33);
-}
-
-static int v2p_put(v2p_map *m, uint64_t vpage, uint64_t ppage)
-{
-    uint64_t i;
-    if ((m->used + 1) * 2 > m->mask + 1 || !m->key) {
-        v2p_map g;
-        uint64_t slots = m->key ? (m->mask + 1) * 2 : 1024;
-        g.key = calloc(slots, sizeof *g.key);
-        g.val = malloc(slots * sizeof *g.val);
-        if (!g.key || !g.val) {
-            free(g.key);
-            free(g.val);
-            return -1;
-        }
-        g.mask = slots - 1;
-        g.used = 0;
-        for (uint64_t j = 0; m->key && j <= m->mask; j++)
-            if (m->key[j]) {
-                uint64_t k = hash64(m->key[j]) & g.mask;
-                while (g.key[k])
-                    k = (k + 1) & g.mask;
-                g.key[k] = m->key[j];
-                g.val[k] = m->val[j];
-                g.used++;
-            }
-        free(m->key);
-        free(m->val);
-        *m = g;
-    }
-    for (i = hash64(vpage + 1) & m->mask; m->key[i] && m->key[i] != vpage + 1;
-         i = (i + 1) & m->mask)
-        ;
-    if (!m->key[i])
-        m->used++;
-    m->key[i] = vpage + 1;
-    m->val[i] = ppage;
-    return 0;
-}
-
 static NOINLINE void translate(const dmt *d, ct_access *a)
 {
-    const v2p_map *m = &d->v2p;
     uint64_t ps = d->page_size ? d->page_size : 4096;
-    uint64_t vpage = a->vaddr & ~(ps - 1);
-    for (uint64_t i = hash64(vpage + 1) & m->mask; m->key[i]; i = (i + 1) & m->mask)
-        if (m->key[i] == vpage + 1) {
-            a->paddr = m->val[i] | (a->vaddr & (ps - 1));
-            a->flags |= CT_F_PADDR;
-            return;
-        }
+    const uint64_t *ppage = ct_map_find(&d->v2p, a->vaddr & ~(ps - 1));
+    if (ppage) {
+        a->paddr = *ppage | (a->vaddr & (ps - 1));
+        a->flags |= CT_F_PADDR;
+    }
 }
 
 /* ---- decoding ---------------------------------------------------------------------- */
@@ -745,7 +691,7 @@ FORCE_INLINE void emit(dmt *d, ct_batch *b, int kind, uint64_t addr, uint32_t si
     a->op = op;
     /* a no-fetch instruction is a repeat: a rep-string iteration */
     a->flags = kind == CT_NOFETCH ? CT_F_REPEAT : 0;
-    if (UNLIKELY(d->v2p.used != 0))
+    if (UNLIKELY(ct_map_count(&d->v2p) != 0))
         translate(d, a);
 }
 
@@ -870,8 +816,11 @@ static NOINLINE int do_marker(dmt *d, ct_batch *b, uint16_t mt, uint64_t v, uint
     case M_PHYSICAL_ADDRESS_NOT_AVAILABLE: {
         uint64_t ps = d->page_size ? d->page_size : 4096;
         uint64_t phys = mt == M_VIRTUAL_ADDRESS ? d->prior_phys : (v & 0xfffffffull);
-        if (v2p_put(&d->v2p, v & ~(ps - 1), phys & ~(ps - 1)) != 0)
+        int added;
+        uint64_t *ppage = ct_map_put(&d->v2p, v & ~(ps - 1), &added);
+        if (!ppage)
             return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", d->s->path);
+        *ppage = phys & ~(ps - 1);
         return CT_OK;
     }
     case M_CORE_IDLE:
@@ -1125,7 +1074,7 @@ static int64_t decode(dmt *d, const uint8_t *p, uint64_t n, uint64_t off0, ct_ba
 
         if (UNLIKELY(b->n + MAX_PER_RECORD > b->cap || b->nmk + MAX_PER_RECORD > b->mkcap))
             break;  /* decoders add no events */
-        if (LIKELY(d->state == ST_BODY && d->v2p.used == 0)) {
+        if (LIKELY(d->state == ST_BODY && ct_map_count(&d->v2p) == 0)) {
             uint64_t k = fast_run(d, p, n - i, rec, b);
             i += k;
             p += k * rs;

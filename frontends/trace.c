@@ -109,11 +109,11 @@
 
 #include "../sim/compiler.h"
 #include "../sim/config_internal.h"
+#include "../sim/map.h"
 #include "frontend.h"
 
 #define PROBE_BYTES 4096
 #define STREAM_BATCH 8192
-#define MAP_MIN_SLOTS 64
 #define RA_SLOTS 3
 #define RA_PROBE 32
 #define RA_IDLE_PCT 90
@@ -133,14 +133,6 @@ typedef struct stream_rt {
 } stream_rt;
 
 #define NO_CORE UINT32_MAX
-
-/* Open-addressing map from id (thread or cpu) to core; grows by doubling. A
- * removed thread keeps its slot with the value NO_CORE. */
-typedef struct id_map {
-    uint64_t *key;         /* id + 1, 0 = empty */
-    uint32_t *val;
-    uint32_t slots, used;
-} id_map;
 
 struct ct_trace {
     const ct_format_ops *fmt;
@@ -162,11 +154,12 @@ struct ct_trace {
     int (*stop)(void *ctx); /* ct_trace_opts.stop, polled before each decoder call */
     void *stop_ctx;
     int started;           /* streams were started (multi-stream) */
-    id_map thread_core;    /* thread -> core (threads and cpus schedules) */
-    id_map cpu_core;       /* traced cpu -> core (cpus schedule) */
+    ct_map thread_core;    /* thread -> core (threads and cpus schedules); an exited
+                              thread keeps its key with the value NO_CORE */
+    ct_map cpu_core;       /* traced cpu -> core (cpus schedule) */
     uint32_t *thread_count;/* per core: threads mapped there and not exited */
     uint32_t *cpu_count;   /* per core: traced cpus mapped there */
-    id_map threads;        /* distinct threads seen (for info.threads) */
+    ct_map threads;        /* distinct threads seen (for info.threads) */
     char **structures;     /* shared by all streams */
     uint32_t nstructures, capstructures;
     /* read-ahead */
@@ -663,7 +656,6 @@ int ct_trace_open_mem(ct_trace **out, const char *name, const void *data, size_t
 }
 
 static void ra_shutdown(ct_trace *t);
-static void map_free(id_map *m);
 
 void ct_trace_close(ct_trace *t)
 {
@@ -686,9 +678,9 @@ void ct_trace_close(ct_trace *t)
     for (uint32_t i = 0; i < t->nstructures; i++)
         free(t->structures[i]);
     free(t->structures);
-    map_free(&t->thread_core);
-    map_free(&t->cpu_core);
-    map_free(&t->threads);
+    ct_map_free(&t->thread_core);
+    ct_map_free(&t->cpu_core);
+    ct_map_free(&t->threads);
     ct_config_free(t->own_cfg);
     ps = paths_of(t);
     for (size_t i = 0; i < ps->n; i++)
@@ -726,64 +718,14 @@ const ct_trace_info *ct_trace_get_info(const ct_trace *t)
 
 /* ---- core assignment ------------------------------------------------------------ */
 
-static uint64_t mix64(uint64_t x)
+/* The core of id in m, inserting it with NO_CORE when absent; NULL when the
+ * map is out of memory (the id is then not remembered). */
+static uint64_t *map_slot(ct_map *m, uint64_t id, int *added)
 {
-    x ^= x >> 31;
-    x *= 0x9e3779b97f4a7c15ull;
-    return x ^ (x >> 29);
-}
-
-static int map_grow(id_map *m)
-{
-    uint32_t slots = m->slots ? m->slots * 2 : MAP_MIN_SLOTS;
-    uint64_t *key = calloc(slots, sizeof *key);
-    uint32_t *val = malloc(slots * sizeof *val);
-
-    if (!key || !val) {
-        free(key);
-        free(val);
-        return -1;
-    }
-    for (uint32_t i = 0; i < m->slots; i++) {
-        uint32_t h;
-        if (!m->key[i])
-            continue;
-        for (h = (uint32_t)(mix64(m->key[i] - 1) & (slots - 1)); key[h]; h = (h + 1) & (slots - 1))
-            ;
-        key[h] = m->key[i];
-        val[h] = m->val[i];
-    }
-    free(m->key);
-    free(m->val);
-    m->key = key;
-    m->val = val;
-    m->slots = slots;
-    return 0;
-}
-
-static void map_free(id_map *m)
-{
-    free(m->key);
-    free(m->val);
-}
-
-/* Slot of key in m, inserting it with value NO_CORE when absent; NULL when
- * the map is out of memory (the id is then not remembered). */
-static uint32_t *map_slot(id_map *m, uint64_t key, int *added)
-{
-    uint32_t h;
-
-    *added = 0;
-    if (m->used * 2 >= m->slots && map_grow(m) != 0)
-        return NULL;
-    for (h = (uint32_t)(mix64(key) & (m->slots - 1)); m->key[h]; h = (h + 1) & (m->slots - 1))
-        if (m->key[h] == key + 1)
-            return &m->val[h];
-    m->key[h] = key + 1;
-    m->val[h] = NO_CORE;
-    m->used++;
-    *added = 1;
-    return &m->val[h];
+    uint64_t *v = ct_map_put(m, id, added);
+    if (v && *added)
+        *v = NO_CORE;
+    return v;
 }
 
 /* The core with the fewest entries in count[] (the lowest on a tie). */
@@ -799,11 +741,11 @@ static uint32_t emptiest(const ct_trace *t, const uint32_t *count)
 static uint32_t core_for_thread(ct_trace *t, uint32_t thread)
 {
     int added;
-    uint32_t *slot = map_slot(&t->thread_core, thread, &added);
+    uint64_t *slot = map_slot(&t->thread_core, thread, &added);
     uint32_t core;
 
     if (slot && *slot != NO_CORE)
-        return *slot;
+        return (uint32_t)*slot;
     core = emptiest(t, t->thread_count);
     t->thread_count[core]++;
     if (slot)
@@ -814,7 +756,7 @@ static uint32_t core_for_thread(ct_trace *t, uint32_t thread)
 static void thread_exit(ct_trace *t, uint32_t thread)
 {
     int added;
-    uint32_t *slot = map_slot(&t->thread_core, thread, &added);
+    uint64_t *slot = map_slot(&t->thread_core, thread, &added);
     if (slot && *slot != NO_CORE) {
         t->thread_count[*slot]--;
         *slot = NO_CORE;
@@ -824,12 +766,12 @@ static void thread_exit(ct_trace *t, uint32_t thread)
 static void thread_on_cpu(ct_trace *t, uint32_t thread, uint16_t cpu)
 {
     int added;
-    uint32_t *cslot = map_slot(&t->cpu_core, cpu, &added);
-    uint32_t *tslot;
+    uint64_t *cslot = map_slot(&t->cpu_core, cpu, &added);
+    uint64_t *tslot;
     uint32_t core;
 
     if (cslot && *cslot != NO_CORE) {
-        core = *cslot;
+        core = (uint32_t)*cslot;
     } else {
         core = emptiest(t, t->cpu_count);
         t->cpu_count[core]++;

@@ -116,13 +116,7 @@
 #include <string.h>
 
 #include "hier_internal.h"
-
-/* Lines that ever missed at one level: a growable open-addressing set. It
- * grows with the footprint of the trace, not with its length. */
-typedef struct seen_set {
-    uint64_t *key;   /* block + 1, 0 = empty */
-    uint64_t mask, used;
-} seen_set;
+#include "map.h"
 
 /* Per level: LRU stamps (the last use of each line; drcachesim's counters
  * give the same order) and the lines that ever missed. */
@@ -145,7 +139,7 @@ typedef struct dcs_level {
     uint64_t loaded;                /* fills of an invalid way, less coherence invalidations */
     int snooped;                    /* a first level under coherence */
     uint64_t write_inval;           /* its lines invalidated by other caches' writes */
-    seen_set seen;
+    ct_map seen;                    /* lines that ever missed here (no values) */
 } dcs_level;
 
 struct ct_dcs {
@@ -163,46 +157,15 @@ struct ct_dcs {
     uint32_t line_bits;
 };
 
-static uint64_t mix(uint64_t x)
+/* Insert block into the level's lines seen; 1 when it was not there. */
+static int seen_add(struct ct_dcs *d, ct_map *seen, uint64_t block)
 {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    return x ^ (x >> 33);
-}
-
-static int seen_grow(seen_set *s)
-{
-    uint64_t slots = s->key ? (s->mask + 1) * 2 : 4096;
-    uint64_t *key = calloc(slots, sizeof *key);
-    if (!key)
-        return -1;
-    for (uint64_t i = 0; s->key && i <= s->mask; i++)
-        if (s->key[i]) {
-            uint64_t j = mix(s->key[i]) & (slots - 1);
-            while (key[j])
-                j = (j + 1) & (slots - 1);
-            key[j] = s->key[i];
-        }
-    free(s->key);
-    s->key = key;
-    s->mask = slots - 1;
-    return 0;
-}
-
-/* Insert block; 1 when it was not there. */
-static int seen_add(struct ct_dcs *d, seen_set *s, uint64_t block)
-{
-    uint64_t k = block + 1, i;
-    if ((s->used + 1) * 2 > s->mask + 1 && seen_grow(s) != 0) {
+    int added;
+    if (!ct_map_put(seen, block, &added)) {
         d->nomem = 1;
         return 0;
     }
-    for (i = mix(k) & s->mask; s->key[i]; i = (i + 1) & s->mask)
-        if (s->key[i] == k)
-            return 0;
-    s->key[i] = k;
-    s->used++;
-    return 1;
+    return added;
 }
 
 static void request(ct_sim *s, int li, uint64_t addr, uint32_t size, int kind);
@@ -615,7 +578,7 @@ int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err)
         d->all_lru &= d->lv[li].pol == DCS_LRU;
         d->line = s->lv[li].line;
         d->line_bits = c->line_bits;
-        if (!d->lv[li].stamp || seen_grow(&d->lv[li].seen) != 0) {
+        if (!d->lv[li].stamp || ct_map_reserve(&d->lv[li].seen, 2048) != 0) {
             ct_dcs_free(d);
             return ct_error_set(err, CT_E_NOMEM, "out of memory");
         }
@@ -675,7 +638,7 @@ void ct_dcs_free(struct ct_dcs *d)
         return;
     for (size_t li = 0; li < d->nlv; li++) {
         free(d->lv[li].stamp);
-        free(d->lv[li].seen.key);
+        ct_map_free(&d->lv[li].seen);
     }
     free(d->lv);
     free(d->snooped);

@@ -31,6 +31,7 @@
 
 #include "cachet/trace.h"
 #include "cachet/validate.h"
+#include "map.h"
 #include "ticks.h"
 
 #define MAX_PAIRS (1u << 20)
@@ -42,13 +43,15 @@
 
 typedef struct ipair {
     uint64_t line, addr;
+    uint32_t next;            /* the pair before it of the same address + 1, 0: none */
 } ipair;
 
 typedef struct istruct {
     ct_infer_structure pub;
     char *name;
-    ipair *pairs;             /* open-addressing set, capacity cap */
+    ipair *pairs;             /* the distinct pairs, in order of arrival; room for cap */
     uint32_t cap, npairs;
+    ct_map by_addr;           /* line address -> its newest pair + 1 */
     uint64_t addr_or;         /* OR of every line address */
     uint64_t lb_hist[LOG_MAX_LINE + 2]; /* fills by log2 of their lower bound */
 } istruct;
@@ -115,47 +118,28 @@ static int struct_of(ct_inference *inf, const ct_trace *t, uint16_t sid)
     return (int)inf->nvs++;
 }
 
-static uint64_t mix(uint64_t a, uint64_t b)
-{
-    uint64_t x = a * 0x9e3779b97f4a7c15ull ^ b;
-    x ^= x >> 31;
-    x *= 0xbf58476d1ce4e5b9ull;
-    return x ^ (x >> 29);
-}
-
 static int add_pair(istruct *s, uint64_t line, uint64_t addr)
 {
-    uint32_t h;
+    uint64_t *head;
+    int added;
+
     if (s->npairs >= MAX_PAIRS)
         return 0;
-    if (s->npairs * 2 >= s->cap) {
+    if (!(head = ct_map_put(&s->by_addr, addr, &added)))
+        return -1;
+    for (uint64_t i = *head; i; i = s->pairs[i - 1].next)
+        if (s->pairs[i - 1].line == line)
+            return 0;
+    if (s->npairs == s->cap) {
         uint32_t cap = s->cap ? s->cap * 2 : 64;
-        ipair *p = malloc(cap * sizeof *p);
+        ipair *p = realloc(s->pairs, cap * sizeof *p);
         if (!p)
             return -1;
-        for (uint32_t i = 0; i < cap; i++)
-            p[i].addr = UINT64_MAX;
-        for (uint32_t i = 0; i < s->cap; i++) {
-            if (s->pairs[i].addr == UINT64_MAX)
-                continue;
-            h = (uint32_t)mix(s->pairs[i].line, s->pairs[i].addr) & (cap - 1);
-            while (p[h].addr != UINT64_MAX)
-                h = (h + 1) & (cap - 1);
-            p[h] = s->pairs[i];
-        }
-        free(s->pairs);
         s->pairs = p;
         s->cap = cap;
     }
-    h = (uint32_t)mix(line, addr) & (s->cap - 1);
-    while (s->pairs[h].addr != UINT64_MAX) {
-        if (s->pairs[h].addr == addr && s->pairs[h].line == line)
-            return 0;
-        h = (h + 1) & (s->cap - 1);
-    }
-    s->pairs[h].line = line;
-    s->pairs[h].addr = addr;
-    s->npairs++;
+    s->pairs[s->npairs] = (ipair){.line = line, .addr = addr, .next = (uint32_t)*head};
+    *head = ++s->npairs;
     s->addr_or |= addr;
     return 0;
 }
@@ -261,13 +245,6 @@ static void solve(istruct *s)
     p->pairs = s->npairs;
     if (!s->npairs)
         return;
-    {   /* pack the set into a plain array */
-        uint32_t n = 0;
-        for (uint32_t i = 0; i < s->cap; i++)
-            if (s->pairs[i].addr != UINT64_MAX)
-                s->pairs[n++] = s->pairs[i];
-        s->cap = n;
-    }
     p->line_max = MAX_LINE;
     while (p->line_max > 1 && (s->addr_or & (p->line_max - 1)))
         p->line_max >>= 1;
@@ -281,7 +258,7 @@ static void solve(istruct *s)
     p->line = p->line_max;
     for (uint32_t w = 1; w <= MAX_ASSOC && p->ncand < CT_INFER_MAX_CANDIDATES; w++) {
         uint64_t maxset = 0, smin = 0, smax = 0;
-        for (uint32_t i = 0; i < s->cap; i++)
+        for (uint32_t i = 0; i < s->npairs; i++)
             if (s->pairs[i].line / w > maxset)
                 maxset = s->pairs[i].line / w;
         for (int lg = 0; lg <= MAX_SETS_LOG; lg++) {
@@ -289,7 +266,7 @@ static void solve(istruct *s)
             int ok = 1;
             if (sets <= maxset)
                 continue;
-            for (uint32_t i = 0; i < s->cap && ok; i++) {
+            for (uint32_t i = 0; i < s->npairs && ok; i++) {
                 const ipair *q = &s->pairs[i];
                 if (((q->addr / p->line) & (sets - 1)) != q->line / w)
                     ok = 0;
@@ -312,7 +289,7 @@ static void solve(istruct *s)
     }
     if (p->ncand) {
         uint32_t w = p->cand[0].assoc;
-        for (uint32_t i = 0; i < s->cap; i++)
+        for (uint32_t i = 0; i < s->npairs; i++)
             if (s->pairs[i].line % w + 1 > p->ways_seen)
                 p->ways_seen = (uint32_t)(s->pairs[i].line % w + 1);
     }
@@ -396,6 +373,7 @@ void ct_inference_free(ct_inference *inf)
     for (size_t i = 0; i < inf->nvs; i++) {
         free(inf->vs[i].name);
         free(inf->vs[i].pairs);
+        ct_map_free(&inf->vs[i].by_addr);
     }
     free(inf->vs);
     free(inf->ref_vs);

@@ -90,6 +90,7 @@
 
 #include "../frontends/frontend.h"
 #include "cachet/validate.h"
+#include "map.h"
 #include "ticks.h"
 
 enum { SIDE_REF = 0, SIDE_MODEL = 1 };
@@ -97,14 +98,6 @@ enum { SIDE_REF = 0, SIDE_MODEL = 1 };
 
 /* Lines remembered for the cold-start rule, over all structures. */
 #define TOUCH_BUDGET (1u << 22)
-
-/* The model's lines of one structure (rule "Cold start"): open addressing,
- * grown by doubling. */
-typedef struct touched {
-    uint64_t *key;            /* line, entry or descriptor key */
-    uint8_t *state;           /* 0 empty; T_SEEN | T_COLD */
-    uint64_t cap, used;
-} touched;
 
 enum { T_SEEN = 1, T_COLD = 2 /* its current fill was a first touch */ };
 
@@ -115,7 +108,7 @@ typedef struct vstruct {
     uint64_t sets;            /* model geometry (mapped structures) */
     uint32_t line_bits;       /* caches: log2 of the line */
     uint64_t *first_ref;      /* per set: tick of the first reference event */
-    touched seen;             /* the model's lines (mapped structures) */
+    ct_map seen;              /* the model's lines (mapped structures) -> T_* state */
 } vstruct;
 
 /* What an event is matched on (rule "Matching"). */
@@ -309,62 +302,6 @@ static uint64_t set_of(const vstruct *s, uint64_t addr, uint8_t size_log2)
 
 /* ---- the model's first touches ------------------------------------------------ */
 
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    return x;
-}
-
-/* The slot of key in t (found or empty), or NULL when t has no room. */
-static uint64_t *touch_slot(const touched *t, uint64_t key, uint8_t **state)
-{
-    if (!t->cap)
-        return NULL;
-    for (uint64_t h = mix(key) & (t->cap - 1);; h = (h + 1) & (t->cap - 1))
-        if (!t->state[h] || t->key[h] == key) {
-            *state = &t->state[h];
-            return &t->key[h];
-        }
-}
-
-/* Make room for one more line; 0 when the budget or memory is exhausted. */
-static int touch_room(ct_validation *v, touched *t)
-{
-    uint64_t cap;
-    uint64_t *key;
-    uint8_t *state;
-
-    if (v->touch_used >= TOUCH_BUDGET)
-        return 0;
-    if ((t->used + 1) * 2 <= t->cap)
-        return 1;
-    cap = t->cap ? t->cap * 2 : 64;
-    key = calloc(cap, sizeof *key);
-    state = calloc(cap, 1);
-    if (!key || !state) {
-        free(key);
-        free(state);
-        return 0;
-    }
-    for (uint64_t i = 0; i < t->cap; i++) {
-        uint64_t h;
-        if (!t->state[i])
-            continue;
-        for (h = mix(t->key[i]) & (cap - 1); state[h]; h = (h + 1) & (cap - 1))
-            ;
-        key[h] = t->key[i];
-        state[h] = t->state[i];
-    }
-    free(t->key);
-    free(t->state);
-    t->key = key;
-    t->state = state;
-    t->cap = cap;
-    return 1;
-}
-
 /* Whether a model event is a first touch of its line or follows from one
  * (rule "Cold start"), remembering the line. */
 static int first_touch(ct_validation *v, vstruct *s, const ct_event *ev, const ekey *k)
@@ -374,22 +311,19 @@ static int first_touch(ct_validation *v, vstruct *s, const ct_event *ev, const e
     const uint64_t key = k->addr | k->ns | (uint64_t)k->size_log2 << 1;
     const int fill = ev->op == CT_EVOP_ALLOC || ev->op == CT_EVOP_FILL ||
                      ev->op == CT_EVOP_WALK;
-    uint8_t *state = NULL;
-    uint64_t *slot = touch_slot(&s->seen, key, &state);
+    uint64_t *state = ct_map_find(&s->seen, key);
+    int added;
 
-    if (slot && *state) { /* seen before */
+    if (state) { /* seen before */
         if (fill) {
             *state = T_SEEN; /* a refill, or a descriptor read again */
             return 0;
         }
         return (*state & T_COLD) != 0;
     }
-    if (!fill || !touch_room(v, &s->seen))
+    if (!fill || v->touch_used >= TOUCH_BUDGET || !(state = ct_map_put(&s->seen, key, &added)))
         return 0;
-    slot = touch_slot(&s->seen, key, &state);
-    *slot = key;
     *state = T_SEEN | T_COLD;
-    s->seen.used++;
     v->touch_used++;
     return 1;
 }
@@ -399,10 +333,7 @@ static int first_touch(ct_validation *v, vstruct *s, const ct_event *ev, const e
 static uint64_t key_hash(uint32_t vs, int op, uint64_t addr, int ns)
 {
     uint64_t x = addr ^ ((uint64_t)vs << 48) ^ ((uint64_t)op << 40) ^ ((uint64_t)ns << 39);
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    return x;
+    return ct_mix64(x);
 }
 
 static int grow_ring(ct_validation *v)
@@ -949,8 +880,7 @@ void ct_validation_free(ct_validation *v)
     for (size_t i = 0; i < v->nvs; i++) {
         free(v->vs[i].name);
         free(v->vs[i].first_ref);
-        free(v->vs[i].seen.key);
-        free(v->vs[i].seen.state);
+        ct_map_free(&v->vs[i].seen);
     }
     free(v->vs);
     free(v->level_vs);

@@ -126,6 +126,7 @@
 #include <string.h>
 
 #include "hier_internal.h"
+#include "map.h"
 #include "tlb.h"
 
 #define PROBES 16
@@ -192,12 +193,10 @@ struct ct_xlate {
 
 /* ---- small helpers --------------------------------------------------------- */
 
+/* SplitMix64's step: the shared mix of x plus its increment. */
 static uint64_t mix64(uint64_t x)
 {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
+    return ct_mix64(x + 0x9e3779b97f4a7c15ull);
 }
 
 FORCE_INLINE uint32_t shift_of(const ct_xlate *x, uint32_t level)
