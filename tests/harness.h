@@ -4,6 +4,10 @@
  *
  *   TEST(name) { CHECK(x == 1); CHECK_EQ_U64(a, b); }
  *   int main(void) { RUN(name); return harness_done(); }
+ *
+ * CACHET_TEST=name in the environment runs only the test of that name (a
+ * name no RUN gives is a failure, so a misspelt one cannot pass);
+ * CACHET_TEST=list prints the names instead of running anything.
  */
 #ifndef CT_HARNESS_H
 #define CT_HARNESS_H
@@ -13,15 +17,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int harness_passed, harness_failed;
+static int harness_passed, harness_failed, harness_ran;
 static const char *harness_test = "";
 
 #define TEST(name) static void name(void)
 
-#define RUN(name)                  \
-    do {                           \
-        harness_test = #name;      \
-        name();                    \
+/* Whether RUN(name) runs its test (CACHET_TEST, above). */
+static inline int harness_selected(const char *name)
+{
+    const char *only = getenv("CACHET_TEST");
+    if (!only || !*only)
+        return 1;
+    if (strcmp(only, "list") == 0) {
+        printf("%s\n", name);
+        return 0;
+    }
+    return strcmp(only, name) == 0;
+}
+
+#define RUN(name)                           \
+    do {                                    \
+        if (harness_selected(#name)) {      \
+            harness_test = #name;           \
+            harness_ran++;                  \
+            name();                         \
+        }                                   \
     } while (0)
 
 #define CHECK(cond)                                                                     \
@@ -67,6 +87,11 @@ static inline int harness_file_write(void *ctx, const char *data, size_t len)
 
 static inline int harness_done(void)
 {
+    const char *only = getenv("CACHET_TEST");
+    if (only && *only && strcmp(only, "list") != 0 && !harness_ran) {
+        fprintf(stderr, "FAIL: no test named \"%s\"\n", only);
+        harness_failed++;
+    }
     printf("%d passed, %d failed\n", harness_passed, harness_failed);
     return harness_failed ? 1 : 0;
 }
