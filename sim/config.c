@@ -3,17 +3,16 @@
  *
  * Rules (the key reference itself is the schema in config_schema.c):
  *  - Every section and key must be in the schema; anything else is an error.
- *  - Values are parsed here from the text iniparser returns (never with its
- *    typed getters: they accept "64k" as 64 and "042" as octal). Sizes take
+ *  - Files are read by the INI reader of ini.c (its rules are there); each
+ *    value is parsed here from its text by its schema row. Sizes take
  *    K, M, G or T, alone or followed by B or iB, all powers of 1024
  *    ("32K" = "32KB" = "32KiB" = 32768; "32Kb" is refused). A string
  *    key with a grammar of its own (a list) is also checked by its entry in
  *    ct_schema_checks.
  *  - A top-level `include = FILE` reads FILE first (relative to the including
  *    file); keys of the including file win; include loops are errors.
- *  - A key given twice in one section of one file is an error (iniparser
- *    would keep the last value without a word); section and key names are
- *    compared as iniparser does, without case.
+ *  - A key given twice in one section of one file is an error; section and
+ *    key names are compared without case.
  *  - Optional sections (cache levels) exist only when named in the INI or set
  *    with -s; a present section's missing keys take their defaults.
  *  - Geometry: line a power of two, size a multiple of line x assoc, assoc
@@ -44,7 +43,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <iniparser/iniparser.h>
 
 #include "config_internal.h"
 #include "policy.h"
@@ -591,45 +589,8 @@ int ct_config_clone(ct_config **out, const ct_config *src, ct_error *err)
 
 /* ---- loading files ------------------------------------------------------ */
 
-/* iniparser reports syntax errors through a process-wide callback; cachet
- * finds them itself (with line numbers) before calling iniparser, so the
- * callback only has to stay quiet. */
-static int quiet_errback(const char *fmt, ...)
-{
-    (void)fmt;
-    return 0;
-}
-
-FILE *ct_ini_open(const char *path, ct_error *err)
-{
-    struct stat sb;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        ct_error_set(err, CT_E_IO, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        fclose(f);
-        ct_error_set(err, CT_E_IO, "%s: is a directory, not an INI file", path);
-        return NULL;
-    }
-    return f;
-}
-
-int ct_ini_line_fault(const char *path, unsigned lineno, const char *line, size_t cap,
-                      long got, FILE *f, ct_error *err)
-{
-    if (got >= 0 && strlen(line) != (size_t)got) /* fgets read more than the string holds */
-        return ct_error_set(err, CT_E_CONFIG, "%s:%u: a NUL byte: not a text file", path,
-                            lineno);
-    if (!strchr(line, '\n') && !feof(f))
-        return ct_error_set(err, CT_E_CONFIG, "%s:%u: line longer than %zu characters", path,
-                            lineno, cap - 2);
-    return CT_OK;
-}
-
-/* The keys a file has given so far, as iniparser names them: "section:key"
- * in lower case, with the line that gave each. */
+/* The keys a file has given so far, as "section:key" in lower case, with the
+ * line that gave each. */
 typedef struct seen_keys {
     char **name;
     unsigned *line;
@@ -645,8 +606,8 @@ static void seen_free(seen_keys *k)
 }
 
 /* Note key (of [section], "" outside any) given on lineno; a key given
- * before in the same section is an error, since iniparser would silently
- * keep the last value. */
+ * before in the same section is an error (which of the two would count is
+ * not obvious to the reader of the file). */
 static int seen_key(seen_keys *k, const char *path, unsigned lineno, const char *section,
                     const char *key, size_t keylen, ct_error *err)
 {
@@ -681,74 +642,26 @@ static int seen_key(seen_keys *k, const char *path, unsigned lineno, const char 
     return CT_OK;
 }
 
-/* Check INI syntax line by line: blank, comment, [section], key = value;
- * and that no key is given twice in one section. */
-static int check_syntax(const char *path, ct_error *err)
+/* The first reading of a file: its syntax, no key given twice in one
+ * section, and the file it includes (inc, "" for none). */
+static int check_file(const char *path, char *inc, size_t incn, ct_error *err)
 {
-    FILE *f = ct_ini_open(path, err);
-    char line[4096], section[128] = "";
-    unsigned lineno = 0;
+    ct_ini r;
     seen_keys keys = {0};
-    int rc = CT_OK;
+    int rc = ct_ini_begin(&r, path, err);
 
-    if (!f)
-        return err->code;
-    for (long at = ftell(f); fgets(line, sizeof line, f); at = ftell(f)) {
-        char *p = line, *end;
-        lineno++;
-        if (ct_ini_line_fault(path, lineno, line, sizeof line, at < 0 ? -1 : ftell(f) - at, f,
-                              err)) {
-            rc = err->code;
-            goto out;
-        }
-        while (isspace((unsigned char)*p))
-            p++;
-        end = p + strlen(p);
-        while (end > p && isspace((unsigned char)end[-1]))
-            *--end = '\0';
-        if (!*p || *p == ';' || *p == '#')
-            continue;
-        if (*p == '[') {
-            char *close = strchr(p, ']');
-            char *rest = close ? close + 1 : NULL;
-            while (rest && isspace((unsigned char)*rest))
-                rest++;
-            if (!close || close == p + 1 || (rest && *rest && *rest != ';' && *rest != '#')) {
-                rc = ct_error_set(err, CT_E_CONFIG, "%s:%u: syntax error: expected [section]",
-                                  path, lineno);
-                goto out;
-            }
-            {
-                /* the name as iniparser keeps it: blanks around it dropped */
-                const char *b = p + 1, *e = close;
-                while (b < e && isspace((unsigned char)*b))
-                    b++;
-                while (e > b && isspace((unsigned char)e[-1]))
-                    e--;
-                snprintf(section, sizeof section, "%.*s", (int)(e - b), b);
-            }
-            continue;
-        }
-        if (!strchr(p, '=') || *p == '=') {
-            rc = ct_error_set(err, CT_E_CONFIG, "%s:%u: syntax error: expected key = value",
-                              path, lineno);
-            goto out;
-        }
-        {
-            const char *e = strchr(p, '=');
-            while (e > p && isspace((unsigned char)e[-1]))
-                e--;
-            if (seen_key(&keys, path, lineno, section, p, (size_t)(e - p), err) != CT_OK) {
-                rc = err->code;
-                goto out;
-            }
+    inc[0] = '\0';
+    while (rc == CT_OK && (rc = ct_ini_next(&r, err)) > 0) {
+        if (rc == CT_INI_KEY) {
+            rc = seen_key(&keys, path, r.lineno, r.section, r.key, strlen(r.key), err);
+            if (rc == CT_OK && !r.section[0] && strcmp(r.key, "include") == 0)
+                snprintf(inc, incn, "%s", r.value);
+        } else {
+            rc = CT_OK;
         }
     }
-    if (ferror(f))
-        rc = ct_error_set(err, CT_E_IO, "%s: read error", path);
-out:
+    ct_ini_end(&r);
     seen_free(&keys);
-    fclose(f);
     return rc;
 }
 
@@ -767,10 +680,48 @@ typedef struct load_stack {
     int depth;
 } load_stack;
 
+/* The second reading of a file, checked by check_file: every section and
+ * key must be in the schema; the values are stored as text. */
+static int apply_file(struct ct_config *c, const char *path, ct_error *err)
+{
+    ct_ini r;
+    int rc = ct_ini_begin(&r, path, err), s = -1, row;
+
+    while (rc == CT_OK && (rc = ct_ini_next(&r, err)) > 0) {
+        if (rc == CT_INI_SECTION) {
+            s = find_section(r.section);
+            if (s < 0) {
+                rc = ct_error_set(err, CT_E_CONFIG, "%s: [%s]: unknown section", path,
+                                  r.section);
+            } else {
+                c->present[s] = 1;
+                rc = CT_OK;
+            }
+            continue;
+        }
+        if (!r.section[0]) { /* a top-level key */
+            rc = strcmp(r.key, "include") == 0
+                     ? CT_OK
+                     : ct_error_set(err, CT_E_CONFIG, "%s: %s: unknown top-level key (only "
+                                    "include is allowed outside a section)", path, r.key);
+            continue;
+        }
+        row = find_row(s, r.key);
+        if (row < 0)
+            rc = ct_error_set(err, CT_E_CONFIG, "%s: [%s] %s: unknown key", path, r.section,
+                              r.key);
+        else if (store_text(c, (size_t)row, r.value, path) != CT_OK)
+            rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+        else
+            rc = CT_OK;
+    }
+    ct_ini_end(&r);
+    return rc;
+}
+
 static int load_into(struct ct_config *c, const char *path, load_stack *stk, ct_error *err)
 {
-    char real[PATH_MAX];
-    dictionary *d;
+    char real[PATH_MAX], inc[PATH_MAX];
     int rc = CT_OK;
 
     if (!realpath(path, real))
@@ -790,85 +741,32 @@ static int load_into(struct ct_config *c, const char *path, load_stack *stk, ct_
     if (stk->depth >= MAX_INCLUDE_DEPTH)
         return ct_error_set(err, CT_E_CONFIG, "%s: includes nested deeper than %d", path,
                             MAX_INCLUDE_DEPTH);
-    rc = check_syntax(path, err);
+    rc = check_file(path, inc, sizeof inc, err);
     if (rc)
         return rc;
-    iniparser_set_error_callback(quiet_errback);
-    d = iniparser_load(path);
-    if (!d)
-        return ct_error_set(err, CT_E_CONFIG, "%s: cannot parse", path);
     stk->given[stk->depth] = path;
     stk->real[stk->depth++] = real;
 
     /* The include first, so that this file's keys win. */
-    {
-        const char *inc = iniparser_getstring(d, ":include", NULL);
-        if (inc) {
-            char dir[PATH_MAX], incpath[PATH_MAX * 2];
-            dir_of(path, dir, sizeof dir);
-            if (inc[0] == '/')
-                snprintf(incpath, sizeof incpath, "%s", inc);
-            else
-                snprintf(incpath, sizeof incpath, "%s/%s", dir, inc);
-            rc = load_into(c, incpath, stk, err);
-            if (rc) {
-                if (rc == CT_E_IO)
-                    ct_error_set(err, CT_E_CONFIG, "%s: include %s: cannot open", path, inc);
-                else if (!strstr(err->msg, ": include loop: "))
-                    ct_error_prefix(err, "%s: include", path); /* say where it came from */
-                rc = err->code;
-                goto out;
-            }
+    if (inc[0]) {
+        char dir[PATH_MAX], incpath[PATH_MAX * 2];
+        dir_of(path, dir, sizeof dir);
+        if (inc[0] == '/')
+            snprintf(incpath, sizeof incpath, "%s", inc);
+        else
+            snprintf(incpath, sizeof incpath, "%s/%s", dir, inc);
+        rc = load_into(c, incpath, stk, err);
+        if (rc) {
+            if (rc == CT_E_IO)
+                ct_error_set(err, CT_E_CONFIG, "%s: include %s: cannot open", path, inc);
+            else if (!strstr(err->msg, ": include loop: "))
+                ct_error_prefix(err, "%s: include", path); /* say where it came from */
+            stk->depth--;
+            return err->code;
         }
     }
-
-    for (int i = 0; i < d->size; i++) {
-        const char *k = d->key[i], *colon;
-        char secname[128];
-        int s, r;
-
-        if (!k)
-            continue;
-        colon = strchr(k, ':');
-        if (!colon) { /* a section header */
-            s = find_section(k);
-            if (s < 0) {
-                rc = ct_error_set(err, CT_E_CONFIG, "%s: [%s]: unknown section", path, k);
-                goto out;
-            }
-            c->present[s] = 1;
-            continue;
-        }
-        if (colon == k) { /* top-level key */
-            if (strcmp(k, ":include") != 0) {
-                rc = ct_error_set(err, CT_E_CONFIG,
-                                  "%s: %s: unknown top-level key (only include is allowed "
-                                  "outside a section)", path, colon + 1);
-                goto out;
-            }
-            continue;
-        }
-        snprintf(secname, sizeof secname, "%.*s", (int)(colon - k), k);
-        s = find_section(secname);
-        if (s < 0) {
-            rc = ct_error_set(err, CT_E_CONFIG, "%s: [%s]: unknown section", path, secname);
-            goto out;
-        }
-        r = find_row(s, colon + 1);
-        if (r < 0) {
-            rc = ct_error_set(err, CT_E_CONFIG, "%s: [%s] %s: unknown key", path, secname,
-                              colon + 1);
-            goto out;
-        }
-        c->present[s] = 1;
-        if (store_text(c, (size_t)r, d->val[i] ? d->val[i] : "", path) != CT_OK) {
-            rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
-            goto out;
-        }
-    }
-out:
+    rc = apply_file(c, path, err);
     stk->depth--;
-    iniparser_freedict(d);
     return rc;
 }
 

@@ -150,15 +150,27 @@ extern const size_t ct_schema_nrows;
 extern const ct_schema_check ct_schema_checks[];
 extern const size_t ct_schema_nchecks;
 
-/* INI text files (configurations, sweep files). ct_ini_open opens path for
- * reading, refusing a directory; NULL with err set on failure.
- * ct_ini_line_fault checks a line that fgets read from f into a buffer of
- * cap bytes, consuming `got` bytes of the file (-1: unknown): 0 when it is
- * whole, else a CT_E_CONFIG error "PATH:LINE: reason" for a line longer
- * than the buffer or one holding a NUL byte. */
-FILE *ct_ini_open(const char *path, ct_error *err);
-int ct_ini_line_fault(const char *path, unsigned lineno, const char *line, size_t cap,
-                      long got, FILE *f, ct_error *err);
+/* Reading INI files (configurations, sweep files) line by line; the rules
+ * are at the top of sim/ini.c. ct_ini_begin opens path (not a directory):
+ * CT_OK, or CT_E_IO with err set. ct_ini_next reads on to the next section
+ * header (CT_INI_SECTION: section set) or key (CT_INI_KEY: key, value and
+ * section set; they stay valid until the next call), or the end
+ * (CT_INI_DONE); a negative error code with err set ("PATH:LINE: reason")
+ * on a syntax error, a line too long or holding a NUL, or a read error.
+ * ct_ini_end closes the file. */
+#define CT_INI_LINE_MAX 4096
+enum { CT_INI_DONE = 0, CT_INI_SECTION = 1, CT_INI_KEY = 2 };
+typedef struct ct_ini {
+    FILE *f;
+    const char *path;
+    unsigned lineno;            /* of the line last read */
+    char section[128];          /* the current section, lower case; "" before the first */
+    char *key, *value;          /* CT_INI_KEY: the key (lower case) and its value */
+    char line[CT_INI_LINE_MAX];
+} ct_ini;
+int ct_ini_begin(ct_ini *r, const char *path, ct_error *err);
+int ct_ini_next(ct_ini *r, ct_error *err);
+void ct_ini_end(ct_ini *r);
 
 /* Many variants of one base, each setting the same keys (a sweep checking
  * its points). The base's rows are parsed once; a variant parses only the

@@ -299,39 +299,15 @@ static int expand_values(const char *file, dim_key *k, const char *text, ct_erro
 
 static int parse_file(const char *path, parsed *p, ct_error *err)
 {
-    FILE *f = ct_ini_open(path, err);
-    char line[4096], section[64] = "";
-    unsigned lineno = 0;
-    int rc = CT_OK;
+    ct_ini r;
+    const char *section = r.section;
+    int rc = ct_ini_begin(&r, path, err);
 
-    if (!f)
-        return err->code;
-    for (long at = ftell(f); rc == CT_OK && fgets(line, sizeof line, f); at = ftell(f)) {
-        char *s, *eq, *key, *val, *c;
-        lineno++;
-        if ((rc = ct_ini_line_fault(path, lineno, line, sizeof line,
-                                    at < 0 ? -1 : ftell(f) - at, f, err)) != CT_OK)
-            break;
-        /* comments: a line starting with ; or #, or " ;" / " #" after a value */
-        for (c = line; *c; c++)
-            if ((*c == ';' || *c == '#') && (c == line || isspace((unsigned char)c[-1]))) {
-                *c = '\0';
-                break;
-            }
-        s = trim(line);
-        if (!*s)
-            continue;
-        if (*s == '[') {
-            char *close = strchr(s, ']');
-            if (!close || close == s + 1 || close[1] != '\0') {
-                rc = ct_error_set(err, CT_E_CONFIG, "%s:%u: syntax error: expected [section]",
-                                  path, lineno);
-                break;
-            }
-            *close = '\0';
-            snprintf(section, sizeof section, "%s", trim(s + 1));
-            for (char *q = section; *q; q++)
-                *q = (char)tolower((unsigned char)*q);
+    while (rc == CT_OK && (rc = ct_ini_next(&r, err)) > 0) {
+        char *key = r.key, *val = r.value;
+        const int kind = rc;
+        rc = CT_OK;
+        if (kind == CT_INI_SECTION) {
             if (strcmp(section, "sweep") != 0 && ct_config_check_value(section, "", "", NULL) ==
                                                      CT_E_CONFIG) {
                 ct_error e = {0};
@@ -344,15 +320,6 @@ static int parse_file(const char *path, parsed *p, ct_error *err)
             }
             continue;
         }
-        eq = strchr(s, '=');
-        if (!eq || eq == s) {
-            rc = ct_error_set(err, CT_E_CONFIG, "%s:%u: syntax error: expected key = value", path,
-                              lineno);
-            break;
-        }
-        *eq = '\0';
-        key = trim(s);
-        val = trim(eq + 1);
         if (!section[0]) {
             if (strcmp(key, "base") != 0) {
                 rc = ct_error_set(err, CT_E_CONFIG,
@@ -436,9 +403,7 @@ static int parse_file(const char *path, parsed *p, ct_error *err)
             rc = expand_values(path, k, val, err);
         }
     }
-    if (rc == CT_OK && ferror(f))
-        rc = ct_error_set(err, CT_E_IO, "%s: read error", path);
-    fclose(f);
+    ct_ini_end(&r);
     if (rc == CT_OK && p->nkeys == 0)
         rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep]: no keys to vary", path);
     /* zip groups: "a b, c d" */

@@ -5,6 +5,7 @@
  * CT_E_CONFIG (or CT_E_IO) and a message containing TEXT and the file name.
  */
 #include <dirent.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "cachet/cachet.h"
@@ -68,7 +69,8 @@ TEST(bad_files_fail_with_their_reason)
 TEST(good_files_load)
 {
     const char *files[] = {"minimal", "empty_sections", "full_assoc", "non_pow2_sets",
-                           "include_base", "include_child", "hex_and_case", "translation"};
+                           "include_base", "include_child", "hex_and_case", "translation",
+                           "comments"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[256];
         ct_config *c;
@@ -108,6 +110,57 @@ TEST(values_are_resolved)
     c = load("tests/configs/good/full_assoc.ini");
     CHECK(c && strcmp(get(c, "l1d", "assoc"), "64") == 0);
     ct_config_free(c);
+}
+
+/* The INI reader's rules (sim/ini.c), which configurations and sweep files
+ * share: comments after a blank, ';' and '#' kept inside a value, quotes. */
+TEST(comments_follow_a_blank_and_quotes_keep_text)
+{
+    ct_config *c = load("tests/configs/good/comments.ini");
+    CHECK(c != NULL);
+    if (!c)
+        return;
+    CHECK(strcmp(get(c, "l1d", "size"), "16384") == 0);
+    CHECK(strcmp(get(c, "l1d", "assoc"), "4") == 0);
+    CHECK(strcmp(get(c, "l1d", "tarmac_name"), "core;l1#d") == 0);
+    CHECK(strcmp(get(c, "l2", "size"), "262144") == 0);
+    CHECK(strcmp(get(c, "l2", "tarmac_name"), "shared ; l2 # x") == 0);
+    CHECK(strcmp(get(c, "l2", "replacement"), "lru") == 0);
+    ct_config_free(c);
+}
+
+/* Each kind of line, read by ct_ini_next from a small file. */
+TEST(ini_reader_yields_sections_keys_and_line_numbers)
+{
+    char path[64];
+    FILE *f;
+    ct_ini r;
+    ct_error err = {0};
+
+    snprintf(path, sizeof path, "/tmp/cachet-ini-%d.ini", (int)getpid());
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs("Top = 1\n\n  [ L1D ]  \nSize=4K;x ; y\nk =\n[a]\nbad line\n", f);
+    fclose(f);
+    CHECK_EQ_U64(ct_ini_begin(&r, path, &err), CT_OK);
+    CHECK_EQ_U64(ct_ini_next(&r, &err), CT_INI_KEY);
+    CHECK(strcmp(r.section, "") == 0 && strcmp(r.key, "top") == 0 && strcmp(r.value, "1") == 0);
+    CHECK_EQ_U64(r.lineno, 1);
+    CHECK_EQ_U64(ct_ini_next(&r, &err), CT_INI_SECTION);
+    CHECK(strcmp(r.section, "l1d") == 0);
+    CHECK_EQ_U64(r.lineno, 3);
+    CHECK_EQ_U64(ct_ini_next(&r, &err), CT_INI_KEY);
+    CHECK(strcmp(r.section, "l1d") == 0 && strcmp(r.key, "size") == 0);
+    CHECK(strcmp(r.value, "4K;x") == 0);
+    CHECK_EQ_U64(ct_ini_next(&r, &err), CT_INI_KEY);
+    CHECK(strcmp(r.key, "k") == 0 && strcmp(r.value, "") == 0);
+    CHECK_EQ_U64(ct_ini_next(&r, &err), CT_INI_SECTION);
+    CHECK((uint64_t)ct_ini_next(&r, &err) == (uint64_t)CT_E_CONFIG);
+    CHECK_STR_CONTAINS(err.msg, ".ini:7: syntax error: expected key = value");
+    ct_ini_end(&r);
+    remove(path);
 }
 
 TEST(translation_sections_resolve)
@@ -314,6 +367,8 @@ int main(void)
 {
     RUN(bad_files_fail_with_their_reason);
     RUN(good_files_load);
+    RUN(comments_follow_a_blank_and_quotes_keep_text);
+    RUN(ini_reader_yields_sections_keys_and_line_numbers);
     RUN(translation_sections_resolve);
     RUN(values_are_resolved);
     RUN(settings_apply_together_or_not_at_all);

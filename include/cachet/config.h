@@ -1,13 +1,13 @@
 /*
  * cachet/config.h - configurations: INI files checked against one schema.
  *
- * A configuration is read from an INI file (through iniparser) and checked
- * strictly against a single schema table (sim/config_schema.c): an unknown
- * section or key, a malformed value or an impossible geometry is an error
- * of the form "FILE: [section] key: reason". Values are parsed by cachet,
- * never by iniparser's typed getters: sizes take K, M, G and T suffixes
- * (powers of 1024; also written KB or KiB), integers are decimal or 0x-hex,
- * booleans are yes/no, true/false, on/off or 1/0.
+ * A configuration is read from an INI file (line rules: sim/ini.c, and the
+ * key reference) and checked strictly against a single schema table
+ * (sim/config_schema.c): an unknown section or key, a malformed value or an
+ * impossible geometry is an error of the form "FILE: [section] key:
+ * reason". Values are parsed from their text: sizes take K, M, G and T
+ * suffixes (powers of 1024; also written KB or KiB), integers are decimal or
+ * 0x-hex, booleans are yes/no, true/false, on/off or 1/0.
  *
  * A top-level `include = other.ini` (path relative to the including file)
  * reads that file first; the including file's values win. A cache section

@@ -49,6 +49,11 @@ static void print_keys(void)
            "means that level does not exist. `cachet run -s section.key=value` overrides one\n"
            "key from the command line; a key of a cache or TLB the configuration lacks\n"
            "must come with its size (`-s l3.size=8M -s l3.latency=30`).\n\n"
+           "A comment opens with `;` or `#` at the start of a line or after a blank:\n"
+           "`size = 32K ; L1` is 32K, `tarmac_name = a;b` keeps its `;`. A value in quotes\n"
+           "(`\"...\"` or `'...'`) is taken without them, `;` and `#` included. Section\n"
+           "names and keys match without case. Sweep files follow the same rules\n"
+           "(`sim/ini.c`).\n\n"
            "Shipped configurations: `default.ini` (the quick-start hierarchy), `cfgA.ini`,\n"
            "`cfgB.ini`, `fastmodel-aemv8.ini`, `drcachesim-default.ini`.\n");
     for (size_t i = 0; ct_config_schema_row(i, &d); i++) {
