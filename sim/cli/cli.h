@@ -48,6 +48,22 @@ typedef struct cli_common {
  * 0 not one of them, -1 refused (the message is printed). */
 int cli_common_option(cli_common *o, int c, const char *arg);
 
+/* The next option of a command: getopt_long over shorts and longs (set
+ * optind = 1 before the first call). The common options are taken into co
+ * (unless co is NULL: a command without them); -h/--help prints help to
+ * stdout. Returns an option for the command to take (its character), or
+ * CLI_OPT_END after the last option, or CLI_OPT_STOP with *status set:
+ * EXIT_OK after --help, EXIT_USAGE after an unknown or refused option (the
+ * message and, for an unknown one, help are printed on stderr). */
+enum { CLI_OPT_END = -1, CLI_OPT_STOP = -2 };
+struct option;
+int cli_option(int argc, char **argv, const char *shorts, const struct option *longs,
+               cli_common *co, void (*help)(FILE *), int *status);
+
+/* A count given to an option: decimal digits only (no sign), at most max.
+ * 0, or -1 when arg is not one. */
+int cli_count(const char *arg, uint64_t max, uint64_t *out);
+
 /* Load the configuration: the file (or the built-in default, or with
  * drcachesim set drcachesim's default hierarchy) plus -s settings.
  * Returns CT_OK or fills err. */

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,6 +66,48 @@ int cli_common_option(cli_common *o, int c, const char *arg)
         return 1;
     default: return 0;
     }
+}
+
+int cli_option(int argc, char **argv, const char *shorts, const struct option *longs,
+               cli_common *co, void (*help)(FILE *), int *status)
+{
+    for (;;) {
+        int c = getopt_long(argc, argv, shorts, longs, NULL), taken;
+        if (c == -1)
+            return CLI_OPT_END;
+        if (c == 'h') {
+            help(stdout);
+            *status = EXIT_OK;
+            return CLI_OPT_STOP;
+        }
+        if (c == '?' || c == ':') {
+            help(stderr);
+            *status = EXIT_USAGE;
+            return CLI_OPT_STOP;
+        }
+        taken = co ? cli_common_option(co, c, optarg) : 0;
+        if (taken < 0) {
+            *status = EXIT_USAGE;
+            return CLI_OPT_STOP;
+        }
+        if (!taken)
+            return c;
+    }
+}
+
+int cli_count(const char *arg, uint64_t max, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+
+    if (arg[0] < '0' || arg[0] > '9')
+        return -1;
+    errno = 0;
+    v = strtoull(arg, &end, 10);
+    if (*end || errno == ERANGE || v > max)
+        return -1;
+    *out = v;
+    return 0;
 }
 
 /* DynamoRIO drcachesim's default hierarchy, counted by its rules: the

@@ -392,6 +392,7 @@ out:
 
 int cmd_bench(int argc, char **argv)
 {
+    int opt_status;
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
         {"workload", required_argument, NULL, 'w'}, {"dir", required_argument, NULL, 'd'},
@@ -410,13 +411,10 @@ int cmd_bench(int argc, char **argv)
     const char *ra;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:s:w:r:f:h", opts, NULL)) != -1) {
-        int taken = cli_common_option(&co, c, optarg);
-        if (taken < 0)
-            return EXIT_USAGE;
-        if (taken)
-            continue;
+    while ((c = cli_option(argc, argv, "c:s:w:r:f:h", opts, &co, help, &opt_status)) !=
+           CLI_OPT_END) {
         switch (c) {
+        case CLI_OPT_STOP: return opt_status;
         case 'w':
             if (nwork == MAX_WORKLOADS) {
                 cli_error("bench: at most %d workloads", MAX_WORKLOADS);
@@ -434,8 +432,6 @@ int cmd_bench(int argc, char **argv)
                 return EXIT_USAGE;
             }
             break;
-        case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
         }
     }
     if (decode) {

@@ -69,6 +69,7 @@ static void print_keys(void)
 
 int cmd_config(int argc, char **argv)
 {
+    int opt_status;
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
         {"keys", no_argument, NULL, 'K'},         {"help", no_argument, NULL, 'h'},
@@ -81,16 +82,11 @@ int cmd_config(int argc, char **argv)
     ini_ctx ic = {NULL};
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:s:h", opts, NULL)) != -1) {
-        int taken = cli_common_option(&co, c, optarg);
-        if (taken < 0)
-            return EXIT_USAGE;
-        if (taken)
-            continue;
+    while ((c = cli_option(argc, argv, "c:s:h", opts, &co, help, &opt_status)) !=
+           CLI_OPT_END) {
         switch (c) {
+        case CLI_OPT_STOP: return opt_status;
         case 'K': keys = 1; break;
-        case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
         }
     }
     if (optind < argc) {

@@ -42,6 +42,7 @@ static const char *format_for(const char *path)
 
 int cmd_convert(int argc, char **argv)
 {
+    int opt_status;
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
         {"format", required_argument, NULL, 'f'}, {"lenient", no_argument, NULL, 'L'},
@@ -61,17 +62,12 @@ int cmd_convert(int argc, char **argv)
     int out_open = 0;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:s:f:t:o:h", opts, NULL)) != -1) {
-        int taken = cli_common_option(&co, c, optarg);
-        if (taken < 0)
-            return EXIT_USAGE;
-        if (taken)
-            continue;
+    while ((c = cli_option(argc, argv, "c:s:f:t:o:h", opts, &co, help, &opt_status)) !=
+           CLI_OPT_END) {
         switch (c) {
+        case CLI_OPT_STOP: return opt_status;
         case 't': to = optarg; break;
         case 'o': outpath = optarg; break;
-        case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
         }
     }
     if (!to && outpath)

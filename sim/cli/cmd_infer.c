@@ -27,6 +27,7 @@ static void help(FILE *f)
 
 int cmd_infer(int argc, char **argv)
 {
+    int opt_status;
     static const struct option opts[] = {
         {"set", required_argument, NULL, 's'},   {"format", required_argument, NULL, 'f'},
         {"lenient", no_argument, NULL, 'L'},     {"window", required_argument, NULL, 'W'},
@@ -39,26 +40,19 @@ int cmd_infer(int argc, char **argv)
     ct_config *cfg = NULL;
     ct_inference *inf = NULL;
     ct_writer w = cli_stdout_writer();
-    char *end;
 
     optind = 1;
     co.sets[co.nsets++] = "trace.tarmac_next_fetch=yes";
-    while ((c = getopt_long(argc, argv, "s:f:h", opts, NULL)) != -1) {
-        int taken = cli_common_option(&co, c, optarg);
-        if (taken < 0)
-            return EXIT_USAGE;
-        if (taken)
-            continue;
+    while ((c = cli_option(argc, argv, "s:f:h", opts, &co, help, &opt_status)) !=
+           CLI_OPT_END) {
         switch (c) {
+        case CLI_OPT_STOP: return opt_status;
         case 'W':
-            window = strtoull(optarg, &end, 10);
-            if (*end || end == optarg || optarg[0] == '-') {
+            if (cli_count(optarg, UINT64_MAX, &window) != 0) {
                 cli_error("infer: --window takes a count of timestamps, not \"%s\"", optarg);
                 return EXIT_USAGE;
             }
             break;
-        case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
         }
     }
     if (optind >= argc) {

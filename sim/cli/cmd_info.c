@@ -56,6 +56,7 @@ static void reasons_json(ct_writer *w, const ct_reason *r, uint32_t n)
 
 int cmd_info(int argc, char **argv)
 {
+    int opt_status;
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
         {"format", required_argument, NULL, 'f'}, {"lenient", no_argument, NULL, 'L'},
@@ -75,16 +76,11 @@ int cmd_info(int argc, char **argv)
 
     memset(&n, 0, sizeof n);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:s:f:h", opts, NULL)) != -1) {
-        int taken = cli_common_option(&co, c, optarg);
-        if (taken < 0)
-            return EXIT_USAGE;
-        if (taken)
-            continue;
+    while ((c = cli_option(argc, argv, "c:s:f:h", opts, &co, help, &opt_status)) !=
+           CLI_OPT_END) {
         switch (c) {
+        case CLI_OPT_STOP: return opt_status;
         case 'J': json = 1; break;
-        case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
         }
     }
     if (optind >= argc) {

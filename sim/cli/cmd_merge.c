@@ -146,6 +146,7 @@ static int read_shard(const char *path, const char *first, blocks *all,
 
 int cmd_merge(int argc, char **argv)
 {
+    int opt_status;
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -160,11 +161,11 @@ int cmd_merge(int argc, char **argv)
     ct_error err = {0};
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    while ((c = cli_option(argc, argv, "o:h", opts, NULL, help, &opt_status)) !=
+           CLI_OPT_END) {
         switch (c) {
+        case CLI_OPT_STOP: return opt_status;
         case 'o': out_path = optarg; break;
-        case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
         }
     }
     if (optind >= argc) {

@@ -61,6 +61,7 @@ typedef struct pseries {
 
 int cmd_plot(int argc, char **argv)
 {
+    int opt_status;
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'}, {"x", required_argument, NULL, 'x'},
         {"level", required_argument, NULL, 'L'},  {"script", required_argument, NULL, 'S'},
@@ -79,14 +80,14 @@ int cmd_plot(int argc, char **argv)
     FILE *g;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    while ((c = cli_option(argc, argv, "o:h", opts, NULL, help, &opt_status)) !=
+           CLI_OPT_END) {
         switch (c) {
+        case CLI_OPT_STOP: return opt_status;
         case 'o': out = optarg; break;
         case 'x': xkey = optarg; break;
         case 'L': level = optarg; break;
         case 'S': script = optarg; break;
-        case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
         }
     }
     if (optind != argc - 1) {

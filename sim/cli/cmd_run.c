@@ -86,6 +86,7 @@ static void report_diagnostics(const ct_trace_info *ti)
 
 int cmd_run(int argc, char **argv)
 {
+    int opt_status;
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
         {"format", required_argument, NULL, 'f'}, {"lenient", no_argument, NULL, 'L'},
@@ -112,13 +113,10 @@ int cmd_run(int argc, char **argv)
     double t0;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:s:f:n:qh", opts, NULL)) != -1) {
-        int taken = cli_common_option(&co, c, optarg);
-        if (taken < 0)
-            return EXIT_USAGE;
-        if (taken)
-            continue;
+    while ((c = cli_option(argc, argv, "c:s:f:n:qh", opts, &co, help, &opt_status)) !=
+           CLI_OPT_END) {
         switch (c) {
+        case CLI_OPT_STOP: return opt_status;
         case 'J': json = optarg; break;
         case 'C': csv = optarg; break;
         case 'E': events = optarg; break;
@@ -127,8 +125,7 @@ int cmd_run(int argc, char **argv)
         case 'W': {
             static const char *const what[] = {"--max-accesses", "--skip", "--warmup"};
             uint64_t *to = c == 'n' ? &win.sim : c == 'K' ? &win.skip : &win.warmup;
-            char *end;
-            if (!optarg[0] || optarg[0] == '-' || (*to = strtoull(optarg, &end, 10), *end)) {
+            if (cli_count(optarg, UINT64_MAX, to) != 0) {
                 cli_error("run: %s takes a count of references, not \"%s\"",
                           what[c == 'n' ? 0 : c == 'K' ? 1 : 2], optarg);
                 return EXIT_USAGE;
@@ -137,8 +134,6 @@ int cmd_run(int argc, char **argv)
         }
         case 'q': quiet = 1; break;
         case 'X': compat = optarg; break;
-        case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
         }
     }
     if (optind >= argc) {

@@ -54,21 +54,9 @@ static void help(FILE *f)
             "compare, 1 usage error.\n");
 }
 
-static int parse_u64(const char *text, uint64_t *out)
-{
-    char *end;
-    unsigned long long v;
-    if (!text[0] || text[0] == '-')
-        return -1;
-    v = strtoull(text, &end, 10);
-    if (*end)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int cmd_validate(int argc, char **argv)
 {
+    int opt_status;
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},   {"set", required_argument, NULL, 's'},
         {"format", required_argument, NULL, 'f'},   {"lenient", no_argument, NULL, 'L'},
@@ -92,23 +80,20 @@ int cmd_validate(int argc, char **argv)
 
     ct_validate_opts_default(&vo);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:s:f:h", opts, NULL)) != -1) {
-        int taken = cli_common_option(&co, c, optarg);
-        if (taken < 0)
-            return EXIT_USAGE;
-        if (taken)
-            continue;
+    while ((c = cli_option(argc, argv, "c:s:f:h", opts, &co, help, &opt_status)) !=
+           CLI_OPT_END) {
         switch (c) {
+        case CLI_OPT_STOP: return opt_status;
         case 'J': json = optarg; break;
         case 'W':
-            if (parse_u64(optarg, &vo.window) != 0) {
+            if (cli_count(optarg, UINT64_MAX, &vo.window) != 0) {
                 cli_error("validate: --window takes a count of timestamps, not \"%s\"", optarg);
                 return EXIT_USAGE;
             }
             break;
         case 'D':
         case 'X':
-            if (parse_u64(optarg, &n) != 0 || n > 100000) {
+            if (cli_count(optarg, 100000, &n) != 0) {
                 cli_error("validate: --%s takes a number 0..100000, not \"%s\"",
                           c == 'D' ? "max-diffs" : "context", optarg);
                 return EXIT_USAGE;
@@ -127,7 +112,7 @@ int cmd_validate(int argc, char **argv)
             break;
         case 'I': vo.ignore_line_ids = 1; break;
         case 'U':
-            if (parse_u64(optarg, &vo.warm_until) != 0) {
+            if (cli_count(optarg, UINT64_MAX, &vo.warm_until) != 0) {
                 cli_error("validate: --warm-until takes a trace time, not \"%s\"", optarg);
                 return EXIT_USAGE;
             }
@@ -144,8 +129,6 @@ int cmd_validate(int argc, char **argv)
             }
             vo.cold_start = CT_COLD_NONE;
             break;
-        case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
         }
     }
     if (!co.config_path) {
