@@ -658,23 +658,6 @@ static NOINLINE void translate(const dmt *d, ct_access *a)
 
 /* ---- decoding ---------------------------------------------------------------------- */
 
-/* Prefetch hints per prefetch type (CT_PF_*), indexed by trace type. */
-#define L(n) ((n) << CT_PF_LEVEL_SHIFT)
-static const uint8_t pf_hint[T_COUNT] = {
-    [T_PREFETCHT0] = L(1), [T_PREFETCHT1] = L(2), [T_PREFETCHT2] = L(3),
-    [T_PREFETCHNTA] = CT_PF_NT, [T_PREFETCH_WRITE] = CT_PF_WRITE,
-    [T_PREFETCH_INSTR] = CT_PF_INSTR,
-    [T_PREFETCH_READ_L1_NT] = L(1) | CT_PF_NT, [T_PREFETCH_READ_L2_NT] = L(2) | CT_PF_NT,
-    [T_PREFETCH_READ_L3_NT] = L(3) | CT_PF_NT,
-    [T_PREFETCH_INSTR_L1] = CT_PF_INSTR | L(1), [T_PREFETCH_INSTR_L1_NT] = CT_PF_INSTR | L(1) | CT_PF_NT,
-    [T_PREFETCH_INSTR_L2] = CT_PF_INSTR | L(2), [T_PREFETCH_INSTR_L2_NT] = CT_PF_INSTR | L(2) | CT_PF_NT,
-    [T_PREFETCH_INSTR_L3] = CT_PF_INSTR | L(3), [T_PREFETCH_INSTR_L3_NT] = CT_PF_INSTR | L(3) | CT_PF_NT,
-    [T_PREFETCH_WRITE_L1] = CT_PF_WRITE | L(1), [T_PREFETCH_WRITE_L1_NT] = CT_PF_WRITE | L(1) | CT_PF_NT,
-    [T_PREFETCH_WRITE_L2] = CT_PF_WRITE | L(2), [T_PREFETCH_WRITE_L2_NT] = CT_PF_WRITE | L(2) | CT_PF_NT,
-    [T_PREFETCH_WRITE_L3] = CT_PF_WRITE | L(3), [T_PREFETCH_WRITE_L3_NT] = CT_PF_WRITE | L(3) | CT_PF_NT,
-};
-#undef L
-
 FORCE_INLINE void emit(dmt *d, ct_batch *b, int kind, uint64_t addr, uint32_t size, uint8_t op,
                        uint64_t rec)
 {
@@ -944,18 +927,15 @@ static NOINLINE int do_header(dmt *d, ct_batch *b, uint16_t type, uint16_t size,
     return do_other(d, b, type, size, p, addr, off, rec, err);
 }
 
-/*
- * The common records (loads, stores, fetched and no-fetch instructions of
- * non-zero size, short encodings) of a thread's body, decoded with the
- * decoder's state in locals, for records of rs bytes (a constant in each
- * copy). Stops at the first other record or when the batch is nearly full;
- * returns how many records it consumed. Same mapping as decode() below.
- */
-/* The records fast_run_rs takes, by type: the access kind of loads and
- * stores (never 0); FK_INSTR | kind for instructions; FK_ENCODING; 0 for
- * any other type (the general decoder takes it). */
+/* How body_run takes a record, by type: the access kind of loads, stores
+ * and prefetches (never 0), with a prefetch's hint (CT_PF_*) above it,
+ * KIND_OP(kind, hint); FK_INSTR | kind for instructions; FK_ENCODING; 0 for
+ * any other type (other_record takes it). */
 enum { FK_INSTR = 0x40, FK_ENCODING = 0x80 };
-static const uint8_t fast_kind[64] = {
+#define KIND_OP(k, op) ((k) | (op) << 8)
+#define L(n) ((n) << CT_PF_LEVEL_SHIFT)
+#define PF(hint) KIND_OP(CT_PREFETCH, hint)
+static const uint16_t fast_kind[64] = {
     [T_READ] = CT_LOAD, [T_WRITE] = CT_STORE,
     [T_INSTR] = FK_INSTR | CT_IFETCH, [T_INSTR_DIRECT_JUMP] = FK_INSTR | CT_IFETCH,
     [T_INSTR_INDIRECT_JUMP] = FK_INSTR | CT_IFETCH,
@@ -964,18 +944,55 @@ static const uint8_t fast_kind[64] = {
     [T_INSTR_SYSENTER] = FK_INSTR | CT_IFETCH, [T_INSTR_TAKEN_JUMP] = FK_INSTR | CT_IFETCH,
     [T_INSTR_UNTAKEN_JUMP] = FK_INSTR | CT_IFETCH, [T_INSTR_NO_FETCH] = FK_INSTR | CT_NOFETCH,
     [T_ENCODING] = FK_ENCODING,
+    [T_PREFETCH] = PF(0), [T_PREFETCH_READ] = PF(0), [T_HARDWARE_PREFETCH] = PF(0),
+    [T_PREFETCHT0] = PF(L(1)), [T_PREFETCHT1] = PF(L(2)), [T_PREFETCHT2] = PF(L(3)),
+    [T_PREFETCHNTA] = PF(CT_PF_NT), [T_PREFETCH_WRITE] = PF(CT_PF_WRITE),
+    [T_PREFETCH_INSTR] = PF(CT_PF_INSTR),
+    [T_PREFETCH_READ_L1_NT] = PF(L(1) | CT_PF_NT), [T_PREFETCH_READ_L2_NT] = PF(L(2) | CT_PF_NT),
+    [T_PREFETCH_READ_L3_NT] = PF(L(3) | CT_PF_NT),
+    [T_PREFETCH_INSTR_L1] = PF(CT_PF_INSTR | L(1)),
+    [T_PREFETCH_INSTR_L1_NT] = PF(CT_PF_INSTR | L(1) | CT_PF_NT),
+    [T_PREFETCH_INSTR_L2] = PF(CT_PF_INSTR | L(2)),
+    [T_PREFETCH_INSTR_L2_NT] = PF(CT_PF_INSTR | L(2) | CT_PF_NT),
+    [T_PREFETCH_INSTR_L3] = PF(CT_PF_INSTR | L(3)),
+    [T_PREFETCH_INSTR_L3_NT] = PF(CT_PF_INSTR | L(3) | CT_PF_NT),
+    [T_PREFETCH_WRITE_L1] = PF(CT_PF_WRITE | L(1)),
+    [T_PREFETCH_WRITE_L1_NT] = PF(CT_PF_WRITE | L(1) | CT_PF_NT),
+    [T_PREFETCH_WRITE_L2] = PF(CT_PF_WRITE | L(2)),
+    [T_PREFETCH_WRITE_L2_NT] = PF(CT_PF_WRITE | L(2) | CT_PF_NT),
+    [T_PREFETCH_WRITE_L3] = PF(CT_PF_WRITE | L(3)),
+    [T_PREFETCH_WRITE_L3_NT] = PF(CT_PF_WRITE | L(3) | CT_PF_NT),
 };
-_Static_assert(CT_LOAD != 0 && CT_STORE != 0 && (int)CT_KIND_STREAM <= (int)FK_INSTR,
+#undef PF
+#undef L
+_Static_assert(CT_LOAD != 0 && CT_STORE != 0 && CT_PREFETCH != 0 &&
+                   (int)CT_KIND_STREAM <= (int)FK_INSTR && T_COUNT <= 64,
                "fast_kind keeps 0 for other types and kinds below FK_INSTR");
 
-FORCE_INLINE uint64_t fast_run_rs(dmt *d, const uint8_t *p, uint64_t n, uint64_t rec,
-                                  ct_batch *b, const unsigned rs)
+_Static_assert(offsetof(ct_access, thread) == offsetof(ct_access, size) + 4 &&
+                   offsetof(ct_access, cpu) == offsetof(ct_access, size) + 8 &&
+                   offsetof(ct_access, core) == offsetof(ct_access, cpu) + 2 &&
+                   offsetof(ct_access, kind) == offsetof(ct_access, cpu) + 4 &&
+                   offsetof(ct_access, op) == offsetof(ct_access, cpu) + 5 &&
+                   offsetof(ct_access, flags) == offsetof(ct_access, cpu) + 6 &&
+                   sizeof(ct_access) == offsetof(ct_access, cpu) + 8,
+               "body_run writes ct_access as words in this layout");
+
+/*
+ * The records of a thread's body that are accesses (loads, stores,
+ * prefetches, fetched and no-fetch instructions of non-zero size) and short
+ * encodings, decoded with the decoder's state in locals, for records of rs
+ * bytes, translated when phys (constants in each copy). Stops at the first other record or when
+ * the batch is nearly full; returns how many records it consumed.
+ */
+FORCE_INLINE uint64_t body_run(dmt *d, const uint8_t *p, uint64_t n, uint64_t rec,
+                               ct_batch *b, const unsigned rs, const int phys)
 {
     ct_access *o = b->acc + b->n;
     ct_access *const olim = b->acc + (b->cap - MAX_PER_RECORD);
     const uint8_t *const p0 = p, *const pend = p + n * rs;
     const uint64_t who = (uint64_t)d->thread << 32;  /* size | thread << 32 */
-    const uint64_t where = d->cpu;                    /* cpu, core 0, kind, op 0, flags 0 */
+    const uint64_t where = d->cpu;                    /* cpu, core 0, kind, op, flags 0 */
     uint32_t enc = d->enc_bytes;
     uint64_t pc = d->pc, next_pc = d->next_pc, prev = d->prev_instr_pc;
     int have = d->have_instr;
@@ -984,11 +1001,11 @@ FORCE_INLINE uint64_t fast_run_rs(dmt *d, const uint8_t *p, uint64_t n, uint64_t
         const uint16_t type = rd16(p), size = rd16(p + 2);
         const uint64_t addr = rs == 12 ? rd64(p + 4) : rd32(p + 4);
         const unsigned f = type < 64 ? fast_kind[type] : 0;
-        uint64_t kind = f;
+        uint64_t kind = f;  /* with the hint above it */
 
         if (f == 0)
             break;
-        if (f >= FK_INSTR) {
+        if ((f & 0xff) >= FK_INSTR) {
             if (f == FK_ENCODING) {
                 if (size > rs - 4 || enc + size > MAX_ENCODING)
                     break;
@@ -1023,9 +1040,11 @@ FORCE_INLINE uint64_t fast_run_rs(dmt *d, const uint8_t *p, uint64_t n, uint64_t
         o->cpu = (uint16_t)where;
         o->core = 0;
         o->kind = (uint8_t)kind;
-        o->op = 0;
+        o->op = (uint8_t)(kind >> 8);
         o->flags = kind == CT_NOFETCH ? CT_F_REPEAT : 0;
 #endif
+        if (UNLIKELY(phys))
+            translate(d, o);
         o++;
     }
     if (p > p0) {  /* the last record consumed */
@@ -1041,152 +1060,64 @@ FORCE_INLINE uint64_t fast_run_rs(dmt *d, const uint8_t *p, uint64_t n, uint64_t
     return (uint64_t)(p - p0) / rs;
 }
 
-_Static_assert(offsetof(ct_access, thread) == offsetof(ct_access, size) + 4 &&
-                   offsetof(ct_access, cpu) == offsetof(ct_access, size) + 8 &&
-                   offsetof(ct_access, core) == offsetof(ct_access, cpu) + 2 &&
-                   offsetof(ct_access, kind) == offsetof(ct_access, cpu) + 4 &&
-                   offsetof(ct_access, op) == offsetof(ct_access, cpu) + 5 &&
-                   offsetof(ct_access, flags) == offsetof(ct_access, cpu) + 6 &&
-                   sizeof(ct_access) == offsetof(ct_access, cpu) + 8,
-               "fast_run_rs writes ct_access as words in this layout");
-
-static uint64_t fast_run(dmt *d, const uint8_t *p, uint64_t n, uint64_t rec, ct_batch *b)
+/* One record body_run does not take: a header record, a marker or another
+ * record that is no access, an instruction of size 0 or after an encoding,
+ * an encoding too long. */
+static NOINLINE int other_record(dmt *d, const uint8_t *p, uint64_t off, uint64_t rec,
+                                 ct_batch *b, ct_error *err)
 {
-    return d->rs == 12 ? fast_run_rs(d, p, n, rec, b, 12) : fast_run_rs(d, p, n, rec, b, 8);
+    const uint16_t type = rd16(p), size = rd16(p + 2);
+    const uint64_t addr = d->rs == 12 ? rd64(p + 4) : rd32(p + 4);
+    const unsigned f = type < 64 ? fast_kind[type] : 0;
+
+    d->last_type = type;
+    d->last_size = size;
+    if (d->state != ST_BODY)
+        return do_header(d, b, type, size, p, addr, off, rec, err);
+    if ((f & 0xff) >= FK_INSTR && f != FK_ENCODING)
+        return fetch_instr(d, b, (int)(f & ~(unsigned)FK_INSTR), addr, size, off, rec, err);
+    return do_other(d, b, type, size, p, addr, off, rec, err);
 }
 
 /*
- * Decode up to n whole records at p (stream offset off0), stopping early when
- * the batch is full. Returns the number of records consumed, or a negative
- * code.
+ * Decode up to n whole records of rs bytes at p (stream offset off0),
+ * stopping early when the batch is full or after a record that asks to
+ * yield. Returns the number of records consumed, or a negative code.
  */
-static int64_t decode(dmt *d, const uint8_t *p, uint64_t n, uint64_t off0, ct_batch *b,
-                      ct_error *err)
+FORCE_INLINE int64_t decode_rs(dmt *d, const uint8_t *p, uint64_t n, uint64_t off0,
+                               ct_batch *b, ct_error *err, const unsigned rs)
 {
-    const unsigned rs = d->rs;
-    uint64_t i;
-    uint64_t rec = d->rec;
+    uint64_t i = 0, rec = d->rec;
+    int rc = CT_OK;
 
-    for (i = 0; i < n; i++, p += rs, rec++) {
-        uint16_t type, size;
-        uint64_t addr;
-        int rc;
-
+    while (i < n) {
         if (UNLIKELY(b->n + MAX_PER_RECORD > b->cap || b->nmk + MAX_PER_RECORD > b->mkcap))
             break;  /* decoders add no events */
-        if (LIKELY(d->state == ST_BODY && ct_map_count(&d->v2p) == 0)) {
-            uint64_t k = fast_run(d, p, n - i, rec, b);
+        if (LIKELY(d->state == ST_BODY)) {
+            uint64_t k = ct_map_count(&d->v2p) == 0 ? body_run(d, p + i * rs, n - i, rec, b, rs, 0)
+                                                    : body_run(d, p + i * rs, n - i, rec, b, rs, 1);
             i += k;
-            p += k * rs;
             rec += k;
             if (i >= n || b->n + MAX_PER_RECORD > b->cap)
                 break;
         }
-        type = rd16(p);
-        size = rd16(p + 2);
-        addr = rs == 12 ? rd64(p + 4) : rd32(p + 4);
-        d->last_type = type;
-        d->last_size = size;
-        if (UNLIKELY(d->state != ST_BODY)) {
-            rc = do_header(d, b, type, size, p, addr, off0 + i * rs, rec, err);
-            if (rc)
-                goto fail;
-            if (UNLIKELY(d->yield)) {
-                i++;
-                rec++;
-                break;
-            }
-            continue;
-        }
-        switch (type) {
-        case T_READ:
-            emit(d, b, CT_LOAD, addr, size, 0, rec);
+        if ((rc = other_record(d, p + i * rs, off0 + i * rs, rec, b, err)) != CT_OK)
             break;
-        case T_WRITE:
-            emit(d, b, CT_STORE, addr, size, 0, rec);
+        i++;
+        rec++;
+        if (UNLIKELY(d->yield))
             break;
-        case T_INSTR:
-        case T_INSTR_DIRECT_JUMP:
-        case T_INSTR_INDIRECT_JUMP:
-        case T_INSTR_CONDITIONAL_JUMP:
-        case T_INSTR_DIRECT_CALL:
-        case T_INSTR_INDIRECT_CALL:
-        case T_INSTR_RETURN:
-        case T_INSTR_SYSENTER:
-        case T_INSTR_TAKEN_JUMP:
-        case T_INSTR_UNTAKEN_JUMP:
-            if (LIKELY(size != 0 && d->enc_bytes == 0)) {
-                d->pc = addr;
-                d->next_pc = addr + size;
-                d->prev_instr_pc = addr;
-                d->have_instr = 1;
-                emit(d, b, CT_IFETCH, addr, size, 0, rec);
-            } else if ((rc = fetch_instr(d, b, CT_IFETCH, addr, size, off0 + i * rs, rec, err)))
-                goto fail;
-            break;
-        case T_INSTR_NO_FETCH:
-            if (LIKELY(size != 0 && d->enc_bytes == 0)) {
-                d->pc = addr;
-                d->next_pc = addr + size;
-                d->prev_instr_pc = addr;
-                d->have_instr = 1;
-                emit(d, b, CT_NOFETCH, addr, size, 0, rec);
-            } else if ((rc = fetch_instr(d, b, CT_NOFETCH, addr, size, off0 + i * rs, rec, err)))
-                goto fail;
-            break;
-        case T_ENCODING:
-            if (LIKELY(size <= rs - 4 && d->enc_bytes + size <= MAX_ENCODING)) {
-                d->enc_bytes += size;
-                break;
-            }
-            goto other;
-        case T_PREFETCH:
-        case T_PREFETCHT0:
-        case T_PREFETCHT1:
-        case T_PREFETCHT2:
-        case T_PREFETCHNTA:
-        case T_PREFETCH_READ:
-        case T_PREFETCH_WRITE:
-        case T_PREFETCH_INSTR:
-        case T_HARDWARE_PREFETCH:
-        case T_PREFETCH_READ_L1_NT:
-        case T_PREFETCH_READ_L2_NT:
-        case T_PREFETCH_READ_L3_NT:
-        case T_PREFETCH_INSTR_L1:
-        case T_PREFETCH_INSTR_L1_NT:
-        case T_PREFETCH_INSTR_L2:
-        case T_PREFETCH_INSTR_L2_NT:
-        case T_PREFETCH_INSTR_L3:
-        case T_PREFETCH_INSTR_L3_NT:
-        case T_PREFETCH_WRITE_L1:
-        case T_PREFETCH_WRITE_L1_NT:
-        case T_PREFETCH_WRITE_L2:
-        case T_PREFETCH_WRITE_L2_NT:
-        case T_PREFETCH_WRITE_L3:
-        case T_PREFETCH_WRITE_L3_NT:
-            emit(d, b, CT_PREFETCH, addr, size, pf_hint[type], rec);
-            break;
-        default:
-        other:
-            if ((rc = do_other(d, b, type, size, p, addr, off0 + i * rs, rec, err)))
-                goto fail;
-            if (UNLIKELY(d->yield)) {
-                i++;
-                rec++;
-                goto out;
-            }
-            break;
-        }
-        continue;
-    fail:
-        d->rec = rec;
-        d->s->info->records += i;
-        return rc;
     }
-out:
     d->rec = rec;
     d->s->info->records += i;
-    return (int64_t)i;
+    return rc ? rc : (int64_t)i;
+}
+
+static int64_t decode(dmt *d, const uint8_t *p, uint64_t n, uint64_t off0, ct_batch *b,
+                      ct_error *err)
+{
+    return d->rs == 12 ? decode_rs(d, p, n, off0, b, err, 12)
+                       : decode_rs(d, p, n, off0, b, err, 8);
 }
 
 /* ---- zip members ------------------------------------------------------------------ */
