@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "../sim/compiler.h"
-#include "../sim/config_internal.h"
 #include "ctr_format.h"
 #include "frontend.h"
 

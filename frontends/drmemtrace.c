@@ -123,7 +123,6 @@
 #include <sys/stat.h>
 
 #include "../sim/compiler.h"
-#include "../sim/config_internal.h"
 #include "../sim/map.h"
 #include "frontend.h"
 

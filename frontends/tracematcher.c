@@ -12,7 +12,6 @@
  * privileged. Accesses are as for Tarmac: one ifetch of opcode digits / 2
  * bytes per instruction record, one load or store per memory record.
  */
-#include "../sim/config_internal.h"
 #include "tarmac.h"
 
 /* Confident only when instruction records carry a numeric cpu, the shape

@@ -77,7 +77,6 @@
 #include <string.h>
 
 #include "../sim/compiler.h"
-#include "../sim/config_internal.h"
 #include "frontend.h"
 
 #define STRIP_MAX 65536          /* longest line with colour codes */

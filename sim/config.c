@@ -678,6 +678,7 @@ typedef struct load_stack {
     const char *real[MAX_INCLUDE_DEPTH];
     const char *given[MAX_INCLUDE_DEPTH];   /* the paths as named, for messages */
     int depth;
+    int loop;                               /* the error is an include loop (named whole) */
 } load_stack;
 
 /* The second reading of a file, checked by check_file: every section and
@@ -735,6 +736,7 @@ static int load_into(struct ct_config *c, const char *path, load_stack *stk, ct_
             for (int k = i; k < stk->depth && used < sizeof chain; k++)
                 used += (size_t)snprintf(chain + used, sizeof chain - used, "%s -> ",
                                          stk->given[k]);
+            stk->loop = 1;
             return ct_error_set(err, CT_E_CONFIG, "%s: include loop: %s%s", stk->given[i],
                                 chain, path);
         }
@@ -759,7 +761,7 @@ static int load_into(struct ct_config *c, const char *path, load_stack *stk, ct_
         if (rc) {
             if (rc == CT_E_IO)
                 ct_error_set(err, CT_E_CONFIG, "%s: include %s: cannot open", path, inc);
-            else if (!strstr(err->msg, ": include loop: "))
+            else if (!stk->loop)
                 ct_error_prefix(err, "%s: include", path); /* say where it came from */
             stk->depth--;
             return err->code;

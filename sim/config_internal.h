@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "cachet/config.h"
+#include "cachet/trace.h"
 
 /* Cache levels a configuration can describe, in hierarchy order. */
 enum ct_level_id { CT_LV_L1I, CT_LV_L1D, CT_LV_L2, CT_LV_L3, CT_LV_COUNT };
@@ -25,7 +26,6 @@ enum ct_level_id { CT_LV_L1I, CT_LV_L1D, CT_LV_L2, CT_LV_L3, CT_LV_COUNT };
 enum ct_inclusion { CT_INCL_NONINCLUSIVE, CT_INCL_INCLUSIVE, CT_INCL_EXCLUSIVE };
 enum ct_level_events { CT_EVENTS_PROCESSOR, CT_EVENTS_SYSTEM };
 enum ct_indexing { CT_INDEX_PHYSICAL, CT_INDEX_VIRTUAL };
-enum ct_schedule { CT_SCHED_AUTO, CT_SCHED_THREADS, CT_SCHED_CPUS, CT_SCHED_SINGLE };
 enum ct_interleave { CT_IL_AUTO, CT_IL_TIMESTAMP, CT_IL_QUANTUM };
 enum ct_compat { CT_COMPAT_NONE, CT_COMPAT_DRCACHESIM };
 enum ct_coherence { CT_COHERENCE_NONE, CT_COHERENCE_MSI, CT_COHERENCE_MESI };

@@ -35,6 +35,11 @@ enum ct_strictness {
     CT_LENIENT = 1   /* malformed records are skipped and counted by reason */
 };
 
+/* How the streams of a trace are placed on the simulated cores ([trace]
+ * schedule): decided per format (AUTO), by thread, by the traced cpu, or all
+ * on core 0. A trace format names the one it reads best by default. */
+enum ct_schedule { CT_SCHED_AUTO, CT_SCHED_THREADS, CT_SCHED_CPUS, CT_SCHED_SINGLE };
+
 /* Options for ct_trace_open. Zero-initialise, then set what you need. */
 typedef struct ct_trace_opts {
     const char *format;     /* force a format by name; NULL: detect by content */
