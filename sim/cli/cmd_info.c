@@ -54,6 +54,72 @@ static void reasons_json(ct_writer *w, const ct_reason *r, uint32_t n)
     ct_writef(w, "]");
 }
 
+/* The counts as JSON (info --json). */
+static void write_json(ct_writer *w, const counts *n, const ct_trace_info *ti,
+                       char *const *traces, int ntraces)
+{
+    ct_writef(w, "{\n  \"traces\": [");
+    for (int i = 0; i < ntraces; i++) {
+        ct_writef(w, "%s", i > 0 ? ", " : "");
+        ct_write_json_string(w, traces[i]);
+    }
+    ct_writef(w, "],\n  \"format\": ");
+    ct_write_json_string(w, ti->format);
+    ct_writef(w, ",\n  \"streams\": %u,\n  \"records\": %llu,\n  \"bytes\": %llu,\n"
+                  "  \"instructions\": %llu,\n  \"accesses\": {",
+              ti->streams, (unsigned long long)ti->records, (unsigned long long)ti->bytes,
+              (unsigned long long)(n->kind[CT_IFETCH] + n->kind[CT_NOFETCH] - n->repeats));
+    for (int k = 0; k < CT_KIND_STREAM; k++)
+        ct_writef(w, "%s\"%s\": %llu", k ? ", " : "", ct_kind_name(k),
+                  (unsigned long long)n->kind[k]);
+    ct_writef(w, "},\n  \"load_bytes\": %llu,\n  \"store_bytes\": %llu,\n"
+                  "  \"atomic_bytes\": %llu,\n  \"threads\": %llu,\n  \"markers\": %llu,\n"
+                  "  \"events\": %llu,\n  \"masked_addresses\": %llu,\n  \"malformed\": %llu,\n"
+                  "  \"malformed_reasons\": ",
+              (unsigned long long)n->load_bytes, (unsigned long long)n->store_bytes,
+              (unsigned long long)n->atomic_bytes, (unsigned long long)ti->threads,
+              (unsigned long long)n->markers, (unsigned long long)n->events,
+              (unsigned long long)n->noaddr, (unsigned long long)ti->malformed);
+    reasons_json(w, ti->reasons, ti->nreasons);
+    ct_writef(w, ",\n  \"ignored\": ");
+    reasons_json(w, ti->warnings, ti->nwarnings);
+    ct_writef(w, ",\n  \"ignored_files\": %llu", (unsigned long long)ti->ignored_files);
+    ct_writef(w, "\n}\n");
+}
+
+/* The counts as a table. */
+static void write_table(ct_writer *w, const counts *n, const ct_trace_info *ti)
+{
+    ct_writef(w, "format        %s (%u stream%s)\n", ti->format, ti->streams,
+              ti->streams == 1 ? "" : "s");
+    ct_writef(w, "records       %llu\n", (unsigned long long)ti->records);
+    ct_writef(w, "instructions  %llu\n",
+              (unsigned long long)(n->kind[CT_IFETCH] + n->kind[CT_NOFETCH] - n->repeats));
+    for (int k = 0; k < CT_KIND_STREAM; k++)
+        ct_writef(w, "%-13s %llu\n", ct_kind_name(k), (unsigned long long)n->kind[k]);
+    ct_writef(w, "load bytes    %llu\nstore bytes   %llu\nthreads       %llu\n"
+                  "markers       %llu\nevents        %llu\nmalformed     %llu\n",
+              (unsigned long long)n->load_bytes, (unsigned long long)n->store_bytes,
+              (unsigned long long)ti->threads, (unsigned long long)n->markers,
+              (unsigned long long)n->events, (unsigned long long)ti->malformed);
+    if (n->noaddr)
+        ct_writef(w, "masked        %llu accesses without an address (cannot be simulated)\n",
+                  (unsigned long long)n->noaddr);
+    for (uint32_t i = 0; i < ti->nreasons; i++)
+        ct_writef(w, "  malformed: %llu x %s (first: %s)\n",
+                  (unsigned long long)ti->reasons[i].count, ti->reasons[i].what,
+                  ti->reasons[i].first);
+    for (uint32_t i = 0; i < ti->nwarnings; i++)
+        ct_writef(w, "  ignored: %llu x %s (first at %s)\n",
+                  (unsigned long long)ti->warnings[i].count, ti->warnings[i].what,
+                  ti->warnings[i].first);
+    if (ti->ignored_files)
+        ct_writef(w, "  ignored: %llu %s (first: %s)\n", (unsigned long long)ti->ignored_files,
+                  ti->ignored_files == 1 ? "file that is not a trace"
+                                         : "files that are not traces",
+                  ti->ignored_first);
+}
+
 int cmd_info(int argc, char **argv)
 {
     int opt_status;
@@ -115,64 +181,10 @@ int cmd_info(int argc, char **argv)
         goto out;
     }
     ti = ct_trace_get_info(t);
-    if (json) {
-        ct_writef(&w, "{\n  \"traces\": [");
-        for (int i = optind; i < argc; i++) {
-            ct_writef(&w, "%s", i > optind ? ", " : "");
-            ct_write_json_string(&w, argv[i]);
-        }
-        ct_writef(&w, "],\n  \"format\": ");
-        ct_write_json_string(&w, ti->format);
-        ct_writef(&w, ",\n  \"streams\": %u,\n  \"records\": %llu,\n  \"bytes\": %llu,\n"
-                      "  \"instructions\": %llu,\n  \"accesses\": {",
-                  ti->streams, (unsigned long long)ti->records, (unsigned long long)ti->bytes,
-                  (unsigned long long)(n.kind[CT_IFETCH] + n.kind[CT_NOFETCH] - n.repeats));
-        for (int k = 0; k < CT_KIND_STREAM; k++)
-            ct_writef(&w, "%s\"%s\": %llu", k ? ", " : "", ct_kind_name(k),
-                      (unsigned long long)n.kind[k]);
-        ct_writef(&w, "},\n  \"load_bytes\": %llu,\n  \"store_bytes\": %llu,\n"
-                      "  \"atomic_bytes\": %llu,\n  \"threads\": %llu,\n  \"markers\": %llu,\n"
-                      "  \"events\": %llu,\n  \"masked_addresses\": %llu,\n  \"malformed\": %llu,\n"
-                      "  \"malformed_reasons\": ",
-                  (unsigned long long)n.load_bytes, (unsigned long long)n.store_bytes,
-                  (unsigned long long)n.atomic_bytes, (unsigned long long)ti->threads,
-                  (unsigned long long)n.markers, (unsigned long long)n.events,
-                  (unsigned long long)n.noaddr, (unsigned long long)ti->malformed);
-        reasons_json(&w, ti->reasons, ti->nreasons);
-        ct_writef(&w, ",\n  \"ignored\": ");
-        reasons_json(&w, ti->warnings, ti->nwarnings);
-        ct_writef(&w, ",\n  \"ignored_files\": %llu", (unsigned long long)ti->ignored_files);
-        ct_writef(&w, "\n}\n");
-    } else {
-        ct_writef(&w, "format        %s (%u stream%s)\n", ti->format, ti->streams,
-                  ti->streams == 1 ? "" : "s");
-        ct_writef(&w, "records       %llu\n", (unsigned long long)ti->records);
-        ct_writef(&w, "instructions  %llu\n",
-                  (unsigned long long)(n.kind[CT_IFETCH] + n.kind[CT_NOFETCH] - n.repeats));
-        for (int k = 0; k < CT_KIND_STREAM; k++)
-            ct_writef(&w, "%-13s %llu\n", ct_kind_name(k), (unsigned long long)n.kind[k]);
-        ct_writef(&w, "load bytes    %llu\nstore bytes   %llu\nthreads       %llu\n"
-                      "markers       %llu\nevents        %llu\nmalformed     %llu\n",
-                  (unsigned long long)n.load_bytes, (unsigned long long)n.store_bytes,
-                  (unsigned long long)ti->threads, (unsigned long long)n.markers,
-                  (unsigned long long)n.events, (unsigned long long)ti->malformed);
-        if (n.noaddr)
-            ct_writef(&w, "masked        %llu accesses without an address (cannot be simulated)\n",
-                      (unsigned long long)n.noaddr);
-        for (uint32_t i = 0; i < ti->nreasons; i++)
-            ct_writef(&w, "  malformed: %llu x %s (first: %s)\n",
-                      (unsigned long long)ti->reasons[i].count, ti->reasons[i].what,
-                      ti->reasons[i].first);
-        for (uint32_t i = 0; i < ti->nwarnings; i++)
-            ct_writef(&w, "  ignored: %llu x %s (first at %s)\n",
-                      (unsigned long long)ti->warnings[i].count, ti->warnings[i].what,
-                      ti->warnings[i].first);
-        if (ti->ignored_files)
-            ct_writef(&w, "  ignored: %llu %s (first: %s)\n", (unsigned long long)ti->ignored_files,
-                      ti->ignored_files == 1 ? "file that is not a trace"
-                                             : "files that are not traces",
-                      ti->ignored_first);
-    }
+    if (json)
+        write_json(&w, &n, ti, argv + optind, argc - optind);
+    else
+        write_table(&w, &n, ti);
 out:
     ct_batch_free(&b);
     ct_trace_close(t);
