@@ -73,6 +73,7 @@ int ct_cache_init(ct_cache *c, uint64_t size, uint32_t assoc, uint32_t line,
         c->line_bits++;
     c->pol = pol;
     c->memo_ok = pol->rehit_idempotent;
+    c->memo_fill = !pol->hit_after_fill;
     c->memo_block = CT_TAG_INVALID;
     c->tagx = zalloc(lines, sizeof *c->tagx);  /* 0: empty (cache.h) */
     c->flag = zalloc(lines, 1);

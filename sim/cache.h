@@ -38,7 +38,9 @@
  * The memo: memo_idx is the line the policy was told about last (hit or
  * fill, ct_cache_touch / ct_cache_filled), and memo_block the block it held
  * then. While tag[memo_idx] still equals memo_block, a policy whose
- * rehit_idempotent is set has nothing to learn from another hit on it.
+ * rehit_idempotent is set has nothing to learn from another hit on it. A
+ * fill is no such use when the policy sets hit_after_fill (RRIP: the hit
+ * after the fill promotes the line): the fill clears the memo instead.
  * (Every fill tells the policy, so a line that is memo_idx and holds a
  * block held it when the policy was told: hier.c's shortcuts compare the
  * index alone.)
@@ -79,6 +81,7 @@ typedef struct ct_cache {
     uint64_t *lru_stamp;      /* LRU, more ways: the policy's stamps, updated inline */
     uint64_t lru_clock;       /* the last stamp given */
     int memo_ok;              /* policy lets repeated hits skip it */
+    int memo_fill;            /* a fill makes the line the memo (!hit_after_fill) */
     uint64_t memo_block;      /* block of the line touched last */
     uint64_t memo_idx;        /* its line index */
 } ct_cache;
@@ -260,7 +263,8 @@ FORCE_INLINE uint64_t ct_cache_slot(ct_cache *c, uint64_t set)
 }
 
 /* The policy hooks, with LRU inlined (a hit and a fill are the same use
- * to LRU). Touch and filled make idx the memo. */
+ * to LRU). Touch makes idx the memo; filled does unless the policy sets
+ * hit_after_fill. */
 FORCE_INLINE void ct_cache_use(ct_cache *c, uint64_t set, uint64_t idx, int fill)
 {
     const uint32_t way = (uint32_t)(idx - set * c->ways);
@@ -270,7 +274,10 @@ FORCE_INLINE void ct_cache_use(ct_cache *c, uint64_t set, uint64_t idx, int fill
         c->pol->fill(c->pst, set, way);
     else
         c->pol->hit(c->pst, set, way);
-    ct_cache_memo(c, idx, ct_cache_tag(c, idx));
+    if (!fill || c->memo_fill)
+        ct_cache_memo(c, idx, ct_cache_tag(c, idx));
+    else
+        c->memo_block = CT_TAG_INVALID;
 }
 
 FORCE_INLINE void ct_cache_touch(ct_cache *c, uint64_t set, uint64_t idx)

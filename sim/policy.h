@@ -32,6 +32,10 @@ typedef struct ct_policy_ops {
     /* 1 when a hit on the line hit last time changes nothing (lets the cache
      * skip the policy for repeated hits on one line). */
     int rehit_idempotent;
+    /* 1 when a hit on a line just filled still changes the state (RRIP: a
+     * fill predicts a distant re-reference, a hit promotes): a fill then
+     * does not make the line the one told about last. */
+    int hit_after_fill;
 } ct_policy_ops;
 
 extern const ct_policy_ops ct_policy_lru, ct_policy_plru, ct_policy_fifo,

@@ -277,7 +277,7 @@ void ct_tlb_fill(struct ct_sim *s, ct_tlb *t, const ct_xlat *x)
     t->vmid[idx] = x->vmid;
     ct_cache_filled(&t->c, set, idx);
     t->c.memo_idx = idx;
-    t->c.memo_block = 0;
+    t->c.memo_block = t->c.memo_fill ? 0 : CT_TAG_INVALID;
     t->sizes |= 1ull << x->size_log2;
     t->st.fills++;
     t->st.fills_by_size[x->size_log2]++;

@@ -104,6 +104,7 @@ const ct_policy_ops ct_policy_srrip = {
     .hit = rrip_hit, .fill = rrip_fill, .inval = rrip_inval,
     .victim = rrip_victim,
     .rehit_idempotent = 1,
+    .hit_after_fill = 1,
 };
 
 const ct_policy_ops ct_policy_brrip = {
@@ -113,4 +114,5 @@ const ct_policy_ops ct_policy_brrip = {
     .hit = rrip_hit, .fill = rrip_fill, .inval = rrip_inval,
     .victim = rrip_victim,
     .rehit_idempotent = 1,
+    .hit_after_fill = 1,
 };
