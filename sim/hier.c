@@ -77,10 +77,11 @@
  *     copies above make the victim dirty, so their data is written back.
  *   exclusive: a line lives either above or here. A miss above looks here:
  *     a hit moves the line up (it leaves this level, its dirty state goes
- *     with it); a miss fetches from below without filling here. Every victim
- *     of the levels above, clean or dirty, is filled here (counted as kind
- *     "writeback"). An exclusive level needs the line size of the levels
- *     above it.
+ *     with it); a miss fetches from below without filling here (a line
+ *     moving up from an exclusive level below passes through, its dirty
+ *     state with it). Every victim of the levels above, clean or dirty, is
+ *     filled here (counted as kind "writeback"). An exclusive level needs
+ *     the line size of the levels above it.
  *
  * Cache operations
  *   clean: a dirty line is written back to the next level and stays, clean.
@@ -389,10 +390,9 @@ static uint32_t fetch(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
     L->st.kind[kind].misses++;
     if (L->cls)
         (void)ct_classify_access(L->cls, block, 1);
-    {
-        int below_dirty;
-        return fetch(s, L->next, addr, bytes, kind, &below_dirty);
-    }
+    /* a line moving up from an exclusive level further down passes through
+     * with its dirty state */
+    return fetch(s, L->next, addr, bytes, kind, dirty);
 }
 
 static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int hit);

@@ -30,4 +30,35 @@ if run_case rrip; then
     expect_eq "$(lv "$TMP/rrip.json" l1d "['hits']")" 1 "srrip: hit after fill promotes"
 fi
 
+# Two exclusive levels: a dirty line moving up from the L3 through the L2
+# keeps its dirty state. A (0) is stored, B (0x40) evicts it to the L2
+# dirty, C (0x80) evicts B to the L2, which passes A down to the L3; the
+# load of A moves it up through the L2 to the L1D, dirty, and the flush at
+# the end writes it to memory: 1 memory write (3 memory reads, A B C).
+cat > "$TMP/excl2.ini" <<'INI'
+[system]
+flush_at_end = yes
+[l1d]
+size = 64
+assoc = 1
+line = 32
+[l2]
+size = 64
+assoc = 1
+line = 32
+inclusion = exclusive
+[l3]
+size = 256
+assoc = 4
+line = 32
+inclusion = exclusive
+INI
+printf '1 0\n0 40\n0 80\n0 0\n' > "$TMP/excl2.din"
+if run_case excl2; then
+    expect_eq "$(json_get "$TMP/excl2.json" "d['memory']['writes']")" 1 \
+        "two exclusive levels: the dirty line reaches memory"
+    expect_eq "$(json_get "$TMP/excl2.json" "d['memory']['reads']")" 3 \
+        "two exclusive levels: memory reads"
+fi
+
 finish
