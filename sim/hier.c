@@ -80,8 +80,13 @@
  *     with it); a miss fetches from below without filling here (a line
  *     moving up from an exclusive level below passes through, its dirty
  *     state with it). Every victim of the levels above, clean or dirty, is
- *     filled here (counted as kind "writeback"). An exclusive level needs
- *     the line size of the levels above it.
+ *     filled here (counted as kind "writeback"). Lines enter an exclusive
+ *     level only that way: a write sent down from a level above (a
+ *     write-through, a write that did not allocate there, a clean's
+ *     write-back) that misses here goes on to the next level without
+ *     filling, as a write that does not allocate (a write-through L1D
+ *     above an exclusive L2 keeps its lines in the L1D alone). An
+ *     exclusive level needs the line size of the levels above it.
  *
  * Cache operations
  *   clean: a dirty line is written back to the next level and stays, clean.
@@ -425,7 +430,8 @@ static NOINLINE uint32_t miss(ct_sim *s, ct_level *L, uint64_t addr, uint32_t by
     int dirty_in = 0, change = LC_FILL;
 
     L->st.kind[kind].misses++;
-    if (write && !L->write_allocate && kind != CT_ATOMIC) {
+    if (write && kind != CT_ATOMIC &&
+        (!L->write_allocate || (L->inclusion == CT_INCL_EXCLUSIVE && !s->demand))) {
         write_down(s, L->next, addr, bytes, kind == CT_WRITEBACK ? CT_WRITEBACK : CT_STORE);
         return L->latency;
     }

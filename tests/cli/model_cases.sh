@@ -61,4 +61,29 @@ if run_case excl2; then
         "two exclusive levels: memory reads"
 fi
 
+# A write-through L1D above an exclusive L2: the store's bytes pass the L2
+# on their way to memory without filling it (lines enter an exclusive level
+# only as victims from above). The store to A misses the L1D (memory read
+# 1), fills it and writes through: the L2 misses, memory write 1; B (0x40)
+# maps to A's L1D line: memory read 2, and A, clean, falls into the L2.
+cat > "$TMP/wtexcl.ini" <<'INI'
+[l1d]
+size = 64
+assoc = 1
+line = 32
+write_back = no
+[l2]
+size = 256
+assoc = 2
+line = 32
+inclusion = exclusive
+INI
+printf '1 0\n0 40\n' > "$TMP/wtexcl.din"
+if run_case wtexcl; then
+    expect_eq "$(json_get "$TMP/wtexcl.json" "d['memory']['reads']")" 2 \
+        "write-through above exclusive: memory reads"
+    expect_eq "$(json_get "$TMP/wtexcl.json" "d['memory']['writes']")" 1 \
+        "write-through above exclusive: memory writes"
+fi
+
 finish
