@@ -1,14 +1,17 @@
 /*
  * classify.c - compulsory / capacity / conflict split (rules in classify.h).
  *
- * The fully-associative LRU shadow is a doubly-linked recency list of at
- * most `lines` nodes with an index from block to node; the first-touch set
- * is a map with no values. Both maps are sim/map.h's.
+ * The fully-associative LRU or FIFO shadow is a doubly-linked list of at
+ * most `lines` nodes (most recently used, or filled, first) with an index
+ * from block to node; with another policy the nodes are the ways of the
+ * policy's one set. The first-touch set is a map with no values. Both maps
+ * are sim/map.h's.
  */
 #include <stdlib.h>
 
 #include "classify.h"
 #include "map.h"
+#include "policy.h"
 
 #define NIL UINT32_MAX
 
@@ -18,14 +21,17 @@ typedef struct node {
 } node;
 
 struct ct_classify {
-    /* fully-associative LRU */
+    int fifo;                 /* FIFO list: a hit does not move its node */
+    const ct_policy_ops *pol; /* other policies: the plug-in, one set */
+    void *pst;
+    /* fully-associative shadow */
     node *nodes;
     uint32_t cap, used, head, tail;
     ct_map index;      /* block -> its node */
     ct_map seen;       /* lines ever seen (no values) */
 };
 
-ct_classify *ct_classify_create(uint64_t lines)
+ct_classify *ct_classify_create(uint64_t lines, const ct_policy_ops *pol, uint64_t seed)
 {
     ct_classify *k = calloc(1, sizeof *k);
 
@@ -37,6 +43,14 @@ ct_classify *ct_classify_create(uint64_t lines)
     /* the index never grows: it holds at most `lines` blocks */
     if (!k->nodes || ct_map_reserve(&k->index, lines) != 0 || ct_map_reserve(&k->seen, 768) != 0)
         goto fail;
+    if (pol == &ct_policy_fifo) {
+        k->fifo = 1;
+    } else if (pol && pol != &ct_policy_lru && (!pol->check || !pol->check((uint32_t)lines))) {
+        k->pol = pol;
+        k->pst = pol->create(1, (uint32_t)lines, seed);
+        if (!k->pst)
+            goto fail;
+    }
     return k;
 fail:
     ct_classify_free(k);
@@ -47,6 +61,8 @@ void ct_classify_free(ct_classify *k)
 {
     if (!k)
         return;
+    if (k->pst)
+        k->pol->destroy(k->pst);
     free(k->nodes);
     ct_map_free(&k->index);
     ct_map_free(&k->seen);
@@ -74,8 +90,9 @@ static void list_push_front(ct_classify *k, uint32_t n)
         k->tail = n;
 }
 
-/* 1 when block hits in the fully-associative shadow; updates it either way. */
-static int fa_access(ct_classify *k, uint64_t block)
+/* 1 when block hits in the fully-associative shadow; the policy learns of
+ * a hit, and a miss fills when alloc is set. */
+static int fa_access(ct_classify *k, uint64_t block, int alloc)
 {
     const uint64_t *slot = ct_map_find(&k->index, block);
     uint32_t n;
@@ -83,38 +100,46 @@ static int fa_access(ct_classify *k, uint64_t block)
 
     if (slot) {
         n = (uint32_t)*slot;
-        list_unlink(k, n);
-        list_push_front(k, n);
+        if (k->pol) {
+            k->pol->hit(k->pst, 0, n);
+        } else if (!k->fifo) {
+            list_unlink(k, n);
+            list_push_front(k, n);
+        }
         return 1;
     }
+    if (!alloc)
+        return 0;
     if (k->used < k->cap) {
         n = k->used++;
     } else {
-        n = k->tail;
-        list_unlink(k, n);
+        n = k->pol ? k->pol->victim(k->pst, 0) : k->tail;
+        if (!k->pol)
+            list_unlink(k, n);
         ct_map_del(&k->index, k->nodes[n].block);
     }
     k->nodes[n].block = block;
-    list_push_front(k, n);
+    if (k->pol)
+        k->pol->fill(k->pst, 0, n);
+    else
+        list_push_front(k, n);
     /* room reserved at creation for every node: no allocation here */
     *ct_map_put(&k->index, block, &added) = n;
     return 0;
 }
 
-int ct_classify_access(ct_classify *k, uint64_t block, int miss)
+int ct_classify_access(ct_classify *k, uint64_t block, int miss, int alloc)
 {
     int first;
     int fa_hit;
 
     if (!ct_map_put(&k->seen, block, &first))
         first = -1;
-    fa_hit = fa_access(k, block);
+    fa_hit = fa_access(k, block, alloc);
 
     if (first < 0)
         return -1;
-    if (!miss)
+    if (!miss || fa_hit)
         return CT_MC_CONFLICT;
-    if (first)
-        return CT_MC_COMPULSORY;
-    return fa_hit ? CT_MC_CONFLICT : CT_MC_CAPACITY;
+    return first ? CT_MC_COMPULSORY : CT_MC_CAPACITY;
 }

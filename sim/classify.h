@@ -1,13 +1,21 @@
 /*
- * classify.h - the 3C miss classification of one level (internal).
+ * classify.h - the 3C miss classification of one level (internal), as
+ * DineroIV 7 defines it (its ref.c, d4ref and d4infcache):
  *
- * compulsory: the first access to the line at this level;
- * capacity:   any other miss that would also miss in a fully-associative
- *             LRU cache with the same number of lines;
- * conflict:   the remaining misses (the fully-associative cache would hit).
- * The shadow fully-associative cache sees every access the level sees, hit
- * or miss. The set of lines seen grows with the footprint of the trace, not
- * with its length.
+ * A shadow fully-associative cache with the level's number of lines and
+ * the level's replacement policy sees every access the level classifies,
+ * hit or miss, and fills as the level does: an access that would not
+ * allocate in the level (a write without write-allocate) and misses the
+ * shadow leaves it unchanged; if it hits the shadow, the policy is told of
+ * the hit. Then a miss of the level is
+ *   conflict:   when the shadow hits;
+ *   compulsory: else when the line was never accessed at this level before;
+ *   capacity:   else.
+ * Policies: LRU and FIFO are the shadow's own lists (exact, any number of
+ * lines); the other policies run as plug-ins on one set of `lines` ways
+ * (random draws from the level's seed), except PLRU beyond what its tree
+ * allows (a power of two up to 64 ways), which takes LRU. The set of lines
+ * seen grows with the footprint of the trace, not with its length.
  */
 #ifndef CT_CLASSIFY_H
 #define CT_CLASSIFY_H
@@ -18,11 +26,17 @@ enum ct_miss_class { CT_MC_COMPULSORY, CT_MC_CAPACITY, CT_MC_CONFLICT };
 
 typedef struct ct_classify ct_classify;
 
-ct_classify *ct_classify_create(uint64_t lines);
+struct ct_policy_ops;
+
+/* A classifier for a level of `lines` lines with replacement policy pol
+ * (seeded with seed when it draws); NULL when out of memory. */
+ct_classify *ct_classify_create(uint64_t lines, const struct ct_policy_ops *pol, uint64_t seed);
 void ct_classify_free(ct_classify *k);
 
-/* Record one access to block; returns the enum ct_miss_class of a miss
- * (the value is meaningless when miss is 0), or -1 when out of memory. */
-int ct_classify_access(ct_classify *k, uint64_t block, int miss);
+/* Record one access to block, a miss of the level when miss is set; alloc
+ * is 0 when a miss of this access would not fill the level (a write
+ * without write-allocate). Returns the enum ct_miss_class of a miss (the
+ * value is meaningless when miss is 0), or -1 when out of memory. */
+int ct_classify_access(ct_classify *k, uint64_t block, int miss, int alloc);
 
 #endif

@@ -394,7 +394,7 @@ static uint32_t fetch(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
     }
     L->st.kind[kind].misses++;
     if (L->cls)
-        (void)ct_classify_access(L->cls, block, 1);
+        (void)ct_classify_access(L->cls, block, 1, 1);
     /* a line moving up from an exclusive level further down passes through
      * with its dirty state */
     return fetch(s, L->next, addr, bytes, kind, dirty);
@@ -470,7 +470,10 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
     set = ct_cache_set(c, block);
     found = ct_cache_find(c, set, block);
     if (L->cls) {
-        int mc = ct_classify_access(L->cls, block, found < 0);
+        const int alloc = !(write && kind != CT_ATOMIC &&
+                            (!L->write_allocate ||
+                             (L->inclusion == CT_INCL_EXCLUSIVE && !s->demand)));
+        const int mc = ct_classify_access(L->cls, block, found < 0, alloc);
         if (found < 0 && mc >= 0) {
             if (mc == CT_MC_COMPULSORY) L->st.kind[kind].compulsory++;
             else if (mc == CT_MC_CAPACITY) L->st.kind[kind].capacity++;
@@ -1459,7 +1462,8 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
             return ct_error_set(err, CT_E_NOMEM, "[%s]: out of memory", level_names[lv]);
     }
     if (cfg->miss_classes) {
-        L->cls = ct_classify_create(k->size / k->line);
+        L->cls = ct_classify_create(k->size / k->line, ct_policy_at((size_t)k->replacement),
+                                    cfg->seed + (uint64_t)s->nlv);
         if (!L->cls)
             return ct_error_set(err, CT_E_NOMEM, "[%s]: out of memory", level_names[lv]);
     }

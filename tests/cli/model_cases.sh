@@ -86,4 +86,45 @@ if run_case wtexcl; then
         "write-through above exclusive: memory writes"
 fi
 
+# The 3C split (sim/classify.h, DineroIV's definition): the shadow
+# fully-associative cache has the level's policy and fills as the level
+# does. Two lines of 32 B, direct-mapped, FIFO: A (0), B (0x20), A hits, C
+# (0x40) evicts A here; the FIFO shadow evicts A too (the oldest fill, the
+# hit does not count), so A's last miss is a capacity miss (an LRU shadow
+# would still hold A: conflict). DineroIV 7 -l1-dsize 64 -l1-dassoc 1
+# -l1-dbsize 32 -l1-drepl f -l1-dccc gives 3 compulsory, 1 capacity.
+cat > "$TMP/fifo3c.ini" <<'INI'
+[system]
+miss_classes = yes
+[l1d]
+size = 64
+assoc = 1
+line = 32
+replacement = fifo
+INI
+printf '0 0\n0 20\n0 0\n0 40\n0 0\n' > "$TMP/fifo3c.din"
+if run_case fifo3c; then
+    expect_eq "$(lv "$TMP/fifo3c.json" l1d "['capacity']"),$(lv "$TMP/fifo3c.json" l1d "['conflict']")" \
+        1,0 "3C under FIFO: the FIFO shadow"
+fi
+# Without write-allocate a write miss fills neither the level nor the
+# shadow: the store to A (compulsory) leaves no line, so the load of A
+# misses the shadow too: capacity, not conflict (DineroIV 7 with
+# -l1-dwalloc n -l1-dwback n: 1 compulsory, 1 capacity).
+cat > "$TMP/noalloc3c.ini" <<'INI'
+[system]
+miss_classes = yes
+[l1d]
+size = 64
+assoc = 1
+line = 32
+write_back = no
+write_allocate = no
+INI
+printf '1 0\n0 0\n' > "$TMP/noalloc3c.din"
+if run_case noalloc3c; then
+    expect_eq "$(lv "$TMP/noalloc3c.json" l1d "['compulsory']"),$(lv "$TMP/noalloc3c.json" l1d "['capacity']"),$(lv "$TMP/noalloc3c.json" l1d "['conflict']")" \
+        1,1,0 "3C without write-allocate: the shadow does not fill"
+fi
+
 finish
