@@ -117,3 +117,13 @@ void ct_cache_free(ct_cache *c)
         c->pol->destroy(c->pst);
     memset(c, 0, sizeof *c);
 }
+
+uint64_t ct_cache_age(const ct_cache *c, uint64_t set, uint64_t idx)
+{
+    const uint32_t way = (uint32_t)(idx - set * c->ways);
+    if (c->lru_row)  /* its place in the row, most recently used first */
+        return c->ways - ct_lru_row_pos(ct_cache_row(c, set, 0), way, c->ways);
+    if (c->lru_stamp)
+        return c->lru_stamp[idx];
+    return c->pol->age ? c->pol->age(c->pst, set, way) : way;
+}

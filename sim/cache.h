@@ -217,6 +217,11 @@ FORCE_INLINE uint32_t ct_lru_oldest(const uint64_t *st, uint32_t ways)
     return best;
 }
 
+/* The place of valid line idx of set in the policy's order: larger for a
+ * line more recently used (LRU) or filled (FIFO); the way number when the
+ * policy has no such order (cache.c). */
+uint64_t ct_cache_age(const ct_cache *c, uint64_t set, uint64_t idx);
+
 /* Line idx of set no longer holds a line (cache.c). */
 void ct_cache_row_drop(ct_cache *c, uint64_t set, uint64_t idx);
 

@@ -104,7 +104,11 @@
  *   (zero also makes it dirty); levels below are not touched.
  *   CT_OP_ALL applies clean / invalidate / clean+invalidate to every line of
  *   every level of every core, top level first (din labels 4 and 5); with
- *   CT_OP_ISIDE, to every line of the core's L1I only.
+ *   CT_OP_ISIDE, to every line of the core's L1I only. The lines of a level
+ *   are taken in DineroIV's copy-back order, which decides what the
+ *   write-backs evict below: sets from the last to the first, and in a set
+ *   from the least recently used line (LRU; FIFO: the oldest fill) to the
+ *   most recent; with another policy from the first way to the last.
  *
  * End of run
  *   With [system] flush_at_end, ct_sim_finish cleans every level, top level
@@ -823,16 +827,53 @@ static void cacheop_range(ct_sim *s, int li, uint64_t addr, uint64_t bytes, int 
     }
 }
 
+typedef struct aged_line {
+    uint64_t age, idx, block;
+} aged_line;
+
+static int by_age(const void *a, const void *b)
+{
+    const aged_line *x = a, *y = b;
+    if (x->age != y->age)
+        return x->age < y->age ? -1 : 1;
+    return x->idx < y->idx ? 1 : x->idx > y->idx ? -1 : 0;
+}
+
+/* Apply op to every line of level li in DineroIV's copy-back order (rule
+ * "Cache operations"); lines are taken in way order when there is no
+ * memory for the sort. */
+static void maintain_level(ct_sim *s, int li, int op)
+{
+    ct_cache *c = &s->lv[li].c;
+    aged_line *v = malloc(c->ways * sizeof *v);
+
+    for (uint64_t set = c->sets; set-- > 0;) {
+        const uint64_t base = set * c->ways;
+        uint32_t n = 0;
+        if (!v) {
+            for (uint64_t idx = base; idx < base + c->ways; idx++)
+                if (ct_cache_tag(c, idx) != CT_TAG_INVALID)
+                    maintain_line(s, li, idx, op);
+            continue;
+        }
+        for (uint64_t idx = base; idx < base + c->ways; idx++)
+            if (ct_cache_tag(c, idx) != CT_TAG_INVALID)
+                v[n++] = (aged_line){ct_cache_age(c, set, idx), idx, ct_cache_tag(c, idx)};
+        if (n > 1)
+            qsort(v, n, sizeof *v, by_age);
+        for (uint32_t i = 0; i < n; i++)  /* still there (back-invalidation) */
+            if (ct_cache_tag(c, v[i].idx) == v[i].block)
+                maintain_line(s, li, v[i].idx, op);
+    }
+    free(v);
+}
+
 static void cacheop_all(ct_sim *s, int op)
 {
     /* levels are stored top-down, so dirty data moves down before the
      * levels below are cleaned */
-    for (size_t li = 0; li < s->nlv; li++) {
-        ct_cache *c = &s->lv[li].c;
-        for (uint64_t idx = 0; idx < c->sets * c->ways; idx++)
-            if (ct_cache_tag(c, idx) != CT_TAG_INVALID)
-                maintain_line(s, (int)li, idx, op);
-    }
+    for (size_t li = 0; li < s->nlv; li++)
+        maintain_level(s, (int)li, op);
 }
 
 static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
@@ -847,10 +888,7 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
         if (!(a->op & CT_OP_ISIDE)) {
             cacheop_all(s, op);
         } else if (li >= 0 && s->lv[li].lv == CT_LV_L1I) {
-            ct_cache *c = &s->lv[li].c;
-            for (uint64_t idx = 0; idx < c->sets * c->ways; idx++)
-                if (ct_cache_tag(c, idx) != CT_TAG_INVALID)
-                    maintain_line(s, li, idx, op);
+            maintain_level(s, li, op);
         }
         return lat;
     }

@@ -29,6 +29,9 @@ typedef struct ct_policy_ops {
     void (*fill)(void *st, uint64_t set, uint32_t way);   /* line inserted */
     void (*inval)(void *st, uint64_t set, uint32_t way);  /* line dropped */
     uint32_t (*victim)(void *st, uint64_t set);           /* every way valid */
+    /* Optional: the line's place in the policy's order, larger for a line
+     * more recently used (LRU) or filled (FIFO); NULL: the way number. */
+    uint64_t (*age)(void *st, uint64_t set, uint32_t way);
     /* 1 when a hit on the line hit last time changes nothing (lets the cache
      * skip the policy for repeated hits on one line). */
     int rehit_idempotent;

@@ -21,6 +21,6 @@ const ct_policy_ops ct_policy_fifo = {
     .help = "first in, first out",
     .create = fifo_create, .destroy = free,
     .hit = fifo_hit, .fill = ct_stamps_now, .inval = ct_stamps_clear,
-    .victim = ct_stamps_oldest,
+    .victim = ct_stamps_oldest, .age = ct_stamps_age,
     .rehit_idempotent = 1,
 };

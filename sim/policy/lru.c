@@ -30,6 +30,6 @@ const ct_policy_ops ct_policy_lru = {
     .help = "least recently used",
     .create = lru_create, .destroy = free,
     .hit = ct_stamps_now, .fill = ct_stamps_now, .inval = ct_stamps_clear,
-    .victim = ct_stamps_oldest,
+    .victim = ct_stamps_oldest, .age = ct_stamps_age,
     .rehit_idempotent = 1,
 };

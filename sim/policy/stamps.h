@@ -36,6 +36,12 @@ static inline void ct_stamps_clear(void *st, uint64_t set, uint32_t way)
     p->stamp[set * p->ways + way] = 0;
 }
 
+static inline uint64_t ct_stamps_age(void *st, uint64_t set, uint32_t way)
+{
+    const ct_stamps *p = st;
+    return p->stamp[set * p->ways + way];
+}
+
 static inline uint32_t ct_stamps_oldest(void *st, uint64_t set)
 {
     const ct_stamps *p = st;

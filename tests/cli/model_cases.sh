@@ -148,4 +148,29 @@ if run_case fetchkind; then
         1,1 "a store miss's fetch is a read below"
 fi
 
+# The flush at the end takes a set's lines from the least recently used
+# (DineroIV's copy-back order), which decides what the write-backs evict
+# below. A 2-way L1D holds B (way 0, most recent) and A (way 1), both
+# dirty; the one-line L2 holds A. A goes first and hits; B misses and
+# evicts A: 1 write-back miss (way order, B first, misses twice). DineroIV
+# 7 -l1-dsize 128 -l1-dbsize 64 -l1-dassoc 2 -l2-usize 64 -l2-ubsize 64:
+# L2 write misses 1, 128 bytes to memory.
+cat > "$TMP/flushorder.ini" <<'INI'
+[system]
+flush_at_end = yes
+[l1d]
+size = 128
+assoc = 2
+line = 64
+[l2]
+size = 64
+assoc = 1
+line = 64
+INI
+printf '1 40\n1 0\n0 40\n' > "$TMP/flushorder.din"
+if run_case flushorder; then
+    expect_eq "$(lv "$TMP/flushorder.json" l2 "['by_kind']['writeback']['misses']"),$(json_get "$TMP/flushorder.json" "d['memory']['writes']")" \
+        1,2 "flush at the end in LRU order"
+fi
+
 finish
