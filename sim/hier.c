@@ -63,7 +63,8 @@
  *   write-through level: the bytes are also written to the next level
  *   (counted there as kind "store"). Miss with write_allocate: the line is
  *   filled as for a read, except that a write covering the whole line fills
- *   it without fetching; then as a hit. Miss without write_allocate: the
+ *   it without fetching (unless an inclusive level is below: then it is
+ *   fetched, so that the inclusive level holds it too); then as a hit. Miss without write_allocate: the
  *   write goes to the next level and nothing is filled here.
  *
  * Evictions and write-backs
@@ -441,7 +442,7 @@ static NOINLINE uint32_t miss(ct_sim *s, ct_level *L, uint64_t addr, uint32_t by
         write_down(s, L->next, addr, bytes, kind == CT_WRITEBACK ? CT_WRITEBACK : CT_STORE);
         return L->latency;
     }
-    if (write && bytes == L->line) {
+    if (write && bytes == L->line && !L->incl_below) {
         lat = L->latency;  /* the write covers the line: no fetch */
         change = L->write_back ? LC_FILL_NODATA : LC_FILL;
     } else {
@@ -1662,8 +1663,11 @@ static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         }
     }
     for (size_t a = 0; a < s->nlv; a++)
-        for (int b = s->lv[a].next; b >= 0; b = s->lv[b].next)
+        for (int b = s->lv[a].next; b >= 0; b = s->lv[b].next) {
             s->lv[b].above[s->lv[b].nabove++] = (uint32_t)a;
+            if (s->lv[b].inclusion == CT_INCL_INCLUSIVE)
+                s->lv[a].incl_below = 1;
+        }
     for (size_t li = 0; li < s->nlv; li++) {
         ct_level *L = &s->lv[li];
         if (L->inclusion != CT_INCL_EXCLUSIVE)

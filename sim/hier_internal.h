@@ -122,6 +122,7 @@ typedef struct ct_level {
     int write_allocate;
     uint32_t latency;
     uint32_t line;              /* bytes */
+    int incl_below;             /* an inclusive level is on the path below */
     uint32_t nabove;            /* levels whose path down passes through this one */
     uint32_t *above;
     const ct_prefetch_ops *pf;  /* NULL when the prefetcher is "none" */

@@ -12,7 +12,8 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: cachet config [-c FILE.ini] [-s section.key=value]... [--keys]\n\n"
-            "Checks a configuration and prints it resolved (every present section, every key,\n"
+            "Checks a configuration as run does (building the hierarchy it describes) and\n"
+            "prints it resolved (every present section, every key,\n"
             "defaults filled in) with its hash. --keys prints the reference of every key as\n"
             "Markdown instead (that is configs/README.md).\n");
 }
@@ -99,6 +100,16 @@ int cmd_config(int argc, char **argv)
     }
     if (cli_load_config(&co, &cfg, &err) != CT_OK)
         return cli_fail(&err);
+    {
+        /* the checks the hierarchy makes when it is built (line sizes of
+         * exclusive levels, policies against ways, memory), as run does */
+        ct_sim *s = NULL;
+        if (ct_sim_create(&s, cfg, &err) != CT_OK) {
+            ct_config_free(cfg);
+            return cli_fail(&err);
+        }
+        ct_sim_free(s);
+    }
     printf("; %s, hash %016llx\n", co.config_path ? co.config_path : "built-in defaults",
            (unsigned long long)ct_config_hash(cfg));
     ct_config_visit(cfg, print_key, &ic);

@@ -173,4 +173,30 @@ if run_case flushorder; then
         1,2 "flush at the end in LRU order"
 fi
 
+# An inclusive level holds every line of the levels above, also one that
+# a write covering the whole line would fill without a fetch: above an
+# inclusive L2 that line is fetched (a read at the L2, which fills it).
+cat > "$TMP/inclfill.ini" <<'INI'
+[l1d]
+size = 64
+assoc = 1
+line = 4
+[l2]
+size = 256
+assoc = 1
+line = 4
+inclusion = inclusive
+INI
+printf '1 0\n' > "$TMP/inclfill.din"
+if run_case inclfill; then
+    expect_eq "$(lv "$TMP/inclfill.json" l2 "['by_kind']['load']['misses']")" 1 \
+        "a whole-line write above an inclusive level fills it there too"
+fi
+
+# cachet config refuses what run refuses: an exclusive level needs the
+# line size of the level above it.
+printf '[l1d]\nsize = 1K\nline = 32\n[l2]\nsize = 4K\nline = 64\ninclusion = exclusive\n' > "$TMP/exline.ini"
+expect_status 2 "config: exclusive level with another line size" "$CACHET" config -c "$TMP/exline.ini"
+expect_err_contains "an exclusive level needs the 32-byte line" "config: the reason"
+
 finish
