@@ -19,6 +19,12 @@
  * validation report (`cachet validate`, rules in sim/validate.c): a table
  * per structure and operation, the agreement, the cold-start allowance,
  * the verdict, then the divergences; or the same as one JSON object.
+ *
+ * Figures that were not computed are never printed as 0: without [system]
+ * miss_classes = yes the CSV's compulsory, capacity and conflict fields are
+ * empty (JSON leaves the keys out; the table shows a "misses by class" part
+ * only with it); with compat = drcachesim, which counts no time, cycles,
+ * CPI and AMAT read n/a in the table, null in JSON and empty in CSV.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -131,6 +137,25 @@ static int is_drcachesim(const ct_config *cfg)
     char buf[32];
     const char *v = ct_config_get(cfg, "system", "compat", buf, sizeof buf);
     return v && strcmp(v, "drcachesim") == 0;
+}
+
+/* Whether the run has cycles (compat = drcachesim counts no time: its
+ * cycles, CPI and AMAT read n/a, null in JSON, empty in CSV). */
+static int has_timing(const ct_config *cfg) { return !is_drcachesim(cfg); }
+
+/* Whether the 3C split was computed ([system] miss_classes = yes): without
+ * it the compulsory, capacity and conflict columns of the CSV are empty. */
+static int has_classes(const ct_config *cfg)
+{
+    char buf[32];
+    const char *v = ct_config_get(cfg, "system", "miss_classes", buf, sizeof buf);
+    return v && strcmp(v, "yes") == 0;
+}
+
+void ct_csv_prov_config(ct_csv_prov *p, const ct_config *cfg)
+{
+    p->classes = has_classes(cfg);
+    p->timing = has_timing(cfg);
 }
 
 static dcs_view dcs_of(const ct_level_stats *st)
@@ -258,21 +283,41 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
                       (unsigned long long)v.pf_misses, (unsigned long long)v.child_hits);
         }
     }
+    if (has_classes(cfg)) {
+        ct_writef(w, "\nmisses by class (system.miss_classes = yes)\n%-6s %4s %12s %12s %12s\n",
+                  "level", "core", "compulsory", "capacity", "conflict");
+        for (size_t i = 0; i < ct_sim_nlevels(s); i++) {
+            const ct_level_info *li = ct_sim_level_info(s, i);
+            ct_kind_stats tot = ct_level_total(ct_sim_level_stats(s, i));
+            char core[16];
+            if (li->core < 0)
+                snprintf(core, sizeof core, "all");
+            else
+                snprintf(core, sizeof core, "%d", li->core);
+            ct_writef(w, "%-6s %4s %12llu %12llu %12llu\n", li->name, core,
+                      (unsigned long long)tot.compulsory, (unsigned long long)tot.capacity,
+                      (unsigned long long)tot.conflict);
+        }
+    }
     table_translation(w, s, t);
-    {
+    if (!has_timing(cfg)) {
+        ct_writef(w, "\ninstructions %llu  cycles n/a  CPI n/a  (compat = drcachesim counts no "
+                     "time)\nAMAT n/a", (unsigned long long)t->instructions);
+    } else {
         char cpi[32];
         ct_writef(w, "\ninstructions %llu  cycles %llu  CPI %s\n",
                   (unsigned long long)t->instructions, (unsigned long long)t->cycles,
                   per_instr(cpi, sizeof cpi, "%.4f", 1.0, t->cycles, t->instructions, "-"));
+        if (ct_sim_ntlbs(s))
+            ct_writef(w, "translation cycles %llu (%.2f%% of cycles)\n",
+                      (unsigned long long)t->translation_cycles,
+                      100.0 * ratio(t->translation_cycles, t->cycles));
+        ct_writef(w, "AMAT");
+        for (int k = 0; k < CT_KIND_STREAM; k++)
+            if (t->accesses[k] && k != CT_NOFETCH)
+                ct_writef(w, "  %s %.3f", ct_kind_name(k),
+                          ratio(t->kind_cycles[k], t->accesses[k]));
     }
-    if (ct_sim_ntlbs(s))
-        ct_writef(w, "translation cycles %llu (%.2f%% of cycles)\n",
-                  (unsigned long long)t->translation_cycles,
-                  100.0 * ratio(t->translation_cycles, t->cycles));
-    ct_writef(w, "AMAT");
-    for (int k = 0; k < CT_KIND_STREAM; k++)
-        if (t->accesses[k] && k != CT_NOFETCH)
-            ct_writef(w, "  %s %.3f", ct_kind_name(k), ratio(t->kind_cycles[k], t->accesses[k]));
     ct_writef(w, "\nmemory reads %llu  writes %llu  line-crossing accesses %llu\n",
               (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes,
               (unsigned long long)t->line_crossings);
@@ -368,10 +413,14 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
     }
     ct_writef(w, "],\n  \"format\": ");
     ct_write_json_string(w, m && m->format ? m->format : "");
-    ct_writef(w, ",\n  \"instructions\": %llu,\n  \"cycles\": %llu,\n  \"cpi\": ",
-              (unsigned long long)t->instructions, (unsigned long long)t->cycles);
-    json_per_instr(w, 1.0, t->cycles, t->instructions);
-    ct_writef(w, ",\n");
+    ct_writef(w, ",\n  \"instructions\": %llu,\n", (unsigned long long)t->instructions);
+    if (has_timing(cfg)) {
+        ct_writef(w, "  \"cycles\": %llu,\n  \"cpi\": ", (unsigned long long)t->cycles);
+        json_per_instr(w, 1.0, t->cycles, t->instructions);
+        ct_writef(w, ",\n");
+    } else {
+        ct_writef(w, "  \"cycles\": null,\n  \"cpi\": null,\n");
+    }
     ct_writef(w, "  \"accesses\": {");
     for (int k = 0; k < CT_KIND_STREAM; k++)
         ct_writef(w, "%s\"%s\": %llu", k ? ", " : "", ct_kind_name(k),
@@ -380,8 +429,11 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
     for (int k = 0, first = 1; k < CT_KIND_STREAM; k++) {
         if (k == CT_NOFETCH)
             continue;
-        ct_writef(w, "%s\"%s\": %.17g", first ? "" : ", ", ct_kind_name(k),
-                  ratio(t->kind_cycles[k], t->accesses[k]));
+        ct_writef(w, "%s\"%s\": ", first ? "" : ", ", ct_kind_name(k));
+        if (has_timing(cfg))
+            ct_writef(w, "%.17g", ratio(t->kind_cycles[k], t->accesses[k]));
+        else
+            ct_writef(w, "null");
         first = 0;
     }
     ct_writef(w, "},\n  \"memory\": {\"reads\": %llu, \"writes\": %llu},\n",
@@ -616,13 +668,21 @@ void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *
             ct_writef(w, "%llu,%llu,", (unsigned long long)st->kind[k[j]].accesses,
                       (unsigned long long)st->kind[k[j]].misses);
     }
-    ct_writef(w, "%llu,%llu,%llu,%llu,%llu,%llu,%s,%.6f,%llu,%llu",
-              (unsigned long long)st->writebacks, (unsigned long long)tot.compulsory,
-              (unsigned long long)tot.capacity, (unsigned long long)tot.conflict,
-              (unsigned long long)t->instructions, (unsigned long long)t->cycles,
-              per_instr(cpi, sizeof cpi, "%.6f", 1.0, t->cycles, t->instructions, ""),
-              demand_amat(t),
-              (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes);
+    ct_writef(w, "%llu,", (unsigned long long)st->writebacks);
+    if (p->classes)
+        ct_writef(w, "%llu,%llu,%llu,", (unsigned long long)tot.compulsory,
+                  (unsigned long long)tot.capacity, (unsigned long long)tot.conflict);
+    else
+        ct_writef(w, ",,,");
+    ct_writef(w, "%llu,", (unsigned long long)t->instructions);
+    if (p->timing)
+        ct_writef(w, "%llu,%s,%.6f,", (unsigned long long)t->cycles,
+                  per_instr(cpi, sizeof cpi, "%.6f", 1.0, t->cycles, t->instructions, ""),
+                  demand_amat(t));
+    else
+        ct_writef(w, ",,,");
+    ct_writef(w, "%llu,%llu", (unsigned long long)t->mem_reads,
+              (unsigned long long)t->mem_writes);
 }
 
 /* One translation structure's row: the run columns that apply to it, the
@@ -672,6 +732,7 @@ int ct_report_csv(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_
     }
     p.config = m && m->config_path ? m->config_path : ct_config_path(cfg);
     p.hash = ct_config_hash(cfg);
+    ct_csv_prov_config(&p, cfg);
     p.traces = traces;
     p.format = m && m->format ? m->format : "";
     if (header) {

@@ -17,7 +17,13 @@ typedef struct ct_csv_prov {
     const char *traces;   /* trace path(s), ';'-separated */
     uint64_t bytes;       /* their size on disk (0 when unknown) */
     const char *format;
+    int classes;          /* 3C computed (miss_classes = yes); else those columns empty */
+    int timing;           /* cycles counted (not compat = drcachesim); else cycles, cpi
+                             and amat empty */
 } ct_csv_prov;
+
+/* Set classes and timing from the configuration of the run. */
+void ct_csv_prov_config(ct_csv_prov *p, const ct_config *cfg);
 
 /* One CSV field, quoted when needed, then "," (last == 0), "\n" (last > 0)
  * or nothing (last < 0). */

@@ -157,6 +157,7 @@ int ct_sweep_csv_rows(ct_writer *w, const ct_sweep *sw, const ct_sweep_result *r
     p.traces = trace_path;
     p.bytes = trace_bytes;
     p.format = r->format ? r->format : "";
+    ct_csv_prov_config(&p, sw->cfg[r->point]);
     for (size_t l = 0; l < r->nlevels; l++) {
         const ct_interval_stats *iv = &r->interval[l];
         ct_writef(w, "%zu,", r->point);

@@ -33,4 +33,26 @@ expect_status 0 "l3.latency with l3.size, either order" \
 expect_status 2 "itlb.latency without an ITLB" "$CACHET" run -q -s itlb.latency=1 tests/data/tiny.din
 expect_err_contains "add it by setting its entries too (itlb.entries=...)" "itlb.latency message"
 
+# the 3C split: in the table when computed; empty CSV fields when not
+expect_status 0 "run with miss_classes" "$CACHET" run -s system.miss_classes=yes \
+    --csv "$TMP/c.csv" tests/data/tiny.din
+check "the table has the 3C part" grep -q '^misses by class (system.miss_classes = yes)' "$TMP/out"
+check "the table's 3C row of l1d" grep -qE '^l1d +0 +3 +0 +0$' "$TMP/out"
+expect_eq "$(python3 -c 'import csv,sys; r=next(csv.DictReader(open(sys.argv[1]))); print(r["compulsory"], r["capacity"], r["conflict"])' "$TMP/c.csv")" \
+    "3 0 0" "CSV 3C columns when computed"
+expect_status 0 "run without miss_classes" "$CACHET" run --csv "$TMP/n.csv" tests/data/tiny.din
+check "no 3C part in the table" test "$(grep -c 'misses by class' "$TMP/out")" = 0
+expect_eq "$(python3 -c 'import csv,sys; r=next(csv.DictReader(open(sys.argv[1]))); print(repr((r["compulsory"], r["capacity"], r["conflict"])))' "$TMP/n.csv")" \
+    "('', '', '')" "CSV 3C columns empty when not computed"
+
+# compat = drcachesim counts no time: n/a, null, empty
+expect_status 0 "run --compat drcachesim" "$CACHET" run --compat drcachesim \
+    --json "$TMP/d.json" --csv "$TMP/d.csv" tests/data/tiny.din
+check "table: cycles and CPI n/a" grep -q 'cycles n/a  CPI n/a' "$TMP/out"
+check "table: AMAT n/a" grep -qx 'AMAT n/a' "$TMP/out"
+expect_eq "$(json_get "$TMP/d.json" 'd["cycles"], d["cpi"], set(d["amat"].values())')" \
+    "None None {None}" "JSON: cycles, cpi and amat null"
+expect_eq "$(python3 -c 'import csv,sys; r=next(csv.DictReader(open(sys.argv[1]))); print(repr((r["cycles"], r["cpi"], r["amat"], r["instructions"])))' "$TMP/d.csv")" \
+    "('', '', '', '4')" "CSV: cycles, cpi and amat empty, instructions kept"
+
 finish
