@@ -16,7 +16,8 @@
  *   sim.finish()                     the end-of-trace rules (flush_at_end)
  *   sim.reset_stats()                zero the counters, keep the contents
  *   cachet.info(path, format=None)   decode a trace, count what it holds
- *   cachet.sweep(sweep_ini, paths)   the rows of the sweep CSV as dicts
+ *   cachet.sweep(sweep_ini, paths, format=None)
+ *                                    the rows of the sweep CSV as dicts
  *
  * Every failure raises cachet.Error (a ValueError) whose args[0] is
  * libcachet's message and whose attributes are `file`, `position` (the line,
@@ -774,12 +775,13 @@ static int sweep_row(void *ctx, const ct_sweep_result *r)
 
 static PyObject *mod_sweep(PyObject *mod, PyObject *args, PyObject *kw)
 {
-    static char *names[] = {"sweep_ini", "paths", "threads", NULL};
+    static char *names[] = {"sweep_ini", "paths", "format", "threads", NULL};
     PyObject *ini, *po, *keep = NULL, *inib = NULL, *text = NULL, *io = NULL, *reader = NULL;
     PyObject *rows = NULL;
     const char **paths = NULL;
     size_t np = 0;
     unsigned threads = 0;
+    const char *format = NULL;
     ct_sweep *sw = NULL;
     ct_error err = {0};
     membuf m = {0};
@@ -789,7 +791,7 @@ static PyObject *mod_sweep(PyObject *mod, PyObject *args, PyObject *kw)
     int rc;
     (void)mod;
 
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|I:sweep", names, &ini, &po, &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|zI:sweep", names, &ini, &po, &format, &threads))
         return NULL;
     if (!PyUnicode_FSConverter(ini, &inib))
         return NULL;
@@ -803,6 +805,7 @@ static PyObject *mod_sweep(PyObject *mod, PyObject *args, PyObject *kw)
         sc.sw = sw;
         sc.paths = paths;
         o.threads = threads;
+        o.format = format;
         o.result = sweep_row;
         o.result_ctx = &sc;
         rc = ct_sweep_csv_header(&w, sw);
@@ -841,8 +844,9 @@ static PyMethodDef mod_methods[] = {
      "simulating; returns a dict: format, accesses, kinds (accesses by kind),\n"
      "streams, threads, records, bytes, malformed, markers, events."},
     {"sweep", (PyCFunction)(void (*)(void))mod_sweep, METH_VARARGS | METH_KEYWORDS,
-     "sweep(sweep_ini, paths, threads=0): run a parameter sweep as `cachet sweep`\n"
-     "does; returns the rows of its CSV as dicts (pandas.DataFrame(rows) works)."},
+     "sweep(sweep_ini, paths, format=None, threads=0): run a parameter sweep as\n"
+     "`cachet sweep` does (format forces the trace format, as -f does); returns\n"
+     "the rows of its CSV as dicts (pandas.DataFrame(rows) works)."},
     {NULL, NULL, 0, NULL},
 };
 

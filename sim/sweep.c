@@ -850,6 +850,7 @@ static int run_pass(pass_ctx *pc, const size_t *pts, size_t n, int allow_onepass
     to.cfg = sw->cfg[pts[0]];
     if (o->window)   /* the skip happens in the reader, before scheduling (trace.c) */
         to.skip_refs = o->window->skip;
+    to.format = o->format;
     if ((rc = ct_trace_open(&t, paths, 1, &to, err)) != CT_OK)
         goto out;
     if ((rc = plan_jobs(sw, pts, n, o, allow_onepass, threads, interval, &jobs, &nj, &n_onepass,

@@ -201,6 +201,8 @@ typedef struct ct_sweep_opts {
     void *progress_ctx;
     ct_sweep_plan_fn plan;
     void *plan_ctx;
+    const char *format;          /* force the trace format by name; NULL: the
+                                    points' [trace] format, else detected */
 } ct_sweep_opts;
 
 /* Run every selected point on every trace. Returns CT_OK, the first error

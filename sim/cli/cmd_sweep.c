@@ -41,6 +41,7 @@ static void help(FILE *f)
             "writes none: cachet merge writes them for the whole sweep).\n\n"
             "  -j, --threads N     worker threads (default: the cores available)\n"
             "  -o, --output FILE   CSV file (default '-': stdout)\n"
+            "  -f, --format NAME   force the trace format (default: detected)\n"
             "      --resume        skip the points OUT.csv.partial already holds\n"
             "      --shard K/N     run points K, K+N, K+2N, ... (for Slurm arrays; join the\n"
             "                      shard files with cachet merge)\n"
@@ -335,6 +336,7 @@ int cmd_sweep(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
         {"skip", required_argument, NULL, 'K'},    {"warmup", required_argument, NULL, 'W'},
         {"max-accesses", required_argument, NULL, 'n'},
+        {"format", required_argument, NULL, 'f'},
         {NULL, 0, NULL, 0},
     };
     ct_window win = {0, 0, UINT64_MAX, 0};
@@ -349,7 +351,7 @@ int cmd_sweep(int argc, char **argv)
     memset(&so, 0, sizeof so);
     memset(&sc, 0, sizeof sc);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "j:o:n:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "j:o:n:f:qh", opts, NULL)) != -1) {
         char *end;
         switch (c) {
         case 'n':
@@ -373,6 +375,7 @@ int cmd_sweep(int argc, char **argv)
             }
             break;
         case 'o': out_path = optarg; break;
+        case 'f': so.format = optarg; break;
         case 'R': resume = 1; break;
         case 'S':
             if (sscanf(optarg, "%u/%u", &so.shard_k, &so.shard_n) != 2 || !so.shard_n ||

@@ -45,6 +45,17 @@ check "no 3C part in the table" test "$(grep -c 'misses by class' "$TMP/out")" =
 expect_eq "$(python3 -c 'import csv,sys; r=next(csv.DictReader(open(sys.argv[1]))); print(repr((r["compulsory"], r["capacity"], r["conflict"])))' "$TMP/n.csv")" \
     "('', '', '')" "CSV 3C columns empty when not computed"
 
+# sweep -f FORMAT forces the format, as run -f does
+printf '[sweep]\nl1d.size = 1K 2K\n' > "$TMP/s.ini"
+expect_status 0 "sweep -f din" "$CACHET" sweep -q -f din -o "$TMP/f.csv" "$TMP/s.ini" tests/data/tiny.din
+expect_eq "$(python3 -c 'import csv,sys; print(sorted({r["format"] for r in csv.DictReader(open(sys.argv[1]))}))' "$TMP/f.csv")" \
+    "['din']" "sweep -f din: the din decoder read it"
+expect_status 0 "sweep --format tarmac" "$CACHET" sweep -q --format tarmac -o "$TMP/t.csv" "$TMP/s.ini" tests/data/tiny.din
+expect_eq "$(python3 -c 'import csv,sys; print(sorted({r["format"] for r in csv.DictReader(open(sys.argv[1]))}))' "$TMP/t.csv")" \
+    "['tarmac']" "sweep --format tarmac: forced, not detected"
+expect_status 1 "sweep -f nosuch" "$CACHET" sweep -q -f nosuch -o "$TMP/x.csv" "$TMP/s.ini" tests/data/tiny.din
+expect_err_contains 'unknown format "nosuch"' "sweep -f nosuch names the format"
+
 # compat = drcachesim counts no time: n/a, null, empty
 expect_status 0 "run --compat drcachesim" "$CACHET" run --compat drcachesim \
     --json "$TMP/d.json" --csv "$TMP/d.csv" tests/data/tiny.din

@@ -156,6 +156,14 @@ class SameAsTheCommand(unittest.TestCase):
         self.assertEqual([r["misses"] for r in rows], [r["misses"] for r in want])
         self.assertEqual(sorted({r["l1d.size"] for r in rows}), ["1024", "2048", "4096"])
 
+    def test_sweep_format_is_forced(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            ini = os.path.join(tmp, "s.ini")
+            with open(ini, "w") as f:
+                f.write("[sweep]\nl1d.size = 1K 2K\n")
+            rows = cachet.sweep(ini, [TINY], format="tarmac")
+        self.assertEqual({r["format"] for r in rows}, {"tarmac"})
+
 
 if __name__ == "__main__":
     unittest.main()
