@@ -276,3 +276,41 @@ double cli_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+void cli_progress_start(cli_progress *p, int quiet)
+{
+    p->on = !quiet && isatty(2);
+    p->shown = 0;
+    p->t0 = cli_now();
+    p->next = p->t0 + 0.5;
+}
+
+void cli_progress_update(cli_progress *p, const ct_trace *t, uint64_t accesses)
+{
+    uint64_t done = 0, size = 0;
+    double now, secs;
+    char line[256];
+    int n;
+
+    if (!p->on || (now = cli_now()) < p->next)
+        return;
+    p->next = now + 0.5;
+    secs = now - p->t0;
+    ct_trace_get_progress(t, &done, &size);
+    n = snprintf(line, sizeof line, "%.1f M accesses  %.1f M records  %.1f M accesses/s",
+                 accesses / 1e6, ct_trace_get_info(t)->records / 1e6,
+                 secs > 0 ? accesses / secs / 1e6 : 0.0);
+    if (size && done && done <= size && n > 0 && (size_t)n < sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n, "  %.0f%%  %.0f s left",
+                 100.0 * (double)done / (double)size,
+                 secs * (double)(size - done) / (double)done);
+    fprintf(stderr, "\r%s\033[K", line);
+    p->shown = 1;
+}
+
+void cli_progress_end(cli_progress *p)
+{
+    if (p->shown)
+        fprintf(stderr, "\r\033[K");
+    p->shown = 0;
+}

@@ -57,6 +57,8 @@ int cmd_convert(int argc, char **argv)
     ct_trace *t = NULL;
     ct_trace_writer *tw = NULL;
     ct_batch b = {0};
+    cli_progress pg = {0};
+    uint64_t done = 0;
     ct_trace_opts topts = {0};
     cli_out o = {0};
     int out_open = 0;
@@ -106,8 +108,11 @@ int cmd_convert(int argc, char **argv)
         status = cli_fail(&err);
         goto out;
     }
+    cli_progress_start(&pg, 0);
     while ((rc = ct_trace_next(t, &b, &err)) > 0) {
         const ct_trace_info *ti = ct_trace_get_info(t);
+        done += b.n;
+        cli_progress_update(&pg, t, done);
         if (ct_trace_writer_set_names(tw, ti->structures, ti->nstructures, &err) != CT_OK ||
             ct_trace_writer_put(tw, &b, &err) != CT_OK) {
             rc = err.code;
@@ -118,6 +123,7 @@ int cmd_convert(int argc, char **argv)
             break;
         }
     }
+    cli_progress_end(&pg);
     if (rc == CT_E_INTERRUPTED) {
         cli_error("interrupted: no output written");
         status = 130;

@@ -111,6 +111,8 @@ int cmd_run(int argc, char **argv)
     uint64_t *sizes = NULL;
     ct_window win = {0, 0, UINT64_MAX, 0};
     double t0;
+    cli_progress pg = {0};
+    uint64_t done = 0;   /* accesses read, for the progress line */
 
     optind = 1;
     while ((c = cli_option(argc, argv, "c:s:f:n:qh", opts, &co, help, &opt_status)) !=
@@ -190,16 +192,20 @@ int cmd_run(int argc, char **argv)
         ct_sim_set_event_sink(s, log_event, &log);
     }
     t0 = cli_now();
+    cli_progress_start(&pg, quiet);
     while (!ct_sim_window_done(s) && (rc = ct_trace_next(t, &b, &err)) > 0) {
+        done += b.n;
         if (ct_sim_run(s, &b, &err) != CT_OK) {
             rc = err.code;
             break;
         }
+        cli_progress_update(&pg, t, done);
         if (cli_interrupted()) {
             stopped = 1;
             break;
         }
     }
+    cli_progress_end(&pg);
     if (rc == CT_E_INTERRUPTED)
         stopped = 1; /* while reading records that held no access */
     if (rc == CT_E_UNSUPPORTED && ct_trace_get_info(t)->masked_addresses) {

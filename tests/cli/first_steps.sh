@@ -56,6 +56,24 @@ expect_eq "$(python3 -c 'import csv,sys; print(sorted({r["format"] for r in csv.
 expect_status 1 "sweep -f nosuch" "$CACHET" sweep -q -f nosuch -o "$TMP/x.csv" "$TMP/s.ini" tests/data/tiny.din
 expect_err_contains 'unknown format "nosuch"' "sweep -f nosuch names the format"
 
+# a progress line on a terminal only (drawn from half a second on: a run
+# that took longer than a second must have shown it)
+if command -v script >/dev/null; then
+    start=$(date +%s.%N)
+    script -qec "\"$CACHET\" run gen:random:n=5M" /dev/null > "$TMP/tty" 2>&1
+    took=$(python3 -c "import sys; print(int(float(sys.argv[2]) - float(sys.argv[1]) >= 1))" \
+           "$start" "$(date +%s.%N)")
+    if [ "$took" = 1 ]; then
+        check "run shows progress on a terminal" grep -q 'M accesses/s' "$TMP/tty"
+        check "and erases it" grep -q $'\r\033\\[K' "$TMP/tty"
+    fi
+    check "the table still follows" grep -q '^l1d ' "$TMP/tty"
+else
+    echo "script (util-linux) not installed: progress on a terminal not checked"
+fi
+"$CACHET" run gen:random:n=2M > /dev/null 2> "$TMP/pipe"
+check "no progress when stderr is not a terminal" test ! -s "$TMP/pipe"
+
 # compat = drcachesim counts no time: n/a, null, empty
 expect_status 0 "run --compat drcachesim" "$CACHET" run --compat drcachesim \
     --json "$TMP/d.json" --csv "$TMP/d.csv" tests/data/tiny.din
