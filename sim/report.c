@@ -236,6 +236,15 @@ static void table_translation(ct_writer *w, const ct_sim *s, const ct_sim_totals
 
 /* ---- table ---- */
 
+/* A level's core as the table shows it: its number, or "all" when shared. */
+static void core_text(const ct_level_info *li, char *buf, size_t n)
+{
+    if (li->core < 0)
+        snprintf(buf, n, "all");
+    else
+        snprintf(buf, n, "%d", li->core);
+}
+
 int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_run_meta *m)
 {
     const ct_sim_totals *t = ct_sim_get_totals(s);
@@ -254,10 +263,7 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
         ct_kind_stats tot = ct_level_total(ct_sim_level_stats(s, i));
         char size[32], core[16], mpki[32];
         size_text(li->size, size, sizeof size);
-        if (li->core < 0)
-            snprintf(core, sizeof core, "all");
-        else
-            snprintf(core, sizeof core, "%d", li->core);
+        core_text(li, core, sizeof core);
         ct_writef(w, "%-6s %4s %6s %5u %5u %14llu %14llu %12llu %7.3f%% %9s %12llu\n",
                   li->name, core, size, li->assoc, li->line, (unsigned long long)tot.accesses,
                   (unsigned long long)tot.hits, (unsigned long long)tot.misses,
@@ -273,10 +279,7 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
             const ct_level_info *li = ct_sim_level_info(s, i);
             dcs_view v = dcs_of(ct_sim_level_stats(s, i));
             char core[16];
-            if (li->core < 0)
-                snprintf(core, sizeof core, "all");
-            else
-                snprintf(core, sizeof core, "%d", li->core);
+            core_text(li, core, sizeof core);
             ct_writef(w, "%-6s %4s %12llu %10llu %10llu %10llu %10llu %12llu\n", li->name, core,
                       (unsigned long long)v.hits, (unsigned long long)v.misses,
                       (unsigned long long)v.compulsory, (unsigned long long)v.pf_hits,
@@ -290,10 +293,7 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
             const ct_level_info *li = ct_sim_level_info(s, i);
             ct_kind_stats tot = ct_level_total(ct_sim_level_stats(s, i));
             char core[16];
-            if (li->core < 0)
-                snprintf(core, sizeof core, "all");
-            else
-                snprintf(core, sizeof core, "%d", li->core);
+            core_text(li, core, sizeof core);
             ct_writef(w, "%-6s %4s %12llu %12llu %12llu\n", li->name, core,
                       (unsigned long long)tot.compulsory, (unsigned long long)tot.capacity,
                       (unsigned long long)tot.conflict);
