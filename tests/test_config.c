@@ -251,6 +251,21 @@ TEST(keys_set_one_at_a_time)
     CHECK(ct_config_set(c, "l1d.assoc=1", &err) == CT_OK);
     CHECK(ct_sim_create(&s, c, &err) == CT_OK && s != NULL);
     CHECK(s && ct_sim_level_info(s, 0)->sets == 1 && ct_sim_level_info(s, 0)->assoc == 1);
+    if (s) {   /* one access at a time: a 1-line L1D */
+        ct_kind_stats l1;
+        CHECK(ct_sim_feed(s, CT_LOAD, 0, 8, &err) == CT_OK);
+        CHECK(ct_sim_feed(s, CT_STORE, 8, 8, &err) == CT_OK);      /* same line: hit */
+        CHECK(ct_sim_feed_at(s, CT_LOAD, 64, 8, 0x400, 0, &err) == CT_OK); /* evicts it */
+        CHECK(ct_sim_feed(s, CT_LOAD, 0, 8, &err) == CT_OK);       /* miss again */
+        CHECK(ct_sim_feed(s, CT_CACHEOP, 0, 8, &err) == CT_E_USAGE);
+        CHECK_STR_CONTAINS(err.msg, "access kind 4");
+        CHECK(ct_sim_feed_at(s, CT_LOAD, 0, 8, 0, 1, &err) == CT_E_USAGE);
+        CHECK_STR_CONTAINS(err.msg, "core 1: the model has 1 core");
+        l1 = ct_level_total(ct_sim_level_stats(s, 0));
+        CHECK_EQ_U64(l1.accesses, 4);
+        CHECK_EQ_U64(l1.hits, 1);
+        CHECK_EQ_U64(l1.misses, 3);
+    }
     ct_sim_free(s);
     CHECK(ct_config_check(c, &err) == CT_OK);
     /* an absent structure needs its size key, set before or after the others */
