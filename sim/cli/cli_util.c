@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,12 +214,15 @@ ct_writer cli_file_writer(FILE *f)
     return w;
 }
 
-static volatile sig_atomic_t interrupted;
+/* Set by the handler, read by the main thread and by the trace's read-ahead
+ * thread (through the stop callback): a lock-free atomic, safe in a signal
+ * handler and between threads. */
+static atomic_int interrupted;
 
 static void on_signal(int sig)
 {
     (void)sig;
-    interrupted = 1;
+    atomic_store_explicit(&interrupted, 1, memory_order_relaxed);
 }
 
 void cli_catch_signals(void)
@@ -232,7 +236,10 @@ void cli_catch_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
-int cli_interrupted(void) { return interrupted != 0; }
+int cli_interrupted(void)
+{
+    return atomic_load_explicit(&interrupted, memory_order_relaxed) != 0;
+}
 
 /* Bytes of the regular files under dir, `depth` levels down at most. */
 static uint64_t dir_size(const char *dir, int depth)
