@@ -1042,8 +1042,12 @@ int ct_config_set(ct_config *c, const char *assignment, ct_error *err)
 
 int ct_config_row(const char *section, const char *key)
 {
-    int s = find_section(section);
-    return s < 0 ? -1 : find_row(s, key);
+    int s = find_section(section), r;
+
+    if (s < 0)
+        return CT_CFG_NO_SECTION;
+    r = find_row(s, key);
+    return r < 0 ? CT_CFG_NO_KEY : r;
 }
 
 int ct_config_check_row_value(size_t row, const char *value, ct_error *err)
@@ -1056,25 +1060,27 @@ int ct_config_check_row_value(size_t row, const char *value, ct_error *err)
     char why[384];
 
     if (r->field_size > sizeof field.bytes)
-        return ct_error_set(err, CT_E_CONFIG, "[%s] %s: internal: field too large",
-                            ct_schema_sections[r->section].name, r->key);
+        return ct_error_set(err, CT_E_CONFIG, "internal: field too large");
     if (parse_row(field.bytes, r, value, why, sizeof why) != 0)
-        return ct_error_set(err, CT_E_CONFIG, "[%s] %s: %s", ct_schema_sections[r->section].name,
-                            r->key, why);
+        return ct_error_set(err, CT_E_CONFIG, "%s", why);
     return CT_OK;
 }
 
 int ct_config_check_value(const char *section, const char *key, const char *value,
                           ct_error *err)
 {
-    int s = find_section(section), r;
+    int r = ct_config_row(section, key);
+    ct_error e = {0};
 
-    if (s < 0)
+    if (r == CT_CFG_NO_SECTION)
         return ct_error_set(err, CT_E_CONFIG, "[%s]: unknown section", section);
-    r = find_row(s, key);
-    if (r < 0)
+    if (r == CT_CFG_NO_KEY)
         return ct_error_set(err, CT_E_CONFIG, "[%s] %s: unknown key", section, key);
-    return ct_config_check_row_value((size_t)r, value, err);
+    if (ct_config_check_row_value((size_t)r, value, &e) != CT_OK)
+        return ct_error_set(err, e.code, "[%s] %s: %s",
+                            ct_schema_sections[ct_schema_rows[r].section].name,
+                            ct_schema_rows[r].key, e.msg);
+    return CT_OK;
 }
 
 int ct_config_remove_section(ct_config *c, const char *section, ct_error *err)

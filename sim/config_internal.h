@@ -196,9 +196,12 @@ void ct_config_variants_free(ct_config_variants *v);
  * after use). Fails with the geometry error. */
 int ct_config_checked(const ct_config *c, ct_config **tmp, const ct_config **use, ct_error *err);
 
-/* The schema row of [section] key (names compare without case), or -1. */
+/* The schema row of [section] key (names compare without case), or
+ * CT_CFG_NO_SECTION when the section is unknown, CT_CFG_NO_KEY when the key is. */
+enum { CT_CFG_NO_SECTION = -1, CT_CFG_NO_KEY = -2 };
 int ct_config_row(const char *section, const char *key);
-/* ct_config_check_value for a row that ct_config_row found. */
+/* Check VALUE for a row that ct_config_row found: CT_E_CONFIG with the reason
+ * alone as the message (no section or key). */
 int ct_config_check_row_value(size_t row, const char *value, ct_error *err);
 
 /* Section index of a cache level, and the level of a section (-1: none). */

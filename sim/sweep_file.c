@@ -290,9 +290,7 @@ static int expand_values(const char *file, dim_key *k, const char *text, ct_erro
     for (size_t i = 0; i < k->nvals; i++) {
         ct_error e = {0};
         if (ct_config_check_row_value((size_t)k->row, k->vals[i], &e) != CT_OK)
-            return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: %s", file, k->name,
-                                strstr(e.msg, "]: ") ? e.msg : (strchr(e.msg, ':') ?
-                                strchr(e.msg, ':') + 2 : e.msg));
+            return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: %s", file, k->name, e.msg);
     }
     return CT_OK;
 }
@@ -308,15 +306,9 @@ static int parse_file(const char *path, parsed *p, ct_error *err)
         const int kind = rc;
         rc = CT_OK;
         if (kind == CT_INI_SECTION) {
-            if (strcmp(section, "sweep") != 0 && ct_config_check_value(section, "", "", NULL) ==
-                                                     CT_E_CONFIG) {
-                ct_error e = {0};
-                ct_config_check_value(section, "", "", &e);
-                if (strstr(e.msg, "unknown section")) {
-                    rc = ct_error_set(err, CT_E_CONFIG, "%s: [%s]: unknown section", path,
-                                      section);
-                    break;
-                }
+            if (strcmp(section, "sweep") != 0 && ct_config_row(section, "") == CT_CFG_NO_SECTION) {
+                rc = ct_error_set(err, CT_E_CONFIG, "%s: [%s]: unknown section", path, section);
+                break;
             }
             continue;
         }
@@ -363,7 +355,6 @@ static int parse_file(const char *path, parsed *p, ct_error *err)
         {
             dim_key *nk, *k;
             char *dot = strchr(key, '.');
-            ct_error e = {0};
             for (size_t i = 0; i < p->nkeys; i++)
                 if (strcmp(p->keys[i].name, key) == 0) {
                     rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: given twice", path, key);
@@ -394,10 +385,9 @@ static int parse_file(const char *path, parsed *p, ct_error *err)
                 *q = (char)tolower((unsigned char)*q);
             k->row = ct_config_row(k->sec, k->key);
             if (k->row < 0) {
-                (void)ct_config_check_value(k->sec, k->key, "", &e);   /* which is unknown */
                 rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: %s", path, key,
-                                  strstr(e.msg, "section") ? "unknown section"
-                                                           : "unknown key");
+                                  k->row == CT_CFG_NO_SECTION ? "unknown section"
+                                                              : "unknown key");
                 break;
             }
             rc = expand_values(path, k, val, err);
