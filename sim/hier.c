@@ -52,7 +52,9 @@
  *
  * Reads (ifetch, load, atomic, software prefetch)
  *   Hit: the policy is told. Miss: the line is fetched from the next level
- *   (counted there with the same kind), a way is chosen (an empty one, else
+ *   (counted there with the same kind, except that the fetch for a write
+ *   - a store, an atomic, a write-back - is a read there, kind "load", as
+ *   in DineroIV), a way is chosen (an empty one, else
  *   the policy's victim, which is evicted first), and the line is filled.
  *   An atomic is a read that also writes: it always allocates.
  *
@@ -444,7 +446,8 @@ static NOINLINE uint32_t miss(ct_sim *s, ct_level *L, uint64_t addr, uint32_t by
         lat = L->latency;  /* the write covers the line: no fetch */
         change = L->write_back ? LC_FILL_NODATA : LC_FILL;
     } else {
-        lat = fetch(s, L->next, block << c->line_bits, L->line, kind, &dirty_in);
+        lat = fetch(s, L->next, block << c->line_bits, L->line, write ? CT_LOAD : kind,
+                    &dirty_in);
     }
     /* the slot is chosen after the fetch, which may have changed the set */
     idx = install(s, li, set, block, dirty_in ? CT_LF_DIRTY : 0, change);
@@ -621,7 +624,7 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
         s->tot.mem_reads++;
         lat = s->mem_latency;
     } else {
-        lat = serve_below(s, N, block, want, kind, 0, WN, E);
+        lat = serve_below(s, N, block, want, write ? CT_LOAD : kind, 0, WN, E);
     }
     idx = ct_cache_lru_victim(c, set, W);
     if (ct_cache_tag(c, idx) != CT_TAG_INVALID) {
@@ -711,7 +714,8 @@ static uint32_t serve_tap(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
 {
     ct_level *L = &s->lv[li];
     L->st.kind[kind].accesses++;
-    L->tap(L->tap_ctx, addr, bytes, kind, write, s->demand);
+    L->tap(L->tap_ctx, addr, bytes, kind, write,
+           !s->demand ? -1 : s->cur ? (int)s->cur->kind : kind);
     return 0;
 }
 
@@ -1259,7 +1263,8 @@ FORCE_INLINE int run_first(ct_sim *s, const ct_batch *b, ct_error *err, const in
             }
             if (taps && L->tap) {
                 R->n[kind]++;
-                L->tap(L->tap_ctx, addr, a->size ? a->size : 1, (int)kind, (int)(kind >> 1), 1);
+                L->tap(L->tap_ctx, addr, a->size ? a->size : 1, (int)kind, (int)(kind >> 1),
+                       (int)kind);
                 continue;
             }
             block = addr >> c->line_bits;

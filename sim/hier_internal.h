@@ -50,11 +50,12 @@ typedef uint32_t (*ct_miss_fn)(struct ct_sim *s, struct ct_level *L, uint64_t ad
 
 /* A tapped level hands every request that reaches its lookup to fn instead
  * of simulating it (a sweep's one-pass analysis computes the outcomes for
- * many geometries at once). `demand` is 1 when the latency of the request
- * is charged to a demand access (the rule in hier.c); the level answers
- * with latency 0 and the tap adds the right one per geometry. */
+ * many geometries at once). `charge` is the kind of the trace's access
+ * whose cycles the latency of the request adds to, -1 when it is charged
+ * to nobody (the rule in hier.c); the level answers with latency 0 and the
+ * tap adds the right one per geometry. */
 typedef void (*ct_tap_fn)(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write,
-                          int demand);
+                          int charge);
 
 /* A tapped level may also take a batch's accesses itself, when it is the
  * first level of the only core for loads and stores and fetches go to it

@@ -161,7 +161,11 @@
  *  - Evictions = fills (every miss allocates) - lines valid at the end.
  *  - Cost: a demand request (hier.c's `demand` flag) costs L's latency on a
  *    hit and memory's on a miss, except a miss by a write that covers the
- *    whole line (no fetch: L's latency). Misses fetch from memory except
+ *    whole line (no fetch: L's latency), added to the cycles of the kind of
+ *    the trace's access it serves, as simulation charges them: that is the
+ *    request's own kind, except for the fetch a store or an atomic makes,
+ *    which is a load at L (hier.c, Reads) charged to the store or atomic.
+ *    Misses fetch from memory except
  *    those whole-line writes; write-backs (write-back L) or every write
  *    (write-through L) go to memory.
  *  - 3C (miss_classes): compulsory = first use at L; capacity = a miss that
@@ -203,7 +207,12 @@
 #include "hier_internal.h"
 #include "sweep_internal.h"
 
-#define NCLASS (CT_KIND_COUNT * 4)   /* kind x demand x whole-line write */
+/* Request classes at L: kind x demand x whole-line write (kind * 4 +
+ * demand * 2 + full), then two classes of demand loads whose cycles go to
+ * another kind: the fetch made for a store, and for an atomic (Cost). */
+#define CLS_LOAD_FOR_STORE (CT_KIND_COUNT * 4)
+#define CLS_LOAD_FOR_ATOMIC (CT_KIND_COUNT * 4 + 1)
+#define NCLASS (CT_KIND_COUNT * 4 + 2)
 #define INF UINT32_MAX
 #define NREP 8                       /* sampled replicas */
 #define MAX_STACKS 64
@@ -898,7 +907,33 @@ typedef struct helper_arg {
     uint32_t id;            /* 1.. */
 } helper_arg;
 
-static int cls_of(int kind, int demand, int full) { return kind * 4 + demand * 2 + full; }
+/* The class of a request of `kind` at L whose latency goes to the cycles of
+ * kind `charge` (-1: nobody's); full: a write of the whole line. */
+static int cls_of(int kind, int charge, int full)
+{
+    if (charge < 0)
+        return kind * 4 + full;
+    if (kind == CT_LOAD && charge == CT_STORE)
+        return CLS_LOAD_FOR_STORE;
+    if (kind == CT_LOAD && charge == CT_ATOMIC)
+        return CLS_LOAD_FOR_ATOMIC;
+    return kind * 4 + 2 + full;
+}
+
+/* What class c counts: the kind at L, the kind charged (-1: none), a
+ * whole-line write. */
+static void cls_split(int c, int *kind, int *charge, int *full)
+{
+    if (c >= CT_KIND_COUNT * 4) {
+        *kind = CT_LOAD;
+        *charge = c == CLS_LOAD_FOR_STORE ? CT_STORE : CT_ATOMIC;
+        *full = 0;
+        return;
+    }
+    *kind = c / 4;
+    *charge = (c >> 1) & 1 ? c / 4 : -1;
+    *full = c & 1;
+}
 
 /* Pack the live slots of the fully-associative stack to the front, dropping
  * all but the newest D. */
@@ -1955,10 +1990,10 @@ static void pair_break(ct_onepass *o)
 }
 
 FORCE_INLINE void tap_one(ct_onepass *o, uint64_t addr, uint32_t bytes, int kind, int write,
-                          int demand)
+                          int charge)
 {
     const uint64_t block = addr >> o->line_bits;
-    const int cls = cls_of(kind, demand, write && bytes == o->line);
+    const int cls = cls_of(kind, charge, write && bytes == o->line);
     uint64_t want = o->exact;
     uint32_t rep = 0;
 
@@ -1996,9 +2031,9 @@ FORCE_INLINE void tap_one(ct_onepass *o, uint64_t addr, uint32_t bytes, int kind
     put(o, block, (uint32_t)cls, write, want, rep);
 }
 
-static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, int demand)
+static void tap(void *ctx, uint64_t addr, uint32_t bytes, int kind, int write, int charge)
 {
-    tap_one(ctx, addr, bytes, kind, write, demand);
+    tap_one(ctx, addr, bytes, kind, write, charge);
 }
 
 /* The tap over a run of a batch (ct_tap_run_fn). */
@@ -2016,7 +2051,7 @@ static uint32_t tap_run(void *ctx, const ct_access *acc, uint32_t i, uint32_t n,
         if (take < 0)
             break;
         if (take)
-            tap_one(o, addr, a->size ? a->size : 1, a->kind, a->kind >> 1, 1);
+            tap_one(o, addr, a->size ? a->size : 1, a->kind, a->kind >> 1, a->kind);
     }
     return i;
 }
@@ -2945,8 +2980,9 @@ void ct_onepass_result(ct_onepass *o, size_t k, ct_level_info *info, ct_level_st
     I->latency = p->p.latency;
 
     for (int c = 0; c < NCLASS; c++) {
-        const int kind = c / 4, demand = (c >> 1) & 1, full = c & 1;
+        int kind, charge, full;
         uint64_t acc = o->acc[c], miss, hit, capm = 0;
+        cls_split(c, &kind, &charge, &full);
         if (!acc)
             continue;
         miss = (uint64_t)llround(est_misses(o, p, c));
@@ -2962,11 +2998,11 @@ void ct_onepass_result(ct_onepass *o, size_t k, ct_level_info *info, ct_level_st
             L->kind[kind].capacity += capm;
             L->kind[kind].conflict += miss - o->comp[c] - capm;
         }
-        if (demand) {
+        if (charge >= 0) {
             uint64_t cyc = hit * p->p.latency +
                            miss * (full ? p->p.latency : o->mem_latency);
             tot->cycles += cyc;
-            tot->kind_cycles[kind] += cyc;
+            tot->kind_cycles[charge] += cyc;
         }
         if (!full)
             tot->mem_reads += miss;

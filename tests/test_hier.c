@@ -121,9 +121,10 @@ TEST(write_back_marks_dirty_and_writes_victims)
     const char *kv[] = {SMALL, NULL};
     ct_sim *s = sim_of(kv);
     size_t l1 = lvl(s, "l1d", 0), l2 = lvl(s, "l2", -1);
-    acc(s, CT_STORE, 0x000, 4);  /* miss: fetched from L2 (a store there), dirty */
+    acc(s, CT_STORE, 0x000, 4);  /* miss: fetched from L2 (a read there), dirty */
     CHECK(dirty(s, l1, 0x000));
-    CHECK_EQ_U64(ks(s, l2, CT_STORE)->accesses, 1);
+    CHECK_EQ_U64(ks(s, l2, CT_STORE)->accesses, 0);
+    CHECK_EQ_U64(ks(s, l2, CT_LOAD)->accesses, 1);
     acc(s, CT_LOAD, 0x080, 4);
     acc(s, CT_LOAD, 0x100, 4);   /* evicts dirty 0x000 */
     CHECK_EQ_U64(ct_sim_level_stats(s, l1)->writebacks, 1);
@@ -140,11 +141,12 @@ TEST(write_through_forwards_every_store)
     const char *kv[] = {SMALL, "l1d.write_back=no", NULL};
     ct_sim *s = sim_of(kv);
     size_t l1 = lvl(s, "l1d", 0), l2 = lvl(s, "l2", -1);
-    acc(s, CT_STORE, 0x000, 4);  /* miss: fill (store at L2) + write-through (store at L2) */
+    acc(s, CT_STORE, 0x000, 4);  /* miss: fill (load at L2) + write-through (store at L2) */
     acc(s, CT_STORE, 0x004, 4);  /* hit: write-through */
     CHECK(!dirty(s, l1, 0x000));
     CHECK_EQ_U64(ks(s, l1, CT_STORE)->hits, 1);
-    CHECK_EQ_U64(ks(s, l2, CT_STORE)->accesses, 3);
+    CHECK_EQ_U64(ks(s, l2, CT_STORE)->accesses, 2);
+    CHECK_EQ_U64(ks(s, l2, CT_LOAD)->accesses, 1);
     CHECK(dirty(s, l2, 0x000));
     acc(s, CT_LOAD, 0x080, 4);
     acc(s, CT_LOAD, 0x100, 4);   /* evicts 0x000: clean, no write-back */

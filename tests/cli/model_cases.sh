@@ -178,4 +178,25 @@ printf '[l1d]\nsize = 1K\nline = 32\n[l2]\nsize = 4K\nline = 64\ninclusion = exc
 expect_status 2 "config: exclusive level with another line size" "$CACHET" config -c "$TMP/exline.ini"
 expect_err_contains "an exclusive level needs the 32-byte line" "config: the reason"
 
+# The fetch for a store miss is a read at the next level (DineroIV sends
+# it down as a read); a write-through keeps the store's kind. Store to A
+# in a write-through L1D above an L2: the L2 sees one load (the fetch) and
+# one store (the bytes written through).
+cat > "$TMP/fetchkind.ini" <<'INI'
+[l1d]
+size = 64
+assoc = 1
+line = 32
+write_back = no
+[l2]
+size = 256
+assoc = 2
+line = 32
+INI
+printf '1 0\n' > "$TMP/fetchkind.din"
+if run_case fetchkind; then
+    expect_eq "$(lv "$TMP/fetchkind.json" l2 "['by_kind']['load']['accesses']"),$(lv "$TMP/fetchkind.json" l2 "['by_kind']['store']['accesses']")" \
+        1,1 "a store miss's fetch is a read below"
+fi
+
 finish
