@@ -75,6 +75,12 @@ static const char *const events_names[] = {"processor", "system", NULL};
      ct_prefetch_name_at, "hardware prefetcher"},                                            \
     {sec, "prefetch_degree", CT_VT_UINT, CF(lv, prefetch_degree), 1, 64, "1", NULL, NULL,     \
      "lines requested per prefetch trigger"},                                                \
+    {sec, "prefetch_distance", CT_VT_UINT, CF(lv, prefetch_distance), 1, 4096, "1", NULL,    \
+     NULL, "stride, stream: how many lines (strides) ahead of the access the requests start"}, \
+    {sec, "prefetch_table", CT_VT_UINT, CF(lv, prefetch_table), 1, 65536, "64", NULL, NULL,  \
+     "stride: entries of the per-pc table; stream: streams tracked"},                       \
+    {sec, "prefetch_confidence", CT_VT_UINT, CF(lv, prefetch_confidence), 0, 3, "1", NULL,   \
+     NULL, "stride: times a stride must repeat before it prefetches"},                       \
     {sec, "tarmac_name", CT_VT_STRING, CF(lv, tarmac_name), 0, 0, "", NULL, NULL,             \
      "Tarmac CACHE structure id this level is validated against ({cpu}: the core of a "    \
      "private level)"},                                                                      \

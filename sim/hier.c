@@ -118,9 +118,20 @@
  *
  * Hardware prefetch
  *   After a demand access (ifetch, load, store, atomic) a level asks its
- *   prefetcher for blocks. Each is looked up here as kind "hwprefetch":
+ *   prefetcher for blocks (what each prefetcher asks for is stated in its
+ *   file under sim/prefetch/). Each is looked up here as kind "hwprefetch":
  *   present, a hit and nothing more; absent, a miss, fetched from the next
  *   level (kind "hwprefetch" there) and filled, marked prefetched.
+ *   prefetches_issued counts the blocks asked for, hwprefetch misses the
+ *   lines filled. A demand access that finds a line still marked
+ *   prefetched (in an exclusive level: moves it up) uses it: prefetch_useful
+ *   + 1, the mark goes. A marked line that leaves the level otherwise
+ *   (replaced, back-invalidated, invalidated by a cache operation, moved up
+ *   by a prefetch) counts in prefetch_useless; lines still marked when the
+ *   trace ends count in neither. accuracy = useful / hwprefetch misses;
+ *   coverage = useful / (useful + demand misses), the demand misses being
+ *   those of ifetch, load, store and atomic accesses. In this blocking model
+ *   a prefetch completes before the next access, so none is late.
  *
  * Events (only with an event sink installed)
  *   The model reports what happens to its lines in the vocabulary of Tarmac
@@ -258,6 +269,20 @@ static NOINLINE void emit(ct_sim *s, size_t li, int change, uint64_t idx, uint64
 static uint32_t request(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write);
 static void fill_victim(ct_sim *s, int li, uint64_t block, int dirty);
 
+/* A demand kind: the kinds a prefetcher learns from and a prefetch serves. */
+static int demand_kind(int kind)
+{
+    return kind == CT_IFETCH || kind == CT_LOAD || kind == CT_STORE || kind == CT_ATOMIC;
+}
+
+/* Line idx of level li leaves without a demand use (rule "Hardware
+ * prefetch"). */
+static void leaves_unused(ct_level *L, uint64_t idx)
+{
+    if (UNLIKELY(L->c.flag[idx] & CT_LF_PREFETCHED))
+        L->st.prefetch_useless++;
+}
+
 /* Write [addr, addr+bytes) to level li (or memory): buffered, no cost. */
 static void write_down(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind)
 {
@@ -286,6 +311,7 @@ static int drop_range(ct_sim *s, uint32_t li, uint64_t addr, uint64_t bytes)
         if (idx < 0)
             continue;
         dirty |= c->flag[idx] & CT_LF_DIRTY;
+        leaves_unused(L, (uint64_t)idx);
         EMIT(s, li, LC_BACKINVAL, (uint64_t)idx, b, LINE_NS(c, idx));
         ct_cache_tag_set(c, idx, CT_TAG_INVALID);
         c->flag[idx] = 0;
@@ -306,6 +332,7 @@ static void evict(ct_sim *s, int li, uint64_t idx)
     const int ns = LINE_NS(c, idx), outer_ns = s->ns;
 
     L->st.evictions++;
+    leaves_unused(L, idx);
     if (L->inclusion == CT_INCL_INCLUSIVE)
         for (uint32_t i = 0; i < L->nabove; i++)
             dirty |= drop_range(s, L->above[i], block << c->line_bits, L->line);
@@ -393,6 +420,12 @@ static uint32_t fetch(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
     L->st.kind[kind].accesses++;
     if (idx >= 0) {
         *dirty = (c->flag[idx] & CT_LF_DIRTY) != 0;
+        if (c->flag[idx] & CT_LF_PREFETCHED) {
+            if (demand_kind(kind))
+                L->st.prefetch_useful++;
+            else
+                L->st.prefetch_useless++;
+        }
         EMIT(s, (size_t)li, LC_MOVE_UP, (uint64_t)idx, block, LINE_NS(c, idx));
         ct_cache_tag_set(c, idx, CT_TAG_INVALID);
         c->flag[idx] = 0;
@@ -407,7 +440,7 @@ static uint32_t fetch(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
     return fetch(s, L->next, addr, bytes, kind, dirty);
 }
 
-static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int hit);
+static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int seen);
 
 /* A write reached line idx of level li (hit, or just filled). */
 FORCE_INLINE void write_line(ct_sim *s, int li, uint64_t idx, uint64_t addr, uint32_t bytes)
@@ -454,7 +487,7 @@ static NOINLINE uint32_t miss(ct_sim *s, ct_level *L, uint64_t addr, uint32_t by
     if (write)
         write_line(s, li, idx, addr, bytes);
     if (L->pf)
-        prefetch_after(s, li, block, kind, 0);
+        prefetch_after(s, li, block, kind, CT_PF_MISS);
     return lat;
 }
 
@@ -467,6 +500,7 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
     const uint64_t block = addr >> c->line_bits;
     uint64_t set, idx;
     int64_t found;
+    int seen = CT_PF_HIT;
 
     L->st.kind[kind].accesses++;
     if (block == c->memo_block && ct_cache_tag(c, c->memo_idx) == block && c->memo_ok &&
@@ -492,11 +526,15 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
         return miss(s, L, addr, bytes, kind, write, set);
     idx = (uint64_t)found;
     ct_cache_touch(c, set, idx);
-    c->flag[idx] &= (uint8_t)~CT_LF_PREFETCHED;
+    if ((c->flag[idx] & CT_LF_PREFETCHED) && demand_kind(kind)) {
+        c->flag[idx] &= (uint8_t)~CT_LF_PREFETCHED;
+        L->st.prefetch_useful++;
+        seen = CT_PF_HIT_PREFETCHED;
+    }
     if (write)
         write_line(s, li, idx, addr, bytes);
     if (L->pf)
-        prefetch_after(s, li, block, kind, 1);
+        prefetch_after(s, li, block, kind, seen);
     return L->latency;
 }
 
@@ -741,17 +779,17 @@ static uint32_t request(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int ki
     }
 }
 
-static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int hit)
+static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int seen)
 {
     ct_level *L = &s->lv[li];
     uint64_t want[CT_PF_MAX];
     uint32_t n;
     int demand = s->demand;
 
-    if (kind != CT_IFETCH && kind != CT_LOAD && kind != CT_STORE && kind != CT_ATOMIC)
+    if (!demand_kind(kind))
         return;
     s->demand = 0;  /* prefetches cost nothing */
-    n = L->pf->observe(L->pfst, block, s->cur ? s->cur->pc : 0, kind, hit, want, CT_PF_MAX);
+    n = L->pf->observe(L->pfst, block, s->cur ? s->cur->pc : 0, kind, seen, want, CT_PF_MAX);
     for (uint32_t i = 0; i < n; i++) {
         ct_cache *c = &L->c;
         uint64_t b = want[i], set = ct_cache_set(c, b);
@@ -791,6 +829,7 @@ static void maintain_line(ct_sim *s, int li, uint64_t idx, int op)
     }
     if (op == CT_OP_INVAL || op == CT_OP_CLEAN_INVAL) {
         uint64_t set = idx / c->ways;
+        leaves_unused(L, idx);
         EMIT(s, (size_t)li, LC_INVAL, idx, block, ns);
         ct_cache_tag_set(c, idx, CT_TAG_INVALID);
         c->flag[idx] = 0;
@@ -1500,8 +1539,12 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
     L->latency = k->latency;
     L->line = k->line;
     if (pf && pf != &ct_prefetch_none) {
+        const ct_prefetch_params pp = {.degree = k->prefetch_degree,
+                                       .distance = k->prefetch_distance,
+                                       .table = k->prefetch_table,
+                                       .confidence = k->prefetch_confidence};
         L->pf = pf;
-        L->pfst = pf->create(k->prefetch_degree);
+        L->pfst = pf->create(&pp);
         if (!L->pfst)
             return ct_error_set(err, CT_E_NOMEM, "[%s]: out of memory", level_names[lv]);
     }
@@ -1520,6 +1563,7 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
     L->info.sets = L->c.sets;
     L->info.latency = k->latency;
     L->info.replacement = ct_policy_at((size_t)k->replacement)->name;
+    L->info.prefetcher = ct_prefetch_name_at((size_t)k->prefetcher);
     L->info.write_back = k->write_back;
     L->info.write_allocate = k->write_allocate;
     L->info.inclusion = inclusion_text[k->inclusion];

@@ -53,19 +53,35 @@ const ct_policy_ops *ct_policy_at(size_t i);
 int ct_policy_find(const char *name);
 const char *ct_policy_name_at(size_t i);
 
+/* A prefetcher's settings: the level's prefetch_* keys. */
+typedef struct ct_prefetch_params {
+    uint32_t degree;      /* lines requested per trigger */
+    uint32_t distance;    /* lines ahead of the access where the requests start */
+    uint32_t table;       /* entries of the prefetcher's table */
+    uint32_t confidence;  /* stride: repeats of a stride before it prefetches */
+} ct_prefetch_params;
+
+/* What a demand access found at the level, as observe() is told. */
+enum ct_prefetch_seen {
+    CT_PF_MISS = 0,        /* the line was absent */
+    CT_PF_HIT = 1,         /* present, brought by a demand access or used before */
+    CT_PF_HIT_PREFETCHED   /* present, brought by a prefetch and not used before */
+};
+
 typedef struct ct_prefetch_ops {
     const char *name;
     const char *help;
-    void *(*create)(uint32_t degree);
+    void *(*create)(const ct_prefetch_params *p);
     void (*destroy)(void *st);
-    /* After a demand access of `kind` to `block` at the level (hit or miss),
-     * write up to `max` block numbers to prefetch into out[]; return how
-     * many. */
+    /* After a demand access of `kind` to `block` at the level (`seen`: enum
+     * ct_prefetch_seen), write up to `max` block numbers to prefetch into
+     * out[]; return how many. */
     uint32_t (*observe)(void *st, uint64_t block, uint64_t pc, int kind,
-                        int hit, uint64_t *out, uint32_t max);
+                        int seen, uint64_t *out, uint32_t max);
 } ct_prefetch_ops;
 
-extern const ct_prefetch_ops ct_prefetch_none, ct_prefetch_nextline;
+extern const ct_prefetch_ops ct_prefetch_none, ct_prefetch_nextline, ct_prefetch_stride,
+    ct_prefetch_stream;
 
 const ct_prefetch_ops *ct_prefetch_at(size_t i);
 const char *ct_prefetch_name_at(size_t i);

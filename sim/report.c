@@ -245,6 +245,44 @@ static void core_text(const ct_level_info *li, char *buf, size_t n)
         snprintf(buf, n, "%d", li->core);
 }
 
+static int has_prefetcher(const ct_level_info *li)
+{
+    return li->prefetcher && strcmp(li->prefetcher, "none") != 0;
+}
+
+/* Demand misses (ifetch, load, store, atomic): coverage's denominator
+ * (rule "Hardware prefetch" in sim/hier.c). */
+static uint64_t demand_misses(const ct_level_stats *st)
+{
+    return st->kind[CT_IFETCH].misses + st->kind[CT_LOAD].misses + st->kind[CT_STORE].misses +
+           st->kind[CT_ATOMIC].misses;
+}
+
+static void table_prefetch(ct_writer *w, const ct_sim *s)
+{
+    int header = 0;
+
+    for (size_t i = 0; i < ct_sim_nlevels(s); i++) {
+        const ct_level_info *li = ct_sim_level_info(s, i);
+        const ct_level_stats *st = ct_sim_level_stats(s, i);
+        const uint64_t fills = st->kind[CT_HWPREFETCH].misses;
+        char core[16];
+        if (!has_prefetcher(li))
+            continue;
+        if (!header++)
+            ct_writef(w, "\nhardware prefetch\n%-6s %4s %-9s %12s %12s %12s %12s %9s %9s\n",
+                      "level", "core", "prefetch", "issued", "filled", "useful", "useless",
+                      "accuracy", "coverage");
+        core_text(li, core, sizeof core);
+        ct_writef(w, "%-6s %4s %-9s %12llu %12llu %12llu %12llu %8.2f%% %8.2f%%\n", li->name,
+                  core, li->prefetcher, (unsigned long long)st->prefetches_issued,
+                  (unsigned long long)fills, (unsigned long long)st->prefetch_useful,
+                  (unsigned long long)st->prefetch_useless,
+                  100.0 * ratio(st->prefetch_useful, fills),
+                  100.0 * ratio(st->prefetch_useful, st->prefetch_useful + demand_misses(st)));
+    }
+}
+
 int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_run_meta *m)
 {
     const ct_sim_totals *t = ct_sim_get_totals(s);
@@ -286,6 +324,7 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
                       (unsigned long long)v.pf_misses, (unsigned long long)v.child_hits);
         }
     }
+    table_prefetch(w, s);
     if (has_classes(cfg)) {
         ct_writef(w, "\nmisses by class (system.miss_classes = yes)\n%-6s %4s %12s %12s %12s\n",
                   "level", "core", "compulsory", "capacity", "conflict");
@@ -489,6 +528,17 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
                   (unsigned long long)st->back_invalidations,
                   (unsigned long long)st->child_hits,
                   (unsigned long long)st->prefetches_issued);
+        if (has_prefetcher(li)) {
+            const uint64_t fills = st->kind[CT_HWPREFETCH].misses;
+            ct_writef(w, "     \"prefetch\": {\"prefetcher\": \"%s\", \"issued\": %llu, "
+                         "\"filled\": %llu, \"useful\": %llu, \"useless\": %llu, "
+                         "\"accuracy\": %.17g, \"coverage\": %.17g},\n",
+                      li->prefetcher, (unsigned long long)st->prefetches_issued,
+                      (unsigned long long)fills, (unsigned long long)st->prefetch_useful,
+                      (unsigned long long)st->prefetch_useless,
+                      ratio(st->prefetch_useful, fills),
+                      ratio(st->prefetch_useful, st->prefetch_useful + demand_misses(st)));
+        }
         if (classes) {
             ct_writef(w, "     \"compulsory\": %llu, \"capacity\": %llu, \"conflict\": %llu,\n",
                       (unsigned long long)tot.compulsory, (unsigned long long)tot.capacity,

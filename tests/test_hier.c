@@ -389,6 +389,112 @@ TEST(nextline_prefetcher_fetches_the_following_line)
     ct_sim_free(s);
 }
 
+static void load_pc(ct_sim *s, uint64_t pc, uint64_t addr)
+{
+    ct_access a = {.vaddr = addr, .pc = pc, .size = 4, .kind = CT_LOAD};
+    ct_sim_access(s, &a);
+}
+
+#define PF_L1 "l1d.size=4K", "l1d.assoc=4", "l1d.line=64", "l1d.latency=4", \
+              "l2.size=64K", "l2.assoc=4", "l2.line=64", "l2.latency=10", "memory.latency=100"
+
+TEST(stride_prefetcher_requests_after_a_stride_repeats)
+{
+    const char *kv[] = {PF_L1, "l1d.prefetcher=stride", NULL};
+    ct_sim *s = sim_of(kv);
+    size_t l1 = lvl(s, "l1d", 0);
+    const ct_level_stats *st = ct_sim_level_stats(s, l1);
+    load_pc(s, 0x400, 0 * 64);    /* new entry */
+    load_pc(s, 0x400, 3 * 64);    /* stride 3, confidence 0 */
+    CHECK_EQ_U64(st->prefetches_issued, 0);
+    load_pc(s, 0x400, 6 * 64);    /* stride again: confidence 1, request line 9 */
+    CHECK_EQ_U64(st->prefetches_issued, 1);
+    CHECK(resident(s, l1, 9 * 64) && !resident(s, l1, 12 * 64));
+    load_pc(s, 0x404, 40 * 64);   /* another pc: its own entry, nothing */
+    load_pc(s, 0x400, 9 * 64);    /* hit on the prefetched line: useful; request 12 */
+    CHECK_EQ_U64(ks(s, l1, CT_LOAD)->hits, 1);
+    CHECK_EQ_U64(ks(s, l1, CT_LOAD)->misses, 4);
+    CHECK_EQ_U64(st->prefetch_useful, 1);
+    CHECK_EQ_U64(st->prefetches_issued, 2);
+    CHECK(resident(s, l1, 12 * 64));
+    load_pc(s, 0x404, 38 * 64);   /* downwards: stride -2 */
+    load_pc(s, 0x404, 36 * 64);   /* again: request 34 */
+    CHECK(resident(s, l1, 34 * 64));
+    CHECK_EQ_U64(st->prefetches_issued, 3);
+    CHECK_EQ_U64(ks(s, l1, CT_HWPREFETCH)->misses, 3);
+    CHECK_EQ_U64(st->prefetch_useless, 0);
+    ct_sim_free(s);
+}
+
+TEST(stride_prefetcher_table_is_replaced_least_recently_used)
+{
+    /* one entry: two pcs taking turns evict each other and never train;
+     * distance 2, degree 2, confidence 0: a pc alone requests two strides
+     * ahead, two lines, as soon as it has a stride */
+    const char *kv[] = {PF_L1, "l1d.prefetcher=stride", "l1d.prefetch_table=1", NULL};
+    const char *kv2[] = {PF_L1, "l1d.prefetcher=stride", "l1d.prefetch_confidence=0",
+                         "l1d.prefetch_distance=2", "l1d.prefetch_degree=2", NULL};
+    ct_sim *s = sim_of(kv);
+    size_t l1 = lvl(s, "l1d", 0);
+    for (uint64_t i = 0; i < 8; i++) {
+        load_pc(s, 0x400, i * 64);
+        load_pc(s, 0x500, (20 + i) * 64);
+    }
+    CHECK_EQ_U64(ct_sim_level_stats(s, l1)->prefetches_issued, 0);
+    ct_sim_free(s);
+    s = sim_of(kv2);
+    load_pc(s, 0x400, 10 * 64);
+    load_pc(s, 0x400, 11 * 64);   /* stride 1, confidence 0: lines 13 and 14 */
+    CHECK(!resident(s, l1, 12 * 64) && resident(s, l1, 13 * 64) && resident(s, l1, 14 * 64));
+    CHECK_EQ_U64(ct_sim_level_stats(s, l1)->prefetches_issued, 2);
+    ct_sim_free(s);
+}
+
+TEST(stream_prefetcher_follows_a_trained_stream)
+{
+    const char *kv[] = {PF_L1, "l1d.prefetcher=stream", "l1d.prefetch_degree=2", NULL};
+    ct_sim *s = sim_of(kv);
+    size_t l1 = lvl(s, "l1d", 0);
+    const ct_level_stats *st = ct_sim_level_stats(s, l1);
+    acc(s, CT_LOAD, 100 * 64, 4);   /* miss: a new stream, training */
+    acc(s, CT_LOAD, 101 * 64, 4);   /* miss in its window: upwards, lines 102 and 103 */
+    CHECK_EQ_U64(st->prefetches_issued, 2);
+    CHECK(resident(s, l1, 102 * 64) && resident(s, l1, 103 * 64));
+    acc(s, CT_LOAD, 102 * 64, 4);   /* first use: request 104 (103 was) */
+    CHECK_EQ_U64(st->prefetches_issued, 3);
+    acc(s, CT_LOAD, 102 * 64, 4);   /* used before: nothing */
+    acc(s, CT_LOAD, 103 * 64, 4);   /* first use: 105 */
+    CHECK_EQ_U64(st->prefetches_issued, 4);
+    CHECK(resident(s, l1, 105 * 64) && !resident(s, l1, 106 * 64));
+    CHECK_EQ_U64(st->prefetch_useful, 2);
+    acc(s, CT_LOAD, 500 * 64, 4);   /* far away: another stream, nothing */
+    acc(s, CT_LOAD, 90 * 64, 4);    /* behind the stream, outside its window: a third */
+    CHECK_EQ_U64(st->prefetches_issued, 4);
+    acc(s, CT_LOAD, 89 * 64, 4);    /* trains the third downwards: 88 and 87 */
+    CHECK(resident(s, l1, 88 * 64) && resident(s, l1, 87 * 64));
+    CHECK_EQ_U64(st->prefetches_issued, 6);
+    ct_sim_free(s);
+}
+
+TEST(prefetched_lines_that_leave_unused_are_useless)
+{
+    /* SMALL: 2 sets of 2 ways; nextline requests the line after each miss */
+    const char *kv[] = {SMALL, "l1d.prefetcher=nextline", NULL};
+    ct_sim *s = sim_of(kv);
+    size_t l1 = lvl(s, "l1d", 0);
+    const ct_level_stats *st = ct_sim_level_stats(s, l1);
+    acc(s, CT_LOAD, 0 * 64, 4);     /* miss; line 1 prefetched into set 1 */
+    acc(s, CT_LOAD, 3 * 64, 4);     /* miss in set 1 (lines 1, 3); line 4 into set 0 (0, 4) */
+    acc(s, CT_LOAD, 5 * 64, 4);     /* miss: set 1 drops line 1 unused; line 6 drops line 0 */
+    CHECK_EQ_U64(st->prefetch_useless, 1);
+    CHECK_EQ_U64(st->prefetch_useful, 0);
+    acc(s, CT_LOAD, 4 * 64, 4);     /* hit on line 4: useful */
+    CHECK_EQ_U64(st->prefetch_useful, 1);
+    op(s, CT_OP_INVAL | CT_OP_ALL, 0, 0);  /* line 6 leaves unused; 4 was used */
+    CHECK_EQ_U64(st->prefetch_useless, 2);
+    ct_sim_free(s);
+}
+
 TEST(three_c_classification)
 {
     /* direct-mapped, 2 lines: 0x000 and 0x080 conflict in set 0 */
@@ -702,6 +808,10 @@ int main(void)
     RUN(cache_operations);
     RUN(flush_at_end_writes_back_dirty_lines);
     RUN(nextline_prefetcher_fetches_the_following_line);
+    RUN(stride_prefetcher_requests_after_a_stride_repeats);
+    RUN(stride_prefetcher_table_is_replaced_least_recently_used);
+    RUN(stream_prefetcher_follows_a_trained_stream);
+    RUN(prefetched_lines_that_leave_unused_are_useless);
     RUN(three_c_classification);
     RUN(private_l1_shared_l2_across_cores);
     RUN(private_l2_per_core);

@@ -123,6 +123,8 @@ typedef struct ct_level_stats {
     uint64_t child_hits;         /* hits in the levels above that never reached
                                     this one (drcachesim's "child hits") */
     uint64_t prefetches_issued;  /* hardware prefetch requests made here */
+    uint64_t prefetch_useful;    /* prefetched lines a demand access used */
+    uint64_t prefetch_useless;   /* prefetched lines that left unused */
 } ct_level_stats;
 
 /* Sum over kinds: total accesses, hits and misses of a level. */
@@ -141,6 +143,7 @@ typedef struct ct_level_info {
     int write_back, write_allocate;
     const char *inclusion;  /* "non-inclusive", "inclusive", "exclusive" */
     int next;               /* index of the next level, -1 for memory */
+    const char *prefetcher; /* "none", "nextline", "stride", "stream" */
 } ct_level_info;
 
 /* Levels are numbered in creation order: for each core its l1i then l1d,

@@ -12,24 +12,24 @@ typedef struct nextline {
     uint32_t degree;
 } nextline;
 
-static void *nl_create(uint32_t degree)
+static void *nl_create(const ct_prefetch_params *params)
 {
     nextline *p = malloc(sizeof *p);
     if (p)
-        p->degree = degree ? degree : 1;
+        p->degree = params->degree ? params->degree : 1;
     return p;
 }
 
 static void nl_destroy(void *st) { free(st); }
 
 static uint32_t nl_observe(void *st, uint64_t block, uint64_t pc, int kind,
-                           int hit, uint64_t *out, uint32_t max)
+                           int seen, uint64_t *out, uint32_t max)
 {
     const nextline *p = st;
     uint32_t n = 0;
 
     (void)pc;
-    if (hit || (kind != CT_LOAD && kind != CT_STORE && kind != CT_ATOMIC))
+    if (seen != CT_PF_MISS || (kind != CT_LOAD && kind != CT_STORE && kind != CT_ATOMIC))
         return 0;
     while (n < p->degree && n < max) {
         out[n] = block + 1 + n;

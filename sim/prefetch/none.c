@@ -5,18 +5,18 @@
 
 #include "../policy.h"
 
-static void *none_create(uint32_t degree)
+static void *none_create(const ct_prefetch_params *p)
 {
-    (void)degree;
+    (void)p;
     return (void *)&ct_prefetch_none; /* no state; any non-NULL pointer */
 }
 
 static void none_destroy(void *st) { (void)st; }
 
 static uint32_t none_observe(void *st, uint64_t block, uint64_t pc, int kind,
-                             int hit, uint64_t *out, uint32_t max)
+                             int seen, uint64_t *out, uint32_t max)
 {
-    (void)st; (void)block; (void)pc; (void)kind; (void)hit; (void)out; (void)max;
+    (void)st; (void)block; (void)pc; (void)kind; (void)seen; (void)out; (void)max;
     return 0;
 }
 

@@ -7,6 +7,8 @@
 static const ct_prefetch_ops *const prefetchers[] = {
     &ct_prefetch_none,
     &ct_prefetch_nextline,
+    &ct_prefetch_stride,
+    &ct_prefetch_stream,
 };
 
 const ct_prefetch_ops *ct_prefetch_at(size_t i)
