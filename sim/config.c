@@ -155,6 +155,18 @@ static int parse_uint(const char *text, uint64_t *out)
     return 0;
 }
 
+void ct_format_size(uint64_t v, char *buf, size_t n)
+{
+    if (v && v % (1ull << 30) == 0)
+        snprintf(buf, n, "%lluG", (unsigned long long)(v >> 30));
+    else if (v && v % (1ull << 20) == 0)
+        snprintf(buf, n, "%lluM", (unsigned long long)(v >> 20));
+    else if (v && v % (1ull << 10) == 0)
+        snprintf(buf, n, "%lluK", (unsigned long long)(v >> 10));
+    else
+        snprintf(buf, n, "%llu", (unsigned long long)v);
+}
+
 static int parse_bool(const char *text, int *out)
 {
     static const char *const yes[] = {"yes", "true", "on", "1"};

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cachet/config.h"
 #include "cachet/trace.h"
 #include "cachet/validate.h"
 #include "map.h"
@@ -390,18 +391,6 @@ const ct_infer_structure *ct_inference_structure(const ct_inference *inf, size_t
 
 /* ---- output ------------------------------------------------------------------ */
 
-static void size_text(uint64_t bytes, char *buf, size_t n)
-{
-    if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0)
-        snprintf(buf, n, "%lluG", (unsigned long long)(bytes >> 30));
-    else if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0)
-        snprintf(buf, n, "%lluM", (unsigned long long)(bytes >> 20));
-    else if (bytes >= 1024 && bytes % 1024 == 0)
-        snprintf(buf, n, "%lluK", (unsigned long long)(bytes >> 10));
-    else
-        snprintf(buf, n, "%llu", (unsigned long long)bytes);
-}
-
 int ct_inference_write(ct_writer *w, const ct_inference *inf)
 {
     size_t written = 0;
@@ -443,7 +432,7 @@ int ct_inference_write(ct_writer *w, const ct_inference *inf)
         char sz[32];
         if (!p->ncand)
             continue;
-        size_text(p->cand[0].sets_min * p->cand[0].assoc * p->line, sz, sizeof sz);
+        ct_format_size(p->cand[0].sets_min * p->cand[0].assoc * p->line, sz, sizeof sz);
         if (p->section)
             ct_writef(w, "\n[%s]\n", p->section);
         else

@@ -89,18 +89,6 @@ static const char *trace_name(const ct_run_meta *m, size_t i)
     return m && i < m->ntraces ? m->traces[i] : "";
 }
 
-static void size_text(uint64_t v, char *buf, size_t n)
-{
-    if (v && v % (1ull << 30) == 0)
-        snprintf(buf, n, "%lluG", (unsigned long long)(v >> 30));
-    else if (v && v % (1ull << 20) == 0)
-        snprintf(buf, n, "%lluM", (unsigned long long)(v >> 20));
-    else if (v && v % (1ull << 10) == 0)
-        snprintf(buf, n, "%lluK", (unsigned long long)(v >> 10));
-    else
-        snprintf(buf, n, "%llu", (unsigned long long)v);
-}
-
 /* The kinds a level or a TLB counts (CT_NOFETCH never reaches one). */
 static const int shown_kinds[] = {CT_IFETCH, CT_LOAD, CT_STORE, CT_ATOMIC, CT_PREFETCH,
                                   CT_CACHEOP, CT_WRITEBACK, CT_HWPREFETCH, CT_WALK};
@@ -213,7 +201,7 @@ static void table_translation(ct_writer *w, const ct_sim *s, const ct_sim_totals
         for (int k = 0; k < CT_PAGE_LOG2_MAX; k++)
             if (st->hits_by_size[k]) {
                 char sz[32];
-                size_text(1ull << k, sz, sizeof sz);
+                ct_format_size(1ull << k, sz, sizeof sz);
                 ct_writef(w, "%s%s:%llu", first ? "  " : " ", sz,
                           (unsigned long long)st->hits_by_size[k]);
                 first = 0;
@@ -300,7 +288,7 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
         const ct_level_info *li = ct_sim_level_info(s, i);
         ct_kind_stats tot = ct_level_total(ct_sim_level_stats(s, i));
         char size[32], core[16], mpki[32];
-        size_text(li->size, size, sizeof size);
+        ct_format_size(li->size, size, sizeof size);
         core_text(li, core, sizeof core);
         ct_writef(w, "%-6s %4s %6s %5u %5u %14llu %14llu %12llu %7.3f%% %9s %12llu\n",
                   li->name, core, size, li->assoc, li->line, (unsigned long long)tot.accesses,

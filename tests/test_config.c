@@ -368,6 +368,23 @@ TEST(sizes_parse_strictly)
     CHECK(ct_parse_size("16777216T", &v) != 0); /* overflows 64 bits */
 }
 
+TEST(sizes_format_as_they_parse)
+{
+    char b[32];
+    ct_format_size(65536, b, sizeof b);
+    CHECK(strcmp(b, "64K") == 0);
+    ct_format_size(3ull << 20, b, sizeof b);
+    CHECK(strcmp(b, "3M") == 0);
+    ct_format_size(64ull << 30, b, sizeof b);
+    CHECK(strcmp(b, "64G") == 0);
+    ct_format_size(1536, b, sizeof b); /* 1.5 K: no exact suffix */
+    CHECK(strcmp(b, "1536") == 0);
+    ct_format_size(0, b, sizeof b);
+    CHECK(strcmp(b, "0") == 0);
+    ct_format_size(1ull << 20, b, 3); /* cut to the buffer, terminated */
+    CHECK(strcmp(b, "1M") == 0);
+}
+
 TEST(schema_documents_every_key)
 {
     ct_config_key_doc d;
@@ -392,6 +409,7 @@ int main(void)
     RUN(clone_is_deep_and_hash_is_stable);
     RUN(variants_equal_set_many_on_a_copy);
     RUN(sizes_parse_strictly);
+    RUN(sizes_format_as_they_parse);
     RUN(schema_documents_every_key);
     return harness_done();
 }

@@ -129,6 +129,11 @@ int ct_config_schema_row(size_t i, ct_config_key_doc *doc);
  * success, -1 when text is not a size. Used by the sweep parser too. */
 int ct_parse_size(const char *text, uint64_t *out);
 
+/* Write a size into buf (n bytes, always terminated) as ct_parse_size reads
+ * it back, with the largest suffix that divides it exactly: 65536 -> "64K",
+ * 3145728 -> "3M", 1536 -> "1536", 0 -> "0". */
+void ct_format_size(uint64_t v, char *buf, size_t n);
+
 #ifdef __cplusplus
 }
 #endif
