@@ -75,7 +75,8 @@ check "example (find_package) prints its counts" grep -qx "l1d: 2048 accesses, 1
 expect_status 0 "installed cachet runs" "$P/bin/cachet" run -q \
     -c "$P/share/cachet/configs/default.ini" workloads/matmul48-blocked.din.zst
 
-# every man page renders, one per command that cachet --help lists
+# every man page renders, one per command that cachet --help lists, with a
+# synopsis of its command
 if command -v man >/dev/null; then
     for cmd in $("$P/bin/cachet" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p'); do
         check "man page of $cmd" test -e "$P/share/man/man1/cachet-$cmd.1"
@@ -84,6 +85,15 @@ if command -v man >/dev/null; then
         MANPAGER=cat MANWIDTH=80 man -l "$page" > "$TMP/page" 2>"$TMP/err"
         check "man -l $(basename "$page") renders" grep -q "^NAME" "$TMP/page"
         check "man -l $(basename "$page") is quiet" test ! -s "$TMP/err"
+        # a SYNOPSIS whose first line is the command the page describes
+        # (cachet-sweep.1: "cachet sweep ..."), and no error as its text
+        name=$(basename "$page" .1)
+        syn=$(sed -n '/^SYNOPSIS/{n;p;q}' "$TMP/page" | tr -s ' ')
+        case "$syn" in
+            " ${name/-/ } "* | " ${name/-/ }") ok ;;
+            *) bad "man -l $(basename "$page"): SYNOPSIS \"$syn\"" ;;
+        esac
+        if grep -q "unknown command" "$TMP/page"; then bad "$(basename "$page") is an error"; else ok; fi
     done
 else
     echo "man not installed: pages not rendered"

@@ -37,11 +37,38 @@ static void usage(FILE *f)
                "agreement asked for.\n");
 }
 
+/* `cachet help --help` and `cachet version --help` (their man pages come
+ * from these). */
+static void help_help(FILE *f)
+{
+    fprintf(f, "usage: cachet help [COMMAND]\n\n"
+               "Describes COMMAND (the text of cachet COMMAND --help); without one, lists\n"
+               "the commands (the text of cachet --help).\n");
+}
+
+static void version_help(FILE *f)
+{
+    fprintf(f, "usage: cachet version\n\n"
+               "Prints cachet's version (as cachet --version does).\n");
+}
+
+static int is_help(const char *s) { return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0; }
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
+    }
+    if ((strcmp(argv[1], "help") == 0 && argc > 2 &&
+         (is_help(argv[2]) || strcmp(argv[2], "help") == 0)) ||
+        (strcmp(argv[1], "version") == 0 && argc > 2 && is_help(argv[2])) ||
+        (strcmp(argv[1], "help") == 0 && argc > 2 && strcmp(argv[2], "version") == 0)) {
+        if (strcmp(argv[1], "version") == 0 || strcmp(argv[2], "version") == 0)
+            version_help(stdout);
+        else
+            help_help(stdout);
+        return cli_stdout_close(EXIT_OK);
     }
     if (strcmp(argv[1], "help") == 0 && argc > 2) {
         /* `cachet help COMMAND` is `cachet COMMAND --help` */

@@ -15,6 +15,12 @@ expect_err_contains 'unknown command "frobnicate"' "help of an unknown command s
 expect_status 0 "version" "$CACHET" version
 "$CACHET" --version > "$TMP/want"
 check "version is --version" cmp -s "$TMP/out" "$TMP/want"
+# help and version describe themselves too (their man pages are made of it)
+for a in "help --help:help" "help help:help" "version --help:version" "help version:version"; do
+    # shellcheck disable=SC2086
+    expect_status 0 "${a%:*}" "$CACHET" ${a%:*}
+    check "${a%:*} prints the usage of ${a#*:}" grep -q "^usage: cachet ${a#*:}" "$TMP/out"
+done
 
 # sizes: 32K, 32KB and 32KiB are one size; 32Kb is refused
 for s in 32K 32KB 32KiB; do
