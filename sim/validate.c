@@ -651,6 +651,8 @@ void ct_validate_opts_default(ct_validate_opts *o)
     o->ignore_line_ids = 0;
     o->cold_start = CT_COLD_RULE;
     o->warm_until = 0;
+    o->progress = NULL;
+    o->progress_ctx = NULL;
 }
 
 /* Run accesses [from, to) of b through the model. */
@@ -790,6 +792,7 @@ int ct_validate(ct_validation **out, const char *const *paths, size_t npaths,
     ct_trace_opts to = {0};
     ct_batch b = {0};
     char name[256];
+    uint64_t replayed = 0; /* accesses, for opts->progress */
     int rc;
 
     *out = NULL;
@@ -850,9 +853,13 @@ int ct_validate(ct_validation **out, const char *const *paths, size_t npaths,
         ct_validation_free(v);
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
     }
-    while ((rc = ct_trace_next(v->trace, &b, err)) > 0)
+    while ((rc = ct_trace_next(v->trace, &b, err)) > 0) {
         if ((rc = replay(v, &b, err)) != CT_OK)
             break;
+        replayed += b.n;
+        if (v->o.progress)
+            v->o.progress(v->o.progress_ctx, v->trace, replayed);
+    }
     ct_batch_free(&b);
     if (rc < 0) {
         ct_validation_free(v);

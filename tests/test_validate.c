@@ -155,6 +155,48 @@ static ct_validation *run_on(const char *text, void (*set)(ct_validate_opts *))
     return v;
 }
 
+/* What ct_validate_opts.progress was told. */
+typedef struct progress_log {
+    uint64_t calls, last, done, size;
+    int backwards;   /* accesses went down between two calls */
+} progress_log;
+
+static void log_progress(void *ctx, const ct_trace *t, uint64_t accesses)
+{
+    progress_log *l = ctx;
+    l->backwards |= accesses < l->last;
+    l->last = accesses;
+    l->calls++;
+    ct_trace_get_progress(t, &l->done, &l->size);
+}
+
+TEST(progress_is_called_with_the_accesses_replayed)
+{
+    ct_config *cfg = small_config();
+    ct_validation *v = NULL;
+    ct_validate_opts o;
+    ct_error err = {0};
+    const char *paths[1];
+    progress_log l = {0};
+
+    write_trace(hand_trace);
+    paths[0] = trace_path;
+    ct_validate_opts_default(&o);
+    CHECK(o.progress == NULL);
+    o.progress = log_progress;
+    o.progress_ctx = &l;
+    CHECK(ct_validate(&v, paths, 1, cfg, &o, &err) == CT_OK);
+    /* one batch: the five instruction fetches and the load of hand_trace */
+    CHECK_EQ_U64(l.calls, 1);
+    CHECK_EQ_U64(l.last, 6);
+    CHECK(!l.backwards);
+    CHECK_EQ_U64(l.size, sizeof hand_trace - 1);   /* the file's size is known */
+    CHECK_EQ_U64(l.done, l.size);                  /* and all of it was read */
+    ct_validation_free(v);
+    ct_config_free(cfg);
+    unlink(trace_path);
+}
+
 static ct_validation *hand_run(void (*set)(ct_validate_opts *)) { return run_on(hand_trace, set); }
 
 static void defaults(ct_validate_opts *o) { (void)o; }
@@ -527,6 +569,7 @@ TEST(inference_reads_line_size_ways_and_sets)
 int main(void)
 {
     RUN(matched_missing_extra_cold_and_line_ids);
+    RUN(progress_is_called_with_the_accesses_replayed);
     RUN(ignoring_line_ids_makes_the_other_line_id_agree);
     RUN(cold_counts_the_first_touches_as_extras);
     RUN(warm_until_sets_earlier_events_aside_and_counts_later_extras);

@@ -73,10 +73,16 @@ typedef struct ct_validate_opts {
                                physical base, descriptor) agrees */
     int cold_start;         /* enum ct_cold_start */
     uint64_t warm_until;    /* CT_COLD_WARM_UNTIL: first trace time compared */
+    /* Called after each batch of the trace is replayed, with the trace (for
+     * ct_trace_get_progress and ct_trace_get_info) and the accesses replayed
+     * so far; NULL: not called. For a progress report: the library itself
+     * prints nothing. */
+    void (*progress)(void *ctx, const ct_trace *t, uint64_t accesses);
+    void *progress_ctx;     /* passed to progress */
 } ct_validate_opts;
 
 /* Defaults: window 1, max_diffs 10, context 3, min_agreement 1.0, LINE ids
- * compared, cold start by CT_COLD_RULE. */
+ * compared, cold start by CT_COLD_RULE, no progress callback. */
 void ct_validate_opts_default(ct_validate_opts *o);
 
 /* Counts of one structure and event operation. reference = agree +

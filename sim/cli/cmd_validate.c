@@ -54,6 +54,12 @@ static void help(FILE *f)
             "compare, 1 usage error.\n");
 }
 
+/* ct_validate_opts.progress: the progress line run and convert draw. */
+static void on_progress(void *ctx, const ct_trace *t, uint64_t accesses)
+{
+    cli_progress_update(ctx, t, accesses);
+}
+
 int cmd_validate(int argc, char **argv)
 {
     int opt_status;
@@ -70,12 +76,13 @@ int cmd_validate(int argc, char **argv)
     cli_common co = {0};
     ct_validate_opts vo;
     const char *json = NULL;
-    int c, status;
+    int c, status, rc;
     uint64_t n;
     ct_error err = {0};
     ct_config *cfg = NULL;
     ct_validation *v = NULL;
     ct_vcount tot;
+    cli_progress pg = {0};
     char *end;
 
     ct_validate_opts_default(&vo);
@@ -145,8 +152,13 @@ int cmd_validate(int argc, char **argv)
         return EXIT_USAGE;
     if (cli_load_config(&co, &cfg, &err) != CT_OK)
         return cli_fail(&err);
-    if (ct_validate(&v, (const char *const *)argv + optind, (size_t)(argc - optind), cfg, &vo,
-                    &err) != CT_OK) {
+    vo.progress = on_progress;
+    vo.progress_ctx = &pg;
+    cli_progress_start(&pg, 0);
+    rc = ct_validate(&v, (const char *const *)argv + optind, (size_t)(argc - optind), cfg, &vo,
+                     &err);
+    cli_progress_end(&pg);
+    if (rc != CT_OK) {
         status = cli_fail(&err);
         goto out;
     }
