@@ -239,6 +239,11 @@ static int other(ctr *c, const uint8_t **pp, const uint8_t *lim, const uint8_t *
             return fail(c, start, rec, "kind state record: field out of range", err);
         c->proto[f[0]].flags = (uint16_t)f[1];
         c->proto[f[0]].op = (uint8_t)f[2];
+        c->proto[f[0]].kind = (uint8_t)f[0];
+        if (f[0] == CT_LOAD && f[2] == CTR_OP_MISC) {
+            c->proto[f[0]].kind = CT_MISC;
+            c->proto[f[0]].op = 0;
+        }
         break;
     case CTR_MARKER: {
         /* fields 0-3: previous value unless given; 4-6: previous + stride

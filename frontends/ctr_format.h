@@ -33,6 +33,8 @@ enum ctr_record { CTR_STATE = 0, CTR_MARKER, CTR_EVENT, CTR_NAME, CTR_END, CTR_K
 
 #define CTR_NAME_MAX 255
 #define CTR_ACCESS_KINDS 7        /* CT_IFETCH .. CT_NOFETCH */
+#define CTR_OP_MISC 0xff          /* a load kind state with this op: the loads that
+                                     follow are kind misc (CT_MISC), op 0 */
 
 #define CTR_MARKER_FIELDS 7       /* type cpu thread aux time value value2 */
 #define CTR_MARKER_STRIDED 4      /* fields from here on predicted with a stride */

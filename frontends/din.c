@@ -3,7 +3,8 @@
  *
  * One record per line: `label address [anything]`, fields separated by
  * blanks. label 0 = data read, 1 = data write, 2 = instruction fetch,
- * 3 = unknown access type (an escape: counted as a warning, no access),
+ * 3 = unknown access type (kind "misc": a data access the model simulates
+ * as a read, as DineroIV does),
  * 4 = copy back every dirty line of every cache (DineroIV's D4XCOPYB),
  * 5 = invalidate every cache (D4XINVAL). The address is hex, with or
  * without 0x, at most 16 digits. As in DineroIV (dinfmt.c) every reference
@@ -301,14 +302,7 @@ static const uint8_t *parse(din *d, const uint8_t *p, const uint8_t *lim, ct_bat
         p++;
         d->lineno++;
         records++;
-        if (UNLIKELY(label >= 3)) {
-            if (label == 3) {
-                char where[64];
-                snprintf(where, sizeof where, "line %llu", (unsigned long long)d->lineno);
-                ct_stream_warn(d->s, "din label 3 (unknown access type): counted, not simulated",
-                               where);
-                continue;
-            }
+        if (UNLIKELY(label >= 4)) {
             acc[n] = (ct_access){.vaddr = 0, .size = 0, .time = d->lineno,
                                  .kind = CT_CACHEOP,
                                  .op = (label == 4 ? CT_OP_CLEAN : CT_OP_INVAL) | CT_OP_ALL,
@@ -331,7 +325,7 @@ static const uint8_t *parse(din *d, const uint8_t *p, const uint8_t *lim, ct_bat
                 a->kind = CT_IFETCH;
                 d->pc = addr;
             } else {
-                a->kind = label == 0 ? CT_LOAD : CT_STORE;
+                a->kind = label == 0 ? CT_LOAD : label == 1 ? CT_STORE : CT_MISC;
             }
             a->pc = d->pc;
         }

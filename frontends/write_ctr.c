@@ -144,28 +144,32 @@ static uint8_t *put_state(ctr_w *c, uint8_t *p, const ct_access *a)
     return p;
 }
 
-static uint8_t *put_kind_state(ctr_w *c, uint8_t *p, const ct_access *a)
+/* The kind state of code k (a kind, CT_LOAD for a misc access) with op. */
+static uint8_t *put_kind_state(ctr_w *c, uint8_t *p, unsigned k, uint16_t flags, uint8_t op)
 {
     *p++ = CTR_OTHER | (CTR_KIND_STATE << 3);
-    p = ctr_put_varint(p, a->kind);
-    p = ctr_put_varint(p, a->flags);
-    p = ctr_put_varint(p, a->op);
-    c->flags[a->kind] = a->flags;
-    c->op[a->kind] = a->op;
+    p = ctr_put_varint(p, k);
+    p = ctr_put_varint(p, flags);
+    p = ctr_put_varint(p, op);
+    c->flags[k] = flags;
+    c->op[k] = op;
     return p;
 }
 
 static uint8_t *put_access(ctr_w *c, uint8_t *p, const ct_access *a)
 {
-    const unsigned k = a->kind;
+    /* a misc access is a load whose kind state has op CTR_OP_MISC */
+    const int misc = a->kind == CT_MISC;
+    const unsigned k = misc ? CT_LOAD : a->kind;
+    const uint8_t op = misc ? CTR_OP_MISC : a->op;
     uint8_t *tag;
     uint64_t d, dt = a->time - c->time, pred;
     uint8_t h = (uint8_t)k;
 
     if (a->thread != c->thread || a->cpu != c->cpu)
         p = put_state(c, p, a);
-    if (a->flags != c->flags[k] || a->op != c->op[k])
-        p = put_kind_state(c, p, a);
+    if (a->flags != c->flags[k] || op != c->op[k])
+        p = put_kind_state(c, p, k, a->flags, op);
     tag = p++;
     if (a->size == c->size[k])
         h |= CTR_SAME_SIZE;

@@ -75,6 +75,7 @@ static int dw_put(void *st, const ct_batch *b, uint64_t *dropped, ct_error *err)
         case CT_LOAD: line(d, 0, a->vaddr); break;
         case CT_STORE: line(d, 1, a->vaddr); break;
         case CT_IFETCH: line(d, 2, a->vaddr); break;
+        case CT_MISC: line(d, 3, a->vaddr); break;
         case CT_ATOMIC:
             line(d, 0, a->vaddr);
             line(d, 1, a->vaddr);

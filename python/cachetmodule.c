@@ -315,6 +315,7 @@ static int kind_of(PyObject *k)
         {"ifetch", CT_IFETCH}, {"fetch", CT_IFETCH}, {"load", CT_LOAD}, {"read", CT_LOAD},
         {"store", CT_STORE}, {"write", CT_STORE}, {"prefetch", CT_PREFETCH},
         {"atomic", CT_ATOMIC}, {"nofetch", CT_NOFETCH},
+        {"misc", CT_MISC},
     };
     if (PyLong_Check(k)) {
         long v = PyLong_AsLong(k);
@@ -322,7 +323,7 @@ static int kind_of(PyObject *k)
             return -1;
         if (v < 0 || v >= CT_KIND_STREAM || v == CT_CACHEOP) {
             PyErr_Format(PyExc_ValueError, "access kind %ld: not one of cachet.IFETCH, LOAD, "
-                         "STORE, PREFETCH, ATOMIC, NOFETCH", v);
+                         "STORE, PREFETCH, ATOMIC, NOFETCH, MISC", v);
             return -1;
         }
         return (int)v;
@@ -521,7 +522,7 @@ static PyObject *sim_feed(Simulator *self, PyObject *args, PyObject *kw)
         return raise_error(&err);
     if (bad >= 0)
         return PyErr_Format(PyExc_ValueError, "feed: access %zd: kind %u is not one of "
-                            "cachet.IFETCH, LOAD, STORE, PREFETCH, ATOMIC, NOFETCH (the "
+                            "cachet.IFETCH, LOAD, STORE, PREFETCH, ATOMIC, NOFETCH, MISC (the "
                             "accesses before it were simulated)", bad,
                             (unsigned)column_at(&kc, bad));
     return PyLong_FromSsize_t(n);
@@ -880,6 +881,7 @@ PyMODINIT_FUNC PyInit_cachet(void)
         PyModule_AddIntConstant(m, "PREFETCH", CT_PREFETCH) < 0 ||
         PyModule_AddIntConstant(m, "ATOMIC", CT_ATOMIC) < 0 ||
         PyModule_AddIntConstant(m, "NOFETCH", CT_NOFETCH) < 0 ||
+        PyModule_AddIntConstant(m, "MISC", CT_MISC) < 0 ||
         PyModule_AddStringConstant(m, "__version__", ct_version()) < 0)
         goto fail;
     return m;

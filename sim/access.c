@@ -75,7 +75,8 @@ static const char *const kind_names[CT_KIND_COUNT] = {
     [CT_IFETCH] = "ifetch",     [CT_LOAD] = "load",
     [CT_STORE] = "store",       [CT_PREFETCH] = "prefetch",
     [CT_CACHEOP] = "cacheop",   [CT_ATOMIC] = "atomic",
-    [CT_NOFETCH] = "nofetch",   [CT_WRITEBACK] = "writeback",
+    [CT_NOFETCH] = "nofetch",   [CT_MISC] = "misc",
+    [CT_WRITEBACK] = "writeback",
     [CT_HWPREFETCH] = "hwprefetch", [CT_WALK] = "walk",
 };
 

@@ -405,7 +405,8 @@ static void dcs_access(ct_sim *s, const ct_access *a)
         return;
     if (a->size > 1 && ((addr ^ (addr + a->size - 1)) >> s->lv[li].c.line_bits) != 0)
         s->tot.line_crossings++;
-    request(s, li, addr, a->size, kind == CT_ATOMIC ? CT_STORE : kind);
+    request(s, li, addr, a->size,
+            kind == CT_ATOMIC ? CT_STORE : kind == CT_MISC ? CT_LOAD : kind);
 }
 
 double ct_dcs_loaded_fraction(const ct_sim *s)

@@ -50,7 +50,7 @@
  *   drmemtrace.simple_app, whose eight size-0 accesses start lines, and
  *   tests/drmemtrace_l1_reference.py reproduces both.)
  *
- * Reads (ifetch, load, atomic, software prefetch)
+ * Reads (ifetch, load, misc, atomic, software prefetch)
  *   Hit: the policy is told. Miss: the line is fetched from the next level
  *   (counted there with the same kind, except that the fetch for a write
  *   - a store, an atomic, a write-back - is a read there, kind "load", as
@@ -1149,7 +1149,8 @@ int ct_sim_feed_at(ct_sim *s, int kind, uint64_t addr, uint32_t size, uint64_t p
     if (kind < 0 || kind >= CT_KIND_STREAM || kind == CT_CACHEOP)
         return ct_error_set(err, CT_E_USAGE,
                             "access kind %d: not one of ifetch, load, store, prefetch, "
-                            "atomic, nofetch (cache operations go through ct_sim_access)",
+                            "atomic, nofetch, misc (cache operations go through "
+                            "ct_sim_access)",
                             kind);
     if (core >= s->cores)
         return ct_error_set(err, CT_E_USAGE, "core %u: the model has %u core%s", core,

@@ -17,11 +17,12 @@ or without the 3C split at each level. Everything is copied back at the end
 (DineroIV always does so; cachet's flush_at_end = yes).
 Traces: windows of 2,000 to 30,000 references of the 093.nasa7 din trace
 when CACHET_CORPUS (or --corpus) has it, and synthetic din traces of reads,
-writes and fetches (labels 0, 1, 2) over a few hot regions and a cold one.
+writes, fetches and accesses of unknown type (labels 0, 1, 2, 3) over a few
+hot regions and a cold one.
 
 Compared for every level: demand fetches and demand misses by kind
-(DineroIV's Instrn, Read, Write columns: cachet's ifetch; load; store, its
-write-backs from above and atomics), and with the 3C split the compulsory,
+(DineroIV's Instrn, Read, Write, Misc columns: cachet's ifetch; load; store,
+its write-backs from above and atomics; misc), and with the 3C split the compulsory,
 capacity and conflict misses by kind.
 """
 import argparse
@@ -109,7 +110,7 @@ def synthetic_trace(rng, n):
         else:
             base, span = rng.choice(regions)
             addr = base + rng.randrange(0, span)
-        label = rng.choices([0, 1, 2], [4, 2, 4])[0]
+        label = rng.choices([0, 1, 2, 3], [4, 2, 4, 1])[0]
         lines.append('%d %x\n' % (label, addr & ~3))
     return ''.join(lines)
 
@@ -142,11 +143,11 @@ def cachet_figures(js, levels):
     for lv in js['levels']:
         bk = lv['by_kind']
         col_kinds = {'Instrn': ['ifetch'], 'Read': ['load'],
-                     'Write': ['store', 'writeback', 'atomic']}
+                     'Write': ['store', 'writeback', 'atomic'], 'Misc': ['misc']}
 
         def col(field):
             d = {c: sum(bk[k][field] for k in ks if k in bk) for c, ks in col_kinds.items()}
-            d['Data'] = d['Read'] + d['Write']
+            d['Data'] = d['Read'] + d['Write'] + d['Misc']
             d['Total'] = d['Instrn'] + d['Data']
             return d
         f = {'Demand Fetches': col('accesses'), 'Demand Misses': col('misses')}

@@ -100,7 +100,8 @@ TEST(din_decodes_every_label)
     summary s = decode(p, NULL, 0);
     CHECK_EQ_U64(s.rc, 0);
     CHECK(s.format && strcmp(s.format, "din") == 0);
-    CHECK_EQ_U64(s.n, 8);           /* label 3 is not an access */
+    CHECK_EQ_U64(s.n, 9);           /* label 3 is kind misc */
+    CHECK_EQ_U64(s.kind[CT_MISC], 1);
     CHECK_EQ_U64(s.kind[CT_IFETCH], 3);
     CHECK_EQ_U64(s.kind[CT_LOAD], 2);
     CHECK_EQ_U64(s.kind[CT_STORE], 1);
@@ -111,10 +112,13 @@ TEST(din_decodes_every_label)
     CHECK_EQ_U64(s.first[2].vaddr, 0x10004368);
     CHECK_EQ_U64(s.first[4].vaddr, 0x1000);
     CHECK_EQ_U64(s.first[4].time, 6);   /* its line number */
-    CHECK_EQ_U64(s.first[5].op, CT_OP_CLEAN | CT_OP_ALL);
-    CHECK_EQ_U64(s.first[6].op, CT_OP_INVAL | CT_OP_ALL);
+    CHECK_EQ_U64(s.first[5].kind, CT_MISC);
+    CHECK_EQ_U64(s.first[5].vaddr, 0x1234);
+    CHECK_EQ_U64(s.first[5].size, 4);
+    CHECK_EQ_U64(s.first[6].op, CT_OP_CLEAN | CT_OP_ALL);
+    CHECK_EQ_U64(s.first[7].op, CT_OP_INVAL | CT_OP_ALL);
     CHECK_EQ_U64(s.last_addr, 0xabcdef & ~3ull);
-    CHECK_EQ_U64(s.warnings, 1);        /* the label-3 escape */
+    CHECK_EQ_U64(s.warnings, 0);
     CHECK_EQ_U64(s.records, 9);
 }
 

@@ -42,6 +42,9 @@ enum ct_kind {
                         synthetic trap pair; drmemtrace INSTR_NO_FETCH, with
                         CT_F_REPEAT): counted as an access of its own kind,
                         never simulated; an instruction unless CT_F_REPEAT */
+    CT_MISC,         /* data access of unknown type (DineroIV's din label 3):
+                        simulated as a data read, counted as its own kind,
+                        fetched from the next level as "misc" too */
     CT_KIND_STREAM,  /* number of kinds a trace can contain */
     CT_WRITEBACK = CT_KIND_STREAM, /* dirty line written to the next level */
     CT_HWPREFETCH,   /* request made by a hardware prefetcher */

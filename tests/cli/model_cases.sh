@@ -199,4 +199,26 @@ if run_case fetchkind; then
         1,1 "a store miss's fetch is a read below"
 fi
 
+# Din label 3 (an access of unknown type) is kind misc, simulated as a
+# read and fetched below as misc, as DineroIV does. A 64-byte direct-mapped
+# L1D of 32-byte lines: misc 0 misses (the L2 sees a misc miss), the load
+# of 4 hits, misc 40 misses, misc 44 hits: misc 3 accesses, 2 misses; the
+# L2 2 misc misses. DineroIV 7 (-l1-dsize 64 -l1-dbsize 32 -l2-usize 256
+# -l2-ubsize 32): L1D Misc fetches 3, misses 2; L2 Misc misses 2.
+cat > "$TMP/misc.ini" <<'INI'
+[l1d]
+size = 64
+assoc = 1
+line = 32
+[l2]
+size = 256
+assoc = 1
+line = 32
+INI
+printf '3 0\n0 4\n3 40\n3 44\n' > "$TMP/misc.din"
+if run_case misc; then
+    expect_eq "$(lv "$TMP/misc.json" l1d "['by_kind']['misc']['accesses']"),$(lv "$TMP/misc.json" l1d "['by_kind']['misc']['misses']"),$(lv "$TMP/misc.json" l1d "['by_kind']['load']['hits']"),$(lv "$TMP/misc.json" l2 "['by_kind']['misc']['misses']")" \
+        3,2,1,2 "din label 3 is a misc read"
+fi
+
 finish

@@ -1,7 +1,7 @@
 #!/bin/bash
 # signals.sh - the first SIGINT or SIGTERM stops a command within a batch of
-# records read, also when the records hold no simulated access (din
-# escapes, TT6 zeros, lines that are not VIXL), and a command stopped by a
+# records read, also when the records hold no simulated access (TT6
+# zeros, lines that are not VIXL) or only din misc accesses, and a command stopped by a
 # signal exits 130 whatever it was doing (even blocked opening a FIFO).
 source "$(dirname "$0")/lib.bash"
 
@@ -32,10 +32,10 @@ stops() {
 }
 
 mkfifo "$TMP/pipe"
-# a stream of din escapes (label 3): no access at all
+# a stream of din label-3 (misc) records, all to one word
 yes '3 1000' | head -n 100000000 >"$TMP/pipe" &
 feeder=$!
-IN=$TMP/pipe stops "din escapes on stdin" INT "$CACHET" run -f din -
+IN=$TMP/pipe stops "din misc records on stdin" INT "$CACHET" run -f din -
 kill $feeder 2>/dev/null; wait $feeder 2>/dev/null
 
 # TT6 over /dev/zero: endless records that hold no access
