@@ -256,7 +256,13 @@ static int parse_row(void *field, const ct_schema_row *r, const char *text, char
         return 0;
     case CT_VT_BOOL:
         if (parse_bool(text, &b) != 0) {
-            snprintf(why, whyn, "\"%s\" is not yes or no", text);
+            for (size_t i = 0; r->names && r->names[i]; i++)
+                if (streq_nocase(r->names[i], text)) {
+                    *(int *)field = 2 + (int)i;
+                    return 0;
+                }
+            snprintf(why, whyn, "\"%s\" is not yes or no%s%s", text,
+                     r->names ? " or " : "", r->names ? r->names[0] : "");
             return -1;
         }
         *(int *)field = b;
@@ -1132,6 +1138,8 @@ static const char *row_text(const struct ct_config *c, size_t i, char *buf, size
                                                           : *(const uint32_t *)field));
         return buf;
     case CT_VT_BOOL:
+        if (*(const int *)field >= 2)
+            return r->names[*(const int *)field - 2];
         return *(const int *)field ? "yes" : "no";
     case CT_VT_ENUM:
         return enum_name(r, (size_t) * (const int *)field);
@@ -1218,7 +1226,12 @@ int ct_config_schema_row(size_t i, ct_config_key_doc *doc)
     r = &ct_schema_rows[i];
     switch (r->type) {
     case CT_VT_ENUM: enum_list(r, doc->range, sizeof doc->range); break;
-    case CT_VT_BOOL: snprintf(doc->range, sizeof doc->range, "yes|no"); break;
+    case CT_VT_BOOL:
+        snprintf(doc->range, sizeof doc->range, "yes|no");
+        for (size_t k = 0; r->names && r->names[k]; k++)
+            snprintf(doc->range + strlen(doc->range), sizeof doc->range - strlen(doc->range),
+                     "|%s", r->names[k]);
+        break;
     case CT_VT_STRING: doc->range[0] = '\0'; break;
     case CT_VT_ASSOC:
         snprintf(doc->range, sizeof doc->range, "%llu..%llu|full", (unsigned long long)r->min,

@@ -133,7 +133,9 @@ typedef struct ct_schema_row {
     size_t field_size;        /* bytes of that field (strings) */
     uint64_t min, max;        /* numeric range, inclusive */
     const char *def;          /* default text */
-    const char *const *names; /* CT_VT_ENUM: NULL-terminated value names */
+    const char *const *names; /* CT_VT_ENUM: NULL-terminated value names;
+                                 CT_VT_BOOL: further values after yes (1) and
+                                 no (0), numbered 2, 3, ... */
     const char *(*name_at)(size_t i); /* CT_VT_ENUM from a registry */
     const char *help;
 } ct_schema_row;

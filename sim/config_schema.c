@@ -44,6 +44,7 @@ static const char *const tt6_dst_names[] = {"off", "first", "stream", NULL};
 static const char *const port_names[] = {"l1d", "l2", "l3", "memory", NULL};
 static const char *const tables_names[] = {"auto", "trace", "synthetic", NULL};
 static const char *const events_names[] = {"processor", "system", NULL};
+static const char *const nofetch_names[] = {"nofetch", NULL}; /* CT_WRITE_NOFETCH */
 
 #define F(field) offsetof(struct ct_config, field), sizeof(((struct ct_config *)0)->field)
 #define CF(lv, field) F(cache[lv].field)
@@ -59,10 +60,12 @@ static const char *const events_names[] = {"processor", "system", NULL};
      "line size in bytes, a power of two"},                                                  \
     {sec, "replacement", CT_VT_ENUM, CF(lv, replacement), 0, 0, "lru", NULL,                 \
      ct_policy_name_at, "replacement policy"},                                               \
-    {sec, "write_back", CT_VT_BOOL, CF(lv, write_back), 0, 1, "yes", NULL, NULL,             \
-     "yes: write-back with dirty lines; no: write-through"},                                 \
-    {sec, "write_allocate", CT_VT_BOOL, CF(lv, write_allocate), 0, 1, "yes", NULL, NULL,     \
-     "allocate a line on a store miss"},                                                     \
+    {sec, "write_back", CT_VT_BOOL, CF(lv, write_back), 0, 2, "yes", nofetch_names, NULL,    \
+     "yes: write-back with dirty lines; no: write-through; nofetch: DineroIV's -wback f "   \
+     "(as yes: rule in sim/hier.c)"},                                                        \
+    {sec, "write_allocate", CT_VT_BOOL, CF(lv, write_allocate), 0, 2, "yes", nofetch_names,  \
+     NULL, "allocate a line on a store miss; nofetch: only when the store covers the whole " \
+     "line (DineroIV's -walloc f)"},                                                         \
     {sec, "inclusion", CT_VT_ENUM, CF(lv, inclusion), 0, 0, "non-inclusive",                 \
      inclusion_names, NULL,                                                                  \
      "relation to the levels above: inclusive back-invalidates them, exclusive "             \

@@ -66,6 +66,13 @@
  *   it without fetching (unless an inclusive level is below: then it is
  *   fetched, so that the inclusive level holds it too); then as a hit. Miss without write_allocate: the
  *   write goes to the next level and nothing is filled here.
+ *   write_allocate = nofetch (DineroIV's -walloc f): a write miss allocates
+ *   only when it covers the whole line (a fill without a fetch), otherwise
+ *   as without write_allocate. write_back = nofetch (DineroIV's -wback f):
+ *   write back when no fetch is needed, that is when the written bytes are
+ *   valid in the line or the write covers them; a write that stays in a
+ *   level has made its line valid first (a hit, or an allocating miss), so
+ *   this is write-back (DineroIV 7 also counts alike with -wback f and a).
  *
  * Evictions and write-backs
  *   A dirty victim is written to the next level as one write of its line,
@@ -456,6 +463,13 @@ FORCE_INLINE void write_line(ct_sim *s, int li, uint64_t idx, uint64_t addr, uin
     }
 }
 
+/* Whether a write miss of `bytes` within one line allocates in L (rule
+ * "Writes"; exclusive levels aside). */
+FORCE_INLINE int allocates(const ct_level *L, uint32_t bytes)
+{
+    return L->write_allocate == 1 || (L->write_allocate == CT_WRITE_NOFETCH && bytes == L->line);
+}
+
 /* The miss half of serving one line (both serve functions end here):
  * no-allocate writes go down, everything else fetches (unless a write
  * covers the line) and fills. Returns the latency. */
@@ -471,7 +485,7 @@ static NOINLINE uint32_t miss(ct_sim *s, ct_level *L, uint64_t addr, uint32_t by
 
     L->st.kind[kind].misses++;
     if (write && kind != CT_ATOMIC &&
-        (!L->write_allocate || (L->inclusion == CT_INCL_EXCLUSIVE && !s->demand))) {
+        (!allocates(L, bytes) || (L->inclusion == CT_INCL_EXCLUSIVE && !s->demand))) {
         write_down(s, L->next, addr, bytes, kind == CT_WRITEBACK ? CT_WRITEBACK : CT_STORE);
         return L->latency;
     }
@@ -513,7 +527,7 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
     found = ct_cache_find(c, set, block);
     if (L->cls) {
         const int alloc = !(write && kind != CT_ATOMIC &&
-                            (!L->write_allocate ||
+                            (!allocates(L, bytes) ||
                              (L->inclusion == CT_INCL_EXCLUSIVE && !s->demand)));
         const int mc = ct_classify_access(L->cls, block, found < 0, alloc);
         if (found < 0 && mc >= 0) {
@@ -1479,7 +1493,7 @@ static void choose_paths(ct_sim *s)
         ct_level *L = &s->lv[i];
         const ct_level *N = L->next >= 0 ? &s->lv[L->next] : NULL;
         const int lru = (L->c.lru_row || L->c.lru_stamp) && !L->cls && !L->pf;
-        const int plain = lru && !L->tap && L->write_back && L->write_allocate &&
+        const int plain = lru && !L->tap && L->write_back && L->write_allocate == 1 &&
                           L->inclusion == CT_INCL_NONINCLUSIVE &&
                           (!N || (N->plain && N->line == L->line));
         const uint32_t ways = L->c.ways;

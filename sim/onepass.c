@@ -2231,8 +2231,8 @@ const char *ct_onepass_unsuitable(const ct_config *cfg, const char *section)
         return "replacement is not lru";
     if (ct_prefetch_at((size_t)k->prefetcher) != &ct_prefetch_none)
         return "the level has a prefetcher";
-    if (!k->write_allocate)
-        return "the level does not allocate on writes";
+    if (k->write_allocate != 1)
+        return "the level does not allocate on every write miss";
     if (k->inclusion != CT_INCL_NONINCLUSIVE)
         return "the level is inclusive or exclusive";
     if (k->assoc >= DM_INF && k->assoc != k->size / k->line)

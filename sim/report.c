@@ -84,6 +84,12 @@ void ct_write_json_string(ct_writer *w, const char *s)
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
+/* A write policy as the configuration spells it. */
+static const char *yes_no_nofetch(int v)
+{
+    return v == CT_WRITE_NOFETCH ? "nofetch" : v ? "yes" : "no";
+}
+
 static const char *trace_name(const ct_run_meta *m, size_t i)
 {
     return m && i < m->ntraces ? m->traces[i] : "";
@@ -500,7 +506,12 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
                      "\"inclusion\": \"%s\", \"latency\": %u,\n",
                   (unsigned long long)li->size, li->assoc, li->line,
                   (unsigned long long)li->sets, li->replacement,
-                  li->write_back ? "true" : "false", li->write_allocate ? "true" : "false",
+                  li->write_back == CT_WRITE_NOFETCH ? "\"nofetch\""
+                  : li->write_back                   ? "true"
+                                                     : "false",
+                  li->write_allocate == CT_WRITE_NOFETCH ? "\"nofetch\""
+                  : li->write_allocate                   ? "true"
+                                                         : "false",
                   li->inclusion, li->latency);
         ct_writef(w, "     \"accesses\": %llu, \"hits\": %llu, \"misses\": %llu, "
                      "\"miss_rate\": %.17g, \"mpki\": ",
@@ -693,7 +704,7 @@ void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *
         snprintf(core, sizeof core, "%d", li->core);
     ct_writef(w, "%s,%s,%llu,%u,%u,%llu,%s,%s,%s,%s,%u,", li->name, core,
               (unsigned long long)li->size, li->assoc, li->line, (unsigned long long)li->sets,
-              li->replacement, li->write_back ? "yes" : "no", li->write_allocate ? "yes" : "no",
+              li->replacement, yes_no_nofetch(li->write_back), yes_no_nofetch(li->write_allocate),
               li->inclusion, li->latency);
     ct_writef(w, "%llu,%llu,%llu,%.6f,%s,", (unsigned long long)tot.accesses,
               (unsigned long long)tot.hits, (unsigned long long)tot.misses,

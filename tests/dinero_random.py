@@ -10,8 +10,9 @@ is repeatable; a pair that differs is printed with both command lines and
 the fields that differ, and the exit status is 1.
 
 Configurations: an L1I and an L1D, each 256 B to 16 KiB with lines of 16 to
-128 B, direct-mapped to fully associative, LRU or FIFO, write-back or
-write-through, write-allocate or not (the L1I only reads), optionally a
+128 B (4 to 128 B in a quarter of the levels), direct-mapped to fully
+associative, LRU or FIFO, write-back, write-through or nofetch,
+write-allocate, not or nofetch (the L1I only reads), optionally a
 unified L2 and L3 (up to 256 KiB, any line size, the same policies), with
 or without the 3C split at each level. Everything is copied back at the end
 (DineroIV always does so; cachet's flush_at_end = yes).
@@ -47,15 +48,17 @@ def pow2s(lo, hi):
 
 def rand_level(rng, name, lo, hi, reads_only=False):
     size = rng.choice(pow2s(lo, hi))
-    line = rng.choice([b for b in pow2s(16, 128) if b <= size])
+    # lines of 4 and 8 bytes in a quarter of the levels: a din word covers a
+    # 4-byte line (write_allocate = nofetch allocates only then)
+    line = rng.choice([b for b in pow2s(4 if rng.random() < 0.25 else 16, 128) if b <= size])
     lines = size // line
     assoc = rng.choice([a for a in [1, 2, 4, 8, 16, lines] if a <= lines])
     lv = {'name': name, 'size': size, 'line': line, 'assoc': assoc,
           'repl': rng.choice('lf'), 'ccc': rng.random() < 0.5,
           'wback': 'a', 'walloc': 'a'}
     if not reads_only:
-        lv['wback'] = rng.choice('an')
-        lv['walloc'] = rng.choice('an')
+        lv['wback'] = rng.choice('anf')
+        lv['walloc'] = rng.choice('anf')
     return lv
 
 
@@ -87,6 +90,9 @@ def dinero_args(levels):
     return args + ['-informat', 'd']
 
 
+POLICY = {'a': 'yes', 'n': 'no', 'f': 'nofetch'}   # DineroIV's -wback / -walloc letters
+
+
 def cachet_ini(levels):
     out = ['[system]', 'flush_at_end = yes',
            'miss_classes = %s' % ('yes' if any(lv['ccc'] for lv in levels) else 'no')]
@@ -94,8 +100,8 @@ def cachet_ini(levels):
         out += ['[%s]' % lv['name'], 'size = %d' % lv['size'], 'line = %d' % lv['line'],
                 'assoc = %d' % lv['assoc'],
                 'replacement = %s' % ('lru' if lv['repl'] == 'l' else 'fifo'),
-                'write_back = %s' % ('yes' if lv['wback'] == 'a' else 'no'),
-                'write_allocate = %s' % ('yes' if lv['walloc'] == 'a' else 'no')]
+                'write_back = %s' % POLICY[lv['wback']],
+                'write_allocate = %s' % POLICY[lv['walloc']]]
     return '\n'.join(out) + '\n'
 
 

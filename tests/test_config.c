@@ -282,6 +282,25 @@ TEST(keys_set_one_at_a_time)
     ct_config_free(c);
 }
 
+TEST(write_policies_take_nofetch)
+{
+    ct_config *c = NULL;
+    ct_error err = {0};
+
+    CHECK(ct_config_new_default(&c, &err) == CT_OK);
+    CHECK(ct_config_set(c, "l1d.write_allocate=nofetch", &err) == CT_OK);
+    CHECK(ct_config_set(c, "l1d.write_back=NoFetch", &err) == CT_OK);
+    CHECK(strcmp(get(c, "l1d", "write_allocate"), "nofetch") == 0);
+    CHECK(strcmp(get(c, "l1d", "write_back"), "nofetch") == 0);
+    CHECK(ct_config_set(c, "l1d.write_back=true", &err) == CT_OK);
+    CHECK(strcmp(get(c, "l1d", "write_back"), "yes") == 0);
+    CHECK(ct_config_set(c, "l1d.write_back=fetch", &err) == CT_E_CONFIG);
+    CHECK_STR_CONTAINS(err.msg, "\"fetch\" is not yes or no or nofetch");
+    CHECK(ct_config_set(c, "system.flush_at_end=nofetch", &err) == CT_E_CONFIG);
+    CHECK_STR_CONTAINS(err.msg, "\"nofetch\" is not yes or no");
+    ct_config_free(c);
+}
+
 TEST(clone_is_deep_and_hash_is_stable)
 {
     ct_config *a = load("tests/configs/good/include_child.ini"), *b = NULL;
@@ -406,6 +425,7 @@ int main(void)
     RUN(values_are_resolved);
     RUN(settings_apply_together_or_not_at_all);
     RUN(keys_set_one_at_a_time);
+    RUN(write_policies_take_nofetch);
     RUN(clone_is_deep_and_hash_is_stable);
     RUN(variants_equal_set_many_on_a_copy);
     RUN(sizes_parse_strictly);

@@ -131,6 +131,10 @@ typedef struct ct_level_stats {
 ct_kind_stats ct_level_total(const ct_level_stats *st);
 
 /* Static description of one level. */
+/* write_back and write_allocate = nofetch: DineroIV's nofetch policies (the
+ * rules at the top of sim/hier.c). */
+#define CT_WRITE_NOFETCH 2
+
 typedef struct ct_level_info {
     const char *name;       /* the config section: "l1i", "l1d", "l2", "l3" */
     int core;               /* owning core, or -1 for a shared level */
@@ -140,7 +144,7 @@ typedef struct ct_level_info {
     uint64_t sets;
     uint32_t latency;       /* cycles charged when this level services an access */
     const char *replacement;
-    int write_back, write_allocate;
+    int write_back, write_allocate; /* 1 yes, 0 no, CT_WRITE_NOFETCH */
     const char *inclusion;  /* "non-inclusive", "inclusive", "exclusive" */
     int next;               /* index of the next level, -1 for memory */
     const char *prefetcher; /* "none", "nextline", "stride", "stream" */

@@ -221,4 +221,22 @@ if run_case misc; then
         3,2,1,2 "din label 3 is a misc read"
 fi
 
+# write_allocate = nofetch (DineroIV's -walloc f): a store miss allocates
+# only when it covers the whole line. With 4-byte lines the store of a din
+# word fills without a fetch and the load after it hits (0 memory reads);
+# with 32-byte lines it does not allocate and the load misses. write_back
+# = nofetch (-wback f) writes back like yes: the stored line is dirty and
+# is written back when the load of 0x40 evicts it (1 write-back).
+# DineroIV 7 on the first 200,000 references of 093.nasa7 with
+# -l1-dsize 2k -l1-dassoc 1: read/write misses 526/8675 with -l1-dbsize 4
+# -l1-dwalloc f (as a), 431/8797 with -l1-dbsize 16 -l1-dwalloc f (as n).
+printf '[l1d]\nsize = 64\nassoc = 1\nline = 4\nwrite_allocate = nofetch\n' > "$TMP/wanf4.ini"
+printf '[l1d]\nsize = 64\nassoc = 1\nline = 32\nwrite_allocate = nofetch\nwrite_back = nofetch\n' > "$TMP/wanf32.ini"
+printf '1 0\n0 0\n' > "$TMP/wanf4.din"
+printf '1 0\n0 0\n1 4\n0 40\n' > "$TMP/wanf32.din"
+if run_case wanf4 && run_case wanf32; then
+    expect_eq "$(lv "$TMP/wanf4.json" l1d "['by_kind']['load']['hits']"),$(json_get "$TMP/wanf4.json" "d['memory']['reads']"),$(lv "$TMP/wanf32.json" l1d "['by_kind']['load']['misses']"),$(lv "$TMP/wanf32.json" l1d "['by_kind']['store']['hits']"),$(lv "$TMP/wanf32.json" l1d "['writebacks']")" \
+        1,0,2,1,1 "nofetch write policies"
+fi
+
 finish
