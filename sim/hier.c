@@ -699,7 +699,7 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
     }
     ct_cache_put_fp(c, set, idx, block, want, W);
     c->flag[idx] = (uint8_t)((ns ? CT_LF_NS : 0) | (write ? CT_LF_DIRTY : 0));
-    ct_cache_lru_use(c, set, idx, W);
+    ct_cache_lru_fill(c, set, idx, W);
     ct_cache_memo(c, idx, block);
     if (E) {
         emit(s, (size_t)L->index, change, idx, block, ns);

@@ -149,10 +149,13 @@ TEST(registry_finds_every_policy)
     CHECK(ct_policy_find("mru") == -1);
 }
 
-/* The way at recency position i of a row. */
-static uint32_t row_at(const uint64_t *r, uint32_t i)
+/* The way at recency position i of a row of ways ways. */
+static uint32_t row_at(const uint64_t *r, uint32_t i, uint32_t ways)
 {
-    return (uint32_t)(r[i / 8] >> (8 * (i % 8))) & 0xff;
+    for (uint32_t w = 0; w < ways; w++)
+        if ((uint32_t)(r[w / 8] >> (8 * (w % 8)) & 0xff) == i)
+            return w;
+    return 0xff;
 }
 
 TEST(lru_rows_move_to_front)
@@ -160,7 +163,7 @@ TEST(lru_rows_move_to_front)
     /* 4 ways in one word: a zeroed row is a fresh set, victims 0, 1, 2, 3 */
     uint64_t r[2] = {0, 0};
     CHECK_EQ_U64(ct_lru_row_victim(r, 4), 0);
-    CHECK_EQ_U64(r[0], 0xffffffff00010203ull);  /* 3 2 1 0, then padding */
+    CHECK_EQ_U64(r[0], 0x7f7f7f7f00010203ull);  /* 3 2 1 0: ages 3 2 1 0, padding */
     ct_lru_row_use(r, 0, 4);                     /* 0 3 2 1 */
     CHECK_EQ_U64(ct_lru_row_victim(r, 4), 1);
     ct_lru_row_use(r, 1, 4);                     /* 1 0 3 2 */
@@ -176,42 +179,41 @@ TEST(lru_rows_move_to_front)
     ct_lru_row_drop(r, 4, 3, 0x7);               /* 1 0 2 3 */
     CHECK_EQ_U64(ct_lru_row_victim(r, 4), 3);
     ct_lru_row_drop(r, 4, 1, 0x5);               /* 0 2 3 1 */
-    CHECK_EQ_U64(row_at(r, 0), 0);
-    CHECK_EQ_U64(row_at(r, 1), 2);
+    CHECK_EQ_U64(row_at(r, 0, 4), 0);
+    CHECK_EQ_U64(row_at(r, 1, 4), 2);
     CHECK_EQ_U64(ct_lru_row_victim(r, 4), 1);
     ct_lru_row_use(r, 1, 4);                     /* 1 0 2 3 */
     CHECK_EQ_U64(ct_lru_row_victim(r, 4), 3);
 
-    /* 16 ways in two words: a way moving from the second word to the front
-     * carries byte 7 of the first into the second */
+    /* 16 ways in two words: a use ages the younger ways of both words */
     r[0] = r[1] = 0;
     CHECK_EQ_U64(ct_lru_row_victim(r, 16), 0);  /* 15 14 .. 0 */
     CHECK_EQ_U64(ct_lru_row_pos(r, 5, 16), 10);
     ct_lru_row_use(r, 5, 16);                    /* 5 15 14 .. 6 4 3 2 1 0 */
-    CHECK_EQ_U64(row_at(r, 0), 5);
-    CHECK_EQ_U64(row_at(r, 8), 8);
-    CHECK_EQ_U64(row_at(r, 10), 6);
-    CHECK_EQ_U64(row_at(r, 11), 4);
+    CHECK_EQ_U64(row_at(r, 0, 16), 5);
+    CHECK_EQ_U64(row_at(r, 8, 16), 8);
+    CHECK_EQ_U64(row_at(r, 10, 16), 6);
+    CHECK_EQ_U64(row_at(r, 11, 16), 4);
     CHECK_EQ_U64(ct_lru_row_victim(r, 16), 0);
     ct_lru_row_use(r, 0, 16);                    /* 0 5 15 .. 6 4 3 2 1 */
     CHECK_EQ_U64(ct_lru_row_victim(r, 16), 1);
-    CHECK_EQ_U64(row_at(r, 15), 1);
+    CHECK_EQ_U64(row_at(r, 15, 16), 1);
     ct_lru_row_use(r, 9, 16);                    /* 9 0 5 15 .. 10 8 7 6 4 3 2 1 */
-    CHECK_EQ_U64(row_at(r, 8), 10);
-    CHECK_EQ_U64(row_at(r, 9), 8);
+    CHECK_EQ_U64(row_at(r, 8, 16), 10);
+    CHECK_EQ_U64(row_at(r, 9, 16), 8);
     CHECK_EQ_U64(ct_lru_row_pos(r, 9, 16), 0);
     CHECK_EQ_U64(ct_lru_row_pos(r, 1, 16), 15);
 }
 
 /* The row of a set against a plain array moved by hand, and the portable
  * code against the one the build uses, over 20000 random uses of 1 to 16
- * ways (fills of the victim and hits). */
+ * ways (fills of the victim, also through ct_lru_row_fill, and hits). */
 TEST(lru_rows_match_an_array)
 {
     uint64_t x = 12345;
     int ok = 1;
     for (uint32_t ways = 1; ways <= CT_LRU_ROW_WAYS && ok; ways++) {
-        uint64_t r[2] = {0, 0}, q[2];
+        uint64_t r[2] = {0, 0}, q[2], f[2];
         uint8_t ref[CT_LRU_ROW_WAYS];
         for (uint32_t i = 0; i < ways; i++)
             ref[i] = (uint8_t)(ways - 1 - i);
@@ -227,11 +229,18 @@ TEST(lru_rows_match_an_array)
             ref[0] = (uint8_t)way;
             q[0] = r[0];
             q[1] = r[1];
+            f[0] = r[0];
+            f[1] = r[1];
+            ct_lru_row_fill(f, way, ways);  /* right when way was the oldest */
             ct_lru_row_use(r, way, ways);
             ct_lru_row_use_scalar(q, way, ways);
             for (uint32_t i = 0; i < ways; i++)
-                ok &= row_at(r, i) == ref[i];
+                ok &= row_at(r, i, ways) == ref[i];
             ok &= q[0] == r[0] && (ways <= 8 || q[1] == r[1]);
+            if (p == ways - 1)
+                ok &= f[0] == r[0] && (ways <= 8 || f[1] == r[1]);
+            ok &= ct_lru_row_oldest_scalar(r, ways) == ct_lru_row_victim(r, ways);
+            ok &= row_at(r, ways - 1, ways) == ct_lru_row_victim(r, ways);
         }
         if (!ok)
             fprintf(stderr, "  %u ways: rows differ\n", ways);

@@ -2,14 +2,19 @@
  * lru.h - the recency rows LRU keeps for sets of up to 16 ways (internal;
  * the rule is at the top of sim/policy/lru.c).
  *
- * A row lists the ways of one set from the most recently used (byte 0) to
- * the least (byte ways - 1): one 64-bit word for up to 8 ways, two for 9 to
- * 16 (byte i in word i / 8, bits 8 * (i % 8) up). Bytes past the ways hold
- * 0xff. An all-zero row (with 2 ways or more) is a set never filled: its
- * order is the initial one, ways - 1 down to 0, set by the first victim
- * asked of it, so rows come zeroed from the system like the tags
- * (sim/cache.h). A use moves a way to the front; the victim is the last
- * byte, nothing is scanned.
+ * A row holds the age of each way of one set: byte w is the place of way w
+ * in the set's recency order, 0 for the most recently used up to ways - 1
+ * for the least (the victim). One 64-bit word holds up to 8 ways, two hold
+ * 9 to 16 (byte w in word w / 8, bits 8 * (w % 8) up, so byte w is also
+ * the row's byte w in memory on a little-endian machine). Bytes past the
+ * ways hold 0x7f, above every age. An all-zero row (with 2 ways or more)
+ * is a set never filled: its ages are the initial ones (way ways - 1 the
+ * most recent, way 0 the least), set by the first victim asked of it, so
+ * rows come zeroed from the system like the tags (sim/cache.h).
+ *
+ * A use of way w of age a makes every way younger than a one older and w
+ * the youngest: one compare of every byte with a, one add, one clear, with
+ * no search and no branch. The victim is the way of age ways - 1.
  */
 #ifndef CT_POLICY_LRU_H
 #define CT_POLICY_LRU_H
@@ -23,67 +28,81 @@
 
 #define CT_LRU_ROW_WAYS 16
 
+/* The vectors the SSE2 row code loads instead of building them (lru.c):
+ * every byte equal to v, and every byte 0xff but byte w, for v and w from
+ * 0 to 15. */
+extern const uint8_t ct_lru_splat[CT_LRU_ROW_WAYS][16];
+extern const uint8_t ct_lru_clear[CT_LRU_ROW_WAYS][16];
+#define CT_LRU_SPLAT(v) ((const void *)ct_lru_splat[(v)])
+#define CT_LRU_CLEAR(w) ((const void *)ct_lru_clear[(w)])
+
 /* 64-bit words of a row of ways ways (at most CT_LRU_ROW_WAYS). */
 FORCE_INLINE uint32_t ct_lru_row_words(uint32_t ways)
 {
     return ways <= 8 ? 1 : 2;
 }
 
-/* Bytes 0 to k of a word. */
-FORCE_INLINE uint64_t ct_lru_low_bytes(uint32_t k)
-{
-    return ~(~0ull << (8 * k) << 8);
-}
-
-/* Position of way in a row that holds it: the lowest byte equal to it
- * (exact: a borrow only marks bytes above a zero one, and padding never
- * equals a way). */
+/* Place of way in the recency order of a row: 0 for the most recently
+ * used. */
 FORCE_INLINE uint32_t ct_lru_row_pos(const uint64_t *r, uint32_t way, uint32_t ways)
 {
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    const uint64_t b = ones * way, x0 = r[0] ^ b;
-    const uint64_t m0 = (x0 - ones) & ~x0 & highs;
-    if (ways <= 8 || m0)
-        return (uint32_t)__builtin_ctzll(m0) >> 3;
-    {
-        const uint64_t x1 = r[1] ^ b;
-        return 8 + ((uint32_t)__builtin_ctzll((x1 - ones) & ~x1 & highs) >> 3);
-    }
+    (void)ways;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return ((const uint8_t *)r)[way];
+#else
+    return (uint32_t)(r[way / 8] >> (8 * (way % 8))) & 0xff;
+#endif
 }
 
-/* Way (held by the row) was used: it moves to the front (the portable
- * code; ct_lru_row_use below). */
+/* Way was used (the portable code; ct_lru_row_use below): in each word,
+ * a byte b below a is found by the top bit of (b | 0x80) - a, which no
+ * byte borrows from its neighbour (every age is at most 15). */
 FORCE_INLINE void ct_lru_row_use_scalar(uint64_t *r, uint32_t way, uint32_t ways)
 {
-    const uint32_t p = ct_lru_row_pos(r, way, ways);
-    const uint64_t lo = r[0];
-    if (ways <= 8 || p < 8) {
-        const uint64_t m = ct_lru_low_bytes(p);
-        r[0] = (lo & ~m) | ((lo << 8) & m) | way;
-    } else {
-        const uint64_t m = ct_lru_low_bytes(p - 8), hi = r[1];
-        r[0] = (lo << 8) | way;
-        r[1] = (hi & ~m) | (((hi << 8) | (lo >> 56)) & m);
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    const uint64_t a = ones * ct_lru_row_pos(r, way, ways);
+    for (uint32_t i = 0; i < ct_lru_row_words(ways); i++) {
+        const uint64_t v = r[i];
+        const uint64_t younger = (~((v | highs) - a) & highs) >> 7;
+        r[i] = v + younger;
     }
+    r[way / 8] &= ~(0xffull << (8 * (way % 8)));
 }
 
-/* Way (held by the row) was used: it moves to the front. Where there is
- * SSE2 (every x86-64) the row is one register: a byte compare finds the
- * way, a byte shift and a mask of bytes 0 to its position move the ways
- * before it, with no branch on where it was. (For 8 ways or fewer, the
- * upper half holds zeroes, which may equal way 0 but only above the row,
- * where the lowest match never is.) */
+/* Way was used: it becomes the most recent. Where there is SSE2 (every
+ * x86-64) the row is one register: a signed byte compare with the way's
+ * age in every byte, a subtract of the mask (one more for the younger
+ * ways), an and that clears the way's own byte. (For 8 ways or fewer the
+ * upper half, zeroes, is changed and not stored.) */
 FORCE_INLINE void ct_lru_row_use(uint64_t *r, uint32_t way, uint32_t ways)
 {
 #if defined(__SSE2__)
     const __m128i v = ways > 8 ? _mm_loadu_si128((const __m128i *)r)
                                : _mm_loadl_epi64((const __m128i *)r);
-    const __m128i at = _mm_cmpeq_epi8(v, _mm_set1_epi8((char)way));
-    const int p = __builtin_ctz((uint32_t)_mm_movemask_epi8(at));
-    const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const __m128i m = _mm_cmpgt_epi8(_mm_set1_epi8((char)(p + 1)), iota);
-    const __m128i moved = _mm_or_si128(_mm_slli_si128(v, 1), _mm_cvtsi32_si128((int)way));
-    const __m128i row = _mm_or_si128(_mm_and_si128(m, moved), _mm_andnot_si128(m, v));
+    const uint32_t a = ct_lru_row_pos(r, way, ways);
+    const __m128i younger =
+        _mm_cmpgt_epi8(_mm_load_si128(CT_LRU_SPLAT(a)), v);
+    const __m128i row = _mm_and_si128(_mm_sub_epi8(v, younger),
+                                      _mm_load_si128(CT_LRU_CLEAR(way)));
+    if (ways > 8)
+        _mm_storeu_si128((__m128i *)r, row);
+    else
+        _mm_storel_epi64((__m128i *)r, row);
+#else
+    ct_lru_row_use_scalar(r, way, ways);
+#endif
+}
+
+/* Way, the victim (the oldest), was filled: ct_lru_row_use knowing that
+ * every other way is younger. Where there is SSE2: one add saturating at
+ * 0x7f (the padding stays) and the clear. */
+FORCE_INLINE void ct_lru_row_fill(uint64_t *r, uint32_t way, uint32_t ways)
+{
+#if defined(__SSE2__)
+    const __m128i v = ways > 8 ? _mm_loadu_si128((const __m128i *)r)
+                               : _mm_loadl_epi64((const __m128i *)r);
+    const __m128i row = _mm_and_si128(_mm_adds_epi8(v, _mm_load_si128(CT_LRU_SPLAT(1))),
+                                      _mm_load_si128(CT_LRU_CLEAR(way)));
     if (ways > 8)
         _mm_storeu_si128((__m128i *)r, row);
     else
@@ -98,19 +117,51 @@ static inline void ct_lru_row_init(uint64_t *r, uint32_t ways)
 {
     const uint32_t words = ct_lru_row_words(ways);
     for (uint32_t i = 0; i < 8 * words; i++) {
-        const uint64_t v = i < ways ? ways - 1 - i : 0xff;
+        const uint64_t v = i < ways ? ways - 1 - i : 0x7f;
         r[i / 8] = (i % 8 ? r[i / 8] : 0) | v << (8 * (i % 8));
     }
 }
+
+/* The way of age ways - 1, which the row holds (the portable code): bytes
+ * equal to that age become 0, and the lowest zero byte of a word is found
+ * exactly. */
+FORCE_INLINE uint32_t ct_lru_row_oldest_scalar(const uint64_t *r, uint32_t ways)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    const uint64_t b = ones * (ways - 1), x0 = r[0] ^ b;
+    const uint64_t m0 = (x0 - ones) & ~x0 & highs;
+    if (ways <= 8 || m0)
+        return (uint32_t)__builtin_ctzll(m0) >> 3;
+    {
+        const uint64_t x1 = r[1] ^ b;
+        return 8 + ((uint32_t)__builtin_ctzll((x1 - ones) & ~x1 & highs) >> 3);
+    }
+}
+
+#if defined(__SSE2__)
+/* A bit for each byte of the row equal to ways - 1: the oldest way's, none
+ * in a row never filled (with 2 ways or more). */
+FORCE_INLINE uint32_t ct_lru_row_oldest_mask(const uint64_t *r, uint32_t ways)
+{
+    const __m128i v = ways > 8 ? _mm_loadu_si128((const __m128i *)r)
+                               : _mm_loadl_epi64((const __m128i *)r);
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_load_si128(CT_LRU_SPLAT(ways - 1))));
+}
+#endif
 
 /* The least recently used way, or the lowest empty one while the set has
  * one. */
 FORCE_INLINE uint32_t ct_lru_row_victim(uint64_t *r, uint32_t ways)
 {
-    const uint32_t last = ways - 1;
+#if defined(__SSE2__)
     if (UNLIKELY(r[0] == 0 && (ways <= 8 || r[1] == 0)))
         ct_lru_row_init(r, ways);
-    return (uint32_t)(r[last / 8] >> (8 * (last % 8))) & 0xff;
+    return (uint32_t)__builtin_ctz(ct_lru_row_oldest_mask(r, ways));
+#else
+    if (UNLIKELY(r[0] == 0 && (ways <= 8 || r[1] == 0)))
+        ct_lru_row_init(r, ways);
+    return ct_lru_row_oldest_scalar(r, ways);
+#endif
 }
 
 /* Way was dropped; held has a bit set for every way that still holds a
@@ -122,17 +173,19 @@ static inline void ct_lru_row_drop(uint64_t *r, uint32_t ways, uint32_t way, uin
     uint32_t n = 0;
 
     held &= ~(1u << way);
-    for (uint32_t i = 0; i < ways; i++) {
-        const uint32_t w = (uint32_t)(r[i / 8] >> (8 * (i % 8))) & 0xff;
-        if (held >> w & 1)
-            order[n++] = (uint8_t)w;
-    }
+    for (uint32_t w = 0; w < ways; w++)
+        order[ct_lru_row_pos(r, w, ways)] = (uint8_t)w;
+    for (uint32_t i = 0; i < ways; i++)
+        if (held >> order[i] & 1)
+            order[n++] = order[i];
     for (uint32_t w = ways; w-- > 0;)
         if (!(held >> w & 1))
             order[n++] = (uint8_t)w;
     ct_lru_row_init(r, ways);
-    for (uint32_t i = 0; i < ways; i++)
-        r[i / 8] = (r[i / 8] & ~(0xffull << (8 * (i % 8)))) | (uint64_t)order[i] << (8 * (i % 8));
+    for (uint32_t i = 0; i < ways; i++) {
+        const uint32_t w = order[i];
+        r[w / 8] = (r[w / 8] & ~(0xffull << (8 * (w % 8)))) | (uint64_t)i << (8 * (w % 8));
+    }
 }
 
 #endif
