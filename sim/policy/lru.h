@@ -73,17 +73,21 @@ FORCE_INLINE void ct_lru_row_use_scalar(uint64_t *r, uint32_t way, uint32_t ways
  * x86-64) the row is one register: a signed byte compare with the way's
  * age in every byte, a subtract of the mask (one more for the younger
  * ways), an and that clears the way's own byte. (For 8 ways or fewer the
- * upper half, zeroes, is changed and not stored.) */
+ * upper half, zeroes, is changed and not stored.) A way that is the
+ * youngest already leaves the row as it is, unstored: a unified level
+ * whose fetches take turns with data lines of other sets finds the
+ * fetched line the youngest of its set at almost every fetch. */
 FORCE_INLINE void ct_lru_row_use(uint64_t *r, uint32_t way, uint32_t ways)
 {
 #if defined(__SSE2__)
     const __m128i v = ways > 8 ? _mm_loadu_si128((const __m128i *)r)
                                : _mm_loadl_epi64((const __m128i *)r);
     const uint32_t a = ct_lru_row_pos(r, way, ways);
-    const __m128i younger =
-        _mm_cmpgt_epi8(_mm_load_si128(CT_LRU_SPLAT(a)), v);
-    const __m128i row = _mm_and_si128(_mm_sub_epi8(v, younger),
-                                      _mm_load_si128(CT_LRU_CLEAR(way)));
+    __m128i younger, row;
+    if (a == 0)
+        return;  /* the youngest already: nothing changes */
+    younger = _mm_cmpgt_epi8(_mm_load_si128(CT_LRU_SPLAT(a)), v);
+    row = _mm_and_si128(_mm_sub_epi8(v, younger), _mm_load_si128(CT_LRU_CLEAR(way)));
     if (ways > 8)
         _mm_storeu_si128((__m128i *)r, row);
     else
