@@ -245,11 +245,11 @@ FORCE_INLINE void ct_cache_lru_use(ct_cache *c, uint64_t set, uint64_t idx, cons
  * (W as for ct_cache_find_fp). */
 FORCE_INLINE void ct_cache_lru_fill(ct_cache *c, uint64_t set, uint64_t idx, const uint32_t W)
 {
-    const uint32_t ways = W ? W : c->ways;
     if (W ? W <= CT_LRU_ROW_WAYS : c->lru_row != NULL)
-        ct_lru_row_fill(ct_cache_row(c, set, W), (uint32_t)(idx - set * ways), ways);
+        ct_lru_row_fill(ct_cache_row(c, set, W), (uint32_t)(idx - set * (W ? W : c->ways)),
+                        W ? W : c->ways);
     else
-        c->lru_stamp[idx] = ++c->lru_clock;
+        ct_cache_lru_use(c, set, idx, W);
 }
 
 /* LRU: the line index for a new block in set (the lowest empty way, else

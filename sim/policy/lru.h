@@ -69,6 +69,23 @@ FORCE_INLINE void ct_lru_row_use_scalar(uint64_t *r, uint32_t way, uint32_t ways
     r[way / 8] &= ~(0xffull << (8 * (way % 8)));
 }
 
+#if defined(__SSE2__)
+/* The row in a register (for 8 ways or fewer, the upper half zeroes) and
+ * back: the bytes of the ways only. */
+FORCE_INLINE __m128i ct_lru_row_load(const uint64_t *r, uint32_t ways)
+{
+    return ways > 8 ? _mm_loadu_si128((const __m128i *)r) : _mm_loadl_epi64((const __m128i *)r);
+}
+
+FORCE_INLINE void ct_lru_row_store(uint64_t *r, __m128i row, uint32_t ways)
+{
+    if (ways > 8)
+        _mm_storeu_si128((__m128i *)r, row);
+    else
+        _mm_storel_epi64((__m128i *)r, row);
+}
+#endif
+
 /* Way was used: it becomes the most recent. Where there is SSE2 (every
  * x86-64) the row is one register: a signed byte compare with the way's
  * age in every byte, a subtract of the mask (one more for the younger
@@ -80,18 +97,14 @@ FORCE_INLINE void ct_lru_row_use_scalar(uint64_t *r, uint32_t way, uint32_t ways
 FORCE_INLINE void ct_lru_row_use(uint64_t *r, uint32_t way, uint32_t ways)
 {
 #if defined(__SSE2__)
-    const __m128i v = ways > 8 ? _mm_loadu_si128((const __m128i *)r)
-                               : _mm_loadl_epi64((const __m128i *)r);
+    const __m128i v = ct_lru_row_load(r, ways);
     const uint32_t a = ct_lru_row_pos(r, way, ways);
     __m128i younger, row;
     if (a == 0)
         return;  /* the youngest already: nothing changes */
     younger = _mm_cmpgt_epi8(_mm_load_si128(CT_LRU_SPLAT(a)), v);
     row = _mm_and_si128(_mm_sub_epi8(v, younger), _mm_load_si128(CT_LRU_CLEAR(way)));
-    if (ways > 8)
-        _mm_storeu_si128((__m128i *)r, row);
-    else
-        _mm_storel_epi64((__m128i *)r, row);
+    ct_lru_row_store(r, row, ways);
 #else
     ct_lru_row_use_scalar(r, way, ways);
 #endif
@@ -103,14 +116,10 @@ FORCE_INLINE void ct_lru_row_use(uint64_t *r, uint32_t way, uint32_t ways)
 FORCE_INLINE void ct_lru_row_fill(uint64_t *r, uint32_t way, uint32_t ways)
 {
 #if defined(__SSE2__)
-    const __m128i v = ways > 8 ? _mm_loadu_si128((const __m128i *)r)
-                               : _mm_loadl_epi64((const __m128i *)r);
+    const __m128i v = ct_lru_row_load(r, ways);
     const __m128i row = _mm_and_si128(_mm_adds_epi8(v, _mm_load_si128(CT_LRU_SPLAT(1))),
                                       _mm_load_si128(CT_LRU_CLEAR(way)));
-    if (ways > 8)
-        _mm_storeu_si128((__m128i *)r, row);
-    else
-        _mm_storel_epi64((__m128i *)r, row);
+    ct_lru_row_store(r, row, ways);
 #else
     ct_lru_row_use_scalar(r, way, ways);
 #endif
@@ -147,9 +156,8 @@ FORCE_INLINE uint32_t ct_lru_row_oldest_scalar(const uint64_t *r, uint32_t ways)
  * in a row never filled (with 2 ways or more). */
 FORCE_INLINE uint32_t ct_lru_row_oldest_mask(const uint64_t *r, uint32_t ways)
 {
-    const __m128i v = ways > 8 ? _mm_loadu_si128((const __m128i *)r)
-                               : _mm_loadl_epi64((const __m128i *)r);
-    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_load_si128(CT_LRU_SPLAT(ways - 1))));
+    const __m128i oldest = _mm_load_si128(CT_LRU_SPLAT(ways - 1));
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(ct_lru_row_load(r, ways), oldest));
 }
 #endif
 
