@@ -53,7 +53,10 @@
  *     that continue them (their first token starts in the column of the
  *     address of the LD/ST line above; they keep its kind): one load or
  *     store per maximal run of accessed bytes (".." not accessed, hex or
- *     "##" accessed); the leftmost byte is at base + 15.
+ *     "##" accessed); the leftmost byte is at base + 15. An attribute DV,
+ *     SO or a Device type ([Device-]nGnRnE, nGnRE, nGRE, GRE) marks the
+ *     line's accesses CT_F_DEVICE (Device memory); other attributes are
+ *     ignored.
  *   CACHE MAINTENANCE <side> <operation> <scope> <data>: a cache operation.
  *     Side words Instruction / Data (both: two operations), operation words
  *     Clean / Invalidate (both: clean+invalidate), scope "All" (CT_OP_ALL)
@@ -854,6 +857,25 @@ static int mem(tarmac *t, lx *x, const char *w, size_t n, int alias, ct_batch *b
     return CT_OK;
 }
 
+/* A memory-attribute word of an LD/ST line that says Device memory: DV,
+ * SO (strongly ordered) or a Device type (nGnRnE, nGnRE, nGRE, GRE, with or
+ * without "Device-"). */
+static int device_attr(const char *w, size_t n)
+{
+    static const char *const types[] = {"nGnRnE", "nGnRE", "nGRE", "GRE"};
+
+    if (n > 7 && memcmp(w, "Device-", 7) == 0) {
+        w += 7;
+        n -= 7;
+    }
+    if (eq(w, n, "DV") || eq(w, n, "SO"))
+        return 1;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (eq(w, n, types[i]))
+            return 1;
+    return 0;
+}
+
 /* LD / ST diagram (or a continuation): x is before the base address. */
 static int ldst(tarmac *t, lx *x, int store, ct_batch *b, ct_error *err)
 {
@@ -862,6 +884,7 @@ static int ldst(tarmac *t, lx *x, int store, ct_batch *b, ct_error *err)
     uint64_t base, pbase = 0;
     unsigned mask = 0, nb = 0;
     int has_pa = 0, ns = 0;
+    uint16_t device = 0;
     long col;
 
     skip_ws(x);
@@ -903,6 +926,9 @@ static int ldst(tarmac *t, lx *x, int store, ct_batch *b, ct_error *err)
     } else {
         x->p = save;
     }
+    while ((n = word(x, &w)) != 0)  /* memory attributes */
+        if (device_attr(w, n))
+            device = CT_F_DEVICE;
     t->cont_col = col;
     t->cont_store = store;
     for (unsigned i = 0; i < 16;) {
@@ -914,7 +940,7 @@ static int ldst(tarmac *t, lx *x, int store, ct_batch *b, ct_error *err)
         for (j = i; j < 16 && (mask & (1u << j)); j++)
             ;
         (void)put(t, b, store ? CT_STORE : CT_LOAD, base + i, has_pa ? pbase + i : 0, j - i,
-                  (uint16_t)(has_pa ? CT_F_PADDR | (ns ? CT_F_NS : 0) : 0));
+                  (uint16_t)((has_pa ? CT_F_PADDR | (ns ? CT_F_NS : 0) : 0) | device));
         i = j;
     }
     return CT_OK;

@@ -78,6 +78,8 @@ struct ct_config {
     int coherence;            /* enum ct_coherence */
     char warmup_fraction[32]; /* decimal in [0, 1]: warm up until the last level is this
                                  full (sim/window.c); "0": no */
+    int device_uncached;      /* 1: CT_F_DEVICE accesses bypass the caches */
+    char uncached[1024];      /* ranges that bypass the caches (uncached.c) */
     /* cache sections */
     ct_cache_cfg cache[CT_LV_COUNT];
     /* translation sections: [itlb] [dtlb] [stlb] [walkcache] */

@@ -11,6 +11,7 @@
 #include "config_internal.h"
 #include "policy.h"
 #include "tlb.h"
+#include "uncached.h"
 #include "window.h"
 
 enum { S_SYSTEM, S_L1I, S_L1D, S_L2, S_L3, S_ITLB, S_DTLB, S_STLB, S_WALKCACHE, S_WALK,
@@ -136,6 +137,12 @@ const ct_schema_row ct_schema_rows[] = {
      "warm up until every last level has had this fraction of its lines filled (0 to 1; "
      "0: no), then reset every statistic, as drcachesim -warmup_fraction; compat = "
      "drcachesim only (rules in sim/window.c)"},
+    {S_SYSTEM, "device_uncached", CT_VT_BOOL, F(device_uncached), 0, 1, "yes", NULL, NULL,
+     "accesses the trace marks as Device memory (Tarmac LD/ST attributes DV, SO, nGnRnE, "
+     "...) bypass the caches (rules in sim/hier.c, \"Uncached memory\")"},
+    {S_SYSTEM, "uncached", CT_VT_STRING, F(uncached), 0, 0, "", NULL, NULL,
+     "address ranges that bypass the caches: START-END[, START-END...] (inclusive; rules "
+     "in sim/uncached.c)"},
 
     CACHE_ROWS(S_L1I, CT_LV_L1I, "32K", "8", "1", "no", "processor"),
     CACHE_ROWS(S_L1D, CT_LV_L1D, "32K", "8", "4", "no", "processor"),
@@ -226,6 +233,7 @@ const ct_schema_check ct_schema_checks[] = {
     {S_TT6, "dcbx", ct_tt6_dcbx_check},
     {S_WALKCACHE, "levels", ct_walkcache_levels_check},
     {S_SYSTEM, "warmup_fraction", ct_warmup_fraction_check},
+    {S_SYSTEM, "uncached", ct_uncached_check},
 };
 const size_t ct_schema_nchecks = sizeof ct_schema_checks / sizeof ct_schema_checks[0];
 

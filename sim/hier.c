@@ -123,6 +123,21 @@
  *   first, as DineroIV copies everything back when its trace ends: the
  *   write-backs are counted (and reach memory), no cycles are charged.
  *
+ * Uncached memory
+ *   An access is uncached when the trace marks it Device memory (CT_F_DEVICE:
+ *   Tarmac LD/ST lines with a DV, SO or [n]G[n]R[n]E attribute) and [system]
+ *   device_uncached = yes (the default), or when its first byte lies in a
+ *   range of [system] uncached (sim/uncached.c), the address being the one
+ *   the caches are indexed with (physical with indexing = physical when the
+ *   access has one). An uncached access bypasses every cache: no level sees
+ *   it; a fetch, load or atomic is one memory read, a store one memory write,
+ *   whatever its size, costing [memory] latency (with translation, after
+ *   the translation, and once per page an access crossing pages touches); a
+ *   software prefetch of uncached memory does nothing and costs nothing. It
+ *   counts in the access totals and in uncached[kind]. Cache operations
+ *   and instructions without a fetch are never uncached. Under compat =
+ *   drcachesim nothing is uncached (drcachesim has no such memory).
+ *
  * Hardware prefetch
  *   After a demand access (ifetch, load, store, atomic) a level asks its
  *   prefetcher for blocks (what each prefetcher asks for is stated in its
@@ -985,6 +1000,16 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
 
 /* ---- the access entry point ----------------------------------------------- */
 
+/* An access of uncached memory (rule "Uncached memory"), counted. */
+FORCE_INLINE int uncached(ct_sim *s, const ct_access *a, uint64_t addr)
+{
+    if (LIKELY(!((a->flags & CT_F_DEVICE) && s->device_uncached) &&
+               (!s->nuncached || !ct_uncached_has(s->uncached, s->nuncached, addr))))
+        return 0;
+    s->tot.uncached[a->kind]++;
+    return 1;
+}
+
 /* One access from the trace. The common case (a fetch, load or store within
  * one line) goes straight to the first level's serve function. */
 FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
@@ -1016,6 +1041,11 @@ FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
     } else {
         li = (kind == CT_PREFETCH && (a->op & CT_PF_INSTR)) ? s->first_i[a->core]
                                                             : s->first_d[a->core];
+    }
+    if (UNLIKELY(uncached(s, a, addr))) {
+        if (kind == CT_PREFETCH)
+            return;
+        li = -1;
     }
     {
         const int write = kind == CT_STORE || kind == CT_ATOMIC;
@@ -1068,15 +1098,23 @@ uint32_t ct_hier_walk_read(ct_sim *s, int li, uint64_t pa, int ns)
 static NOINLINE uint64_t access_pages(ct_sim *s, const ct_access *a, ct_xlat *m)
 {
     const int kind = a->kind;
-    const int li = (kind == CT_IFETCH || (kind == CT_PREFETCH && (a->op & CT_PF_INSTR)))
-                       ? s->first_i[a->core]
-                       : s->first_d[a->core];
+    int li = (kind == CT_IFETCH || (kind == CT_PREFETCH && (a->op & CT_PF_INSTR)))
+                 ? s->first_i[a->core]
+                 : s->first_d[a->core];
     const int write = kind == CT_STORE || kind == CT_ATOMIC;
     const uint64_t va = a->vaddr, last = ct_last_byte(va, a->size);
+    const uint64_t pa0 = (a->flags & CT_F_PADDR)
+                             ? a->paddr
+                             : m->pbase | (va & ((1ull << m->size_log2) - 1));
     uint64_t p = va, cost = 0, xc = 0;
+    int nothing = 0;
 
     s->tot.accesses[kind]++;
     s->tot.line_crossings++;
+    if (UNLIKELY(uncached(s, a, s->use_paddr ? pa0 : va))) {
+        nothing = kind == CT_PREFETCH;
+        li = -1;
+    }
     for (;;) {
         const uint64_t page_last = m->vbase + ((1ull << m->size_log2) - 1);
         const uint64_t piece_last = page_last >= p && page_last < last ? page_last : last;
@@ -1084,7 +1122,8 @@ static NOINLINE uint64_t access_pages(ct_sim *s, const ct_access *a, ct_xlat *m)
                                 ? a->paddr
                                 : m->pbase | (p & ((1ull << m->size_log2) - 1));
         s->ns = (a->flags & CT_F_NS) != 0;
-        if (li < 0) {
+        if (nothing) {
+        } else if (li < 0) {
             if (write) s->tot.mem_writes++; else s->tot.mem_reads++;
             cost += s->mem_latency;
         } else {
@@ -1211,7 +1250,8 @@ static NOINLINE int refuse(ct_sim *s, const ct_access *a, ct_error *err)
                         s->cores);
 }
 
-_Static_assert((int)CT_F_NOADDR > (int)CT_STORE, "run_lru tests kind and CT_F_NOADDR together");
+_Static_assert((int)CT_F_NOADDR > (int)CT_STORE && (int)CT_F_DEVICE > (int)CT_STORE,
+               "run_lru tests kind, CT_F_NOADDR and CT_F_DEVICE together");
 _Static_assert(CT_IFETCH == 0 && CT_LOAD == 1 && CT_STORE == 2,
                "run_lru: a store is kind >> 1");
 
@@ -1287,8 +1327,9 @@ FORCE_INLINE int run_first(ct_sim *s, const ct_batch *b, ct_error *err, const in
         ct_level *L;
         ct_cache *c;
 
-        /* (CT_F_NOADDR is above CT_STORE: one compare for both) */
-        if (UNLIKELY((kind | (a->flags & CT_F_NOADDR)) > CT_STORE || core >= cores)) {
+        /* (CT_F_NOADDR and CT_F_DEVICE are above CT_STORE: one compare for all) */
+        if (UNLIKELY((kind | (a->flags & (CT_F_NOADDR | CT_F_DEVICE))) > CT_STORE ||
+                     core >= cores)) {
             if (REFUSED(s, a)) {
                 rc = refuse(s, a, err);
                 break;
@@ -1636,6 +1677,15 @@ static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
     s->mem_latency = cfg->mem_latency;
     s->use_paddr = cfg->indexing == CT_INDEX_PHYSICAL;
     s->flush_at_end = cfg->flush_at_end;
+    s->device_uncached = cfg->device_uncached && cfg->compat != CT_COMPAT_DRCACHESIM;
+    if (cfg->compat != CT_COMPAT_DRCACHESIM) {
+        char why[256];
+        if (ct_uncached_parse(cfg->uncached, s->uncached, &s->nuncached, why, sizeof why) != 0) {
+            free(s);
+            return ct_error_set(err, CT_E_CONFIG, "[system] uncached: %s", why);
+        }
+        s->general |= s->nuncached > 0;  /* the ranges are looked up on the general path */
+    }
     maxlv = (size_t)CT_LV_COUNT * cfg->cores;
     s->lv = calloc(maxlv, sizeof *s->lv);
     s->first_i = malloc(cfg->cores * sizeof *s->first_i);

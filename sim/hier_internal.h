@@ -12,6 +12,7 @@
 #include "classify.h"
 #include "config_internal.h"
 #include "policy.h"
+#include "uncached.h"
 
 #define CT_MAX_LEVELS_ABOVE 2048
 #define CT_PF_MAX 64
@@ -72,15 +73,15 @@ typedef uint32_t (*ct_tap_run_fn)(void *ctx, const ct_access *acc, uint32_t i, u
  * it is only counted: a fetch, load or store of another kind (memory's,
  * in mem), an instruction without a fetch (nofetch[0], its repeat in
  * nofetch[1]); -1 when the run ends at it (one that crosses a line, of
- * another kind, on another core or without an address: the model takes or
- * refuses it). */
+ * another kind, on another core, of Device memory or without an address:
+ * the model takes or refuses it). */
 FORCE_INLINE int ct_tap_step(const ct_access *a, uint16_t paddr_flag, unsigned mine,
                              uint32_t line, uint64_t *taken, uint64_t *mem,
                              uint64_t *nofetch, uint64_t *addr)
 {
     const unsigned kind = a->kind;
-    /* (CT_F_NOADDR is above CT_STORE: one compare for both) */
-    if ((kind | (a->flags & CT_F_NOADDR)) > CT_STORE || a->core) {
+    /* (CT_F_NOADDR and CT_F_DEVICE are above CT_STORE: one compare for all) */
+    if ((kind | (a->flags & (CT_F_NOADDR | CT_F_DEVICE))) > CT_STORE || a->core) {
         if (kind != CT_NOFETCH || (a->flags & CT_F_NOADDR) || a->core)
             return -1;
         nofetch[0]++;
@@ -162,6 +163,9 @@ struct ct_sim {
     int use_paddr;              /* [system] indexing = physical */
     int flush_at_end;           /* [system] flush_at_end */
     int general;                /* ct_sim_force_general: no specialised paths */
+    int device_uncached;        /* [system] device_uncached */
+    size_t nuncached;           /* [system] uncached: ranges, sorted */
+    ct_range uncached[CT_UNCACHED_MAX];
     ct_sim_totals tot;
     const ct_access *cur;       /* access being simulated (for events) */
     int ns;                     /* security of the request in flight (line fills) */

@@ -239,6 +239,15 @@ static void core_text(const ct_level_info *li, char *buf, size_t n)
         snprintf(buf, n, "%d", li->core);
 }
 
+/* Accesses that bypassed the caches (rule "Uncached memory", sim/hier.c). */
+static uint64_t uncached_total(const ct_sim_totals *t)
+{
+    uint64_t n = 0;
+    for (int k = 0; k < CT_KIND_STREAM; k++)
+        n += t->uncached[k];
+    return n;
+}
+
 static int has_prefetcher(const ct_level_info *li)
 {
     return li->prefetcher && strcmp(li->prefetcher, "none") != 0;
@@ -354,6 +363,16 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
     ct_writef(w, "\nmemory reads %llu  writes %llu  line-crossing accesses %llu\n",
               (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes,
               (unsigned long long)t->line_crossings);
+    if (uncached_total(t)) {
+        ct_writef(w, "uncached accesses %llu  (", (unsigned long long)uncached_total(t));
+        for (int k = 0, first = 1; k < CT_KIND_STREAM; k++)
+            if (t->uncached[k]) {
+                ct_writef(w, "%s%s %llu", first ? "" : ", ", ct_kind_name(k),
+                          (unsigned long long)t->uncached[k]);
+                first = 0;
+            }
+        ct_writef(w, ")\n");
+    }
     if (m && m->seconds > 0) {
         uint64_t n = 0;
         for (int k = 0; k < CT_KIND_STREAM; k++)
@@ -472,6 +491,16 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
     ct_writef(w, "},\n  \"memory\": {\"reads\": %llu, \"writes\": %llu},\n",
               (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes);
     ct_writef(w, "  \"line_crossings\": %llu,\n", (unsigned long long)t->line_crossings);
+    if (uncached_total(t)) {
+        ct_writef(w, "  \"uncached\": {");
+        for (int k = 0, first = 1; k < CT_KIND_STREAM; k++)
+            if (t->uncached[k]) {
+                ct_writef(w, "%s\"%s\": %llu", first ? "" : ", ", ct_kind_name(k),
+                          (unsigned long long)t->uncached[k]);
+                first = 0;
+            }
+        ct_writef(w, "},\n");
+    }
     if (ct_sim_coherence(s)) {
         /* drcachesim's "Coherence stats" */
         const ct_coherence_stats *c = ct_sim_coherence(s);

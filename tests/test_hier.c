@@ -495,6 +495,74 @@ TEST(prefetched_lines_that_leave_unused_are_useless)
     ct_sim_free(s);
 }
 
+static void acc_flags(ct_sim *s, int kind, uint64_t addr, uint16_t flags)
+{
+    ct_access a = {.vaddr = addr, .size = 8, .kind = (uint8_t)kind, .flags = flags};
+    ct_sim_access(s, &a);
+}
+
+TEST(uncached_ranges_and_device_memory_bypass_the_caches)
+{
+    const char *kv[] = {SMALL, "system.uncached=0x1000-0x1fff, 0x8000-0x8000", NULL};
+    const char *kv_no[] = {SMALL, "system.device_uncached=no", NULL};
+    ct_sim *s = sim_of(kv);
+    size_t l1 = lvl(s, "l1d", 0), l2 = lvl(s, "l2", -1);
+    const ct_sim_totals *t = ct_sim_get_totals(s);
+    acc(s, CT_LOAD, 0x1000, 8);        /* uncached: one memory read, 100 cycles */
+    acc(s, CT_STORE, 0x1ff8, 8);       /* uncached: one memory write */
+    acc(s, CT_LOAD, 0x8000, 64);       /* the one-byte range: the first byte decides */
+    acc(s, CT_PREFETCH, 0x1100, 8);    /* a software prefetch of uncached memory: nothing */
+    CHECK_EQ_U64(ct_level_total(ct_sim_level_stats(s, l1)).accesses, 0);
+    CHECK_EQ_U64(ct_level_total(ct_sim_level_stats(s, l2)).accesses, 0);
+    CHECK_EQ_U64(t->mem_reads, 2);
+    CHECK_EQ_U64(t->mem_writes, 1);
+    CHECK_EQ_U64(t->uncached[CT_LOAD], 2);
+    CHECK_EQ_U64(t->uncached[CT_STORE], 1);
+    CHECK_EQ_U64(t->uncached[CT_PREFETCH], 1);
+    CHECK_EQ_U64(t->accesses[CT_PREFETCH], 1);
+    CHECK_EQ_U64(t->cycles, 300);
+    acc(s, CT_LOAD, 0x2000, 8);        /* outside: cached (misses to memory) */
+    acc(s, CT_LOAD, 0x7ff8, 8);
+    CHECK_EQ_U64(ks(s, l1, CT_LOAD)->misses, 2);
+    acc_flags(s, CT_LOAD, 0x4000, CT_F_DEVICE);  /* Device memory: uncached */
+    CHECK(!resident(s, l1, 0x4000));
+    CHECK_EQ_U64(t->uncached[CT_LOAD], 3);
+    ct_sim_free(s);
+    s = sim_of(kv_no);                 /* device_uncached = no: cached like the rest */
+    acc_flags(s, CT_LOAD, 0x4000, CT_F_DEVICE);
+    CHECK(resident(s, lvl(s, "l1d", 0), 0x4000));
+    CHECK_EQ_U64(ct_sim_get_totals(s)->uncached[CT_LOAD], 0);
+    ct_sim_free(s);
+}
+
+TEST(uncached_device_accesses_leave_the_fast_path)
+{
+    /* the LRU fast path and the general path agree on Device memory */
+    const char *kv[] = {SMALL, NULL};
+    ct_sim *fast = sim_of(kv), *slow = sim_of(kv);
+    ct_batch b = {0};
+    ct_access acc_[6] = {
+        {.vaddr = 0x000, .size = 8, .kind = CT_LOAD},
+        {.vaddr = 0x040, .size = 8, .kind = CT_LOAD, .flags = CT_F_DEVICE},
+        {.vaddr = 0x040, .size = 8, .kind = CT_STORE, .flags = CT_F_DEVICE},
+        {.vaddr = 0x000, .size = 8, .kind = CT_STORE},
+        {.vaddr = 0x080, .size = 4, .kind = CT_IFETCH, .flags = CT_F_DEVICE},
+        {.vaddr = 0x040, .size = 8, .kind = CT_LOAD},
+    };
+    ct_error err = {0};
+    b.acc = acc_;
+    b.n = 6;
+    ct_sim_force_general(slow);
+    CHECK(ct_sim_run(fast, &b, &err) == CT_OK && ct_sim_run(slow, &b, &err) == CT_OK);
+    CHECK(memcmp(ct_sim_get_totals(fast), ct_sim_get_totals(slow), sizeof(ct_sim_totals)) == 0);
+    CHECK_EQ_U64(ct_sim_get_totals(fast)->uncached[CT_LOAD], 1);
+    CHECK_EQ_U64(ct_sim_get_totals(fast)->uncached[CT_STORE], 1);
+    CHECK_EQ_U64(ct_sim_get_totals(fast)->uncached[CT_IFETCH], 1);
+    CHECK_EQ_U64(ct_sim_get_totals(fast)->mem_writes, 1);
+    ct_sim_free(fast);
+    ct_sim_free(slow);
+}
+
 TEST(three_c_classification)
 {
     /* direct-mapped, 2 lines: 0x000 and 0x080 conflict in set 0 */
@@ -812,6 +880,8 @@ int main(void)
     RUN(stride_prefetcher_table_is_replaced_least_recently_used);
     RUN(stream_prefetcher_follows_a_trained_stream);
     RUN(prefetched_lines_that_leave_unused_are_useless);
+    RUN(uncached_ranges_and_device_memory_bypass_the_caches);
+    RUN(uncached_device_accesses_leave_the_fast_path);
     RUN(three_c_classification);
     RUN(private_l1_shared_l2_across_cores);
     RUN(private_l2_per_core);

@@ -258,6 +258,28 @@ TEST(ld_st_lines_give_one_access_per_run_of_bytes)
     CHECK_EQ_U64(D.acc[6].time, 3981);
 }
 
+TEST(ld_st_device_attributes_mark_device_memory)
+{
+    decode("                    LD 0000000000001000 ........ ........ ........ 11111111    "
+           "S:0000001000    nGnRnE OSH\n"
+           "                    LD 0000000000001010 ........ ........ ........ 11111111    "
+           "S:0000001010    DV ISH INC\n"
+           "                    LD 0000000000001020 ........ ........ ........ 11111111    "
+           "S:0000001020    SO ISH INC\n"
+           "                    LD 0000000000001030 ........ ........ ........ 11111111    "
+           "S:0000001030    Device-nGnRE\n"
+           "                    LD 0000000000001040 ........ ........ ........ 11111111    "
+           "S:0000001040    NM ISH INC\n"
+           "                    ST 0000000000001050 ........ ........ ........ 11111111    "
+           "S:0000001050    NM NSH IWTNA OWTNA\n"
+           "                    ST 0000000000001060 ........ ........ ........ 11111111\n",
+           "tarmac", NULL, NULL);
+    CHECK(D.rc == 0);
+    CHECK_EQ_U64(D.n, 7);
+    for (size_t i = 0; i < 7; i++)
+        CHECK_EQ_U64((D.acc[i].flags & CT_F_DEVICE) != 0, i < 4);
+}
+
 TEST(cache_tlb_and_walk_lines_become_events)
 {
     decode("1951 clk cpu0 IT (1927) 000112cc:0000152112cc d63f0020 O EL3h_s : BLR x1\n"
@@ -604,6 +626,7 @@ int main(void)
     RUN(es_lines_fetch_unless_the_fetch_failed);
     RUN(memory_lines_give_loads_stores_and_atomics);
     RUN(ld_st_lines_give_one_access_per_run_of_bytes);
+    RUN(ld_st_device_attributes_mark_device_memory);
     RUN(cache_tlb_and_walk_lines_become_events);
     RUN(walk_sides_and_address_space_registers);
     RUN(cache_maintenance_becomes_cache_operations);

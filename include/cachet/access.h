@@ -88,11 +88,13 @@ enum ct_access_flag {
                                cpu's security state, the _n of EL1h_n); the TLB
                                entries it fills are non-secure (CT_EVF_VNS).
                                CT_F_NS is the physical address's security */
-    CT_F_REPEAT = 0x0100   /* CT_NOFETCH only: the previous instruction executing
+    CT_F_REPEAT = 0x0100,  /* CT_NOFETCH only: the previous instruction executing
                               again (drmemtrace INSTR_NO_FETCH: an iteration of a
                               rep-string instruction after the first), not an
                               instruction of its own, as DynamoRIO's basic_counts
                               counts "(fetched) instructions" */
+    CT_F_DEVICE = 0x0200   /* Device memory (Tarmac LD/ST attributes): uncached unless
+                              [system] device_uncached = no */
 };
 
 /* One access. 48 bytes, plain data, no pointers. */

@@ -187,6 +187,8 @@ typedef struct ct_sim_totals {
     uint64_t line_crossings;              /* accesses split because they crossed lines */
     uint64_t translation_cycles;          /* the part of cycles spent translating:
                                              TLB lookups and walks */
+    uint64_t uncached[CT_KIND_STREAM];    /* accesses that bypassed the caches, by kind
+                                             (sim/hier.c, "Uncached memory") */
 } ct_sim_totals;
 
 const ct_sim_totals *ct_sim_get_totals(const ct_sim *s);
