@@ -1,6 +1,21 @@
 /*
  * bytes.c - the buffered byte stream every decoder reads, and the stacking
  * of decompressors found by magic bytes.
+ *
+ * Text lines (the rule for every text format: din, Tarmac, VIXL):
+ *
+ *  - A line ends at a line feed (LF); a carriage return (CR) just before
+ *    the LF, or at the very end of the input, is dropped.
+ *  - CR-only line endings are refused, not guessed: when the buffered input
+ *    holds no LF but a CR with bytes after it, the read stops with
+ *    "FILE: CR-only line endings (a carriage return without a line feed at
+ *    byte N)" (ct_text_no_lf), in lenient mode too.
+ *  - A UTF-8 byte-order mark (EF BB BF) at byte 0 is refused with that name
+ *    (ct_text_bom): cachet reads ASCII text.
+ *  - A line longer than the stream's buffer (CT_BYTES_BUF, 1 MiB; a zip
+ *    member's 512 KiB) is a malformed record, "line longer than N bytes": a
+ *    strict read stops there, a lenient one counts it and skips its bytes
+ *    through the next LF (ct_text_skip_long).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -292,11 +307,74 @@ const unsigned char ct_hex1[256] = {
 
 /* ---- lines ---- */
 
+int ct_text_bom(ct_bytes *b, ct_error *err)
+{
+    ssize_t n;
+
+    if (ct_bytes_offset(b) != 0)
+        return CT_OK;
+    n = ct_bytes_fill(b, 3, err);
+    if (n < 0)
+        return (int)n;
+    if (n >= 3 && memcmp(ct_bytes_ptr(b), "\xef\xbb\xbf", 3) == 0)
+        return ct_error_set(err, CT_E_FORMAT,
+                            "%s: UTF-8 byte-order mark at byte 0 (cachet reads plain ASCII "
+                            "text: save the file without it)", b->name);
+    return CT_OK;
+}
+
+int ct_text_no_lf(const ct_bytes *b, ct_error *err)
+{
+    const uint8_t *p = ct_bytes_ptr(b);
+    size_t n = ct_bytes_avail(b);
+    const uint8_t *cr = memchr(p, '\r', n);
+
+    if (cr && (size_t)(cr - p) + 1 < n)
+        return ct_error_set(err, CT_E_FORMAT,
+                            "%s: CR-only line endings (a carriage return without a line feed "
+                            "at byte %llu): convert them to LF", b->name,
+                            (unsigned long long)(ct_bytes_offset(b) + (uint64_t)(cr - p)));
+    return CT_OK;
+}
+
+int ct_text_skip_long(ct_bytes *b, ct_stream *s, uint64_t lineno, ct_error *err)
+{
+    int rc = ct_text_no_lf(b, err);
+
+    if (rc != CT_OK)
+        return rc;
+    ct_error_set(err, CT_E_FORMAT, "%s:%llu: line longer than %zu bytes", b->name,
+                 (unsigned long long)lineno, b->cap);
+    if (!s || (rc = ct_stream_malformed(s, err, "line longer than the input buffer")) != CT_OK)
+        return err->code ? err->code : CT_E_FORMAT;
+    for (;;) { /* skip through the next LF */
+        const uint8_t *p = ct_bytes_ptr(b);
+        size_t avail = ct_bytes_avail(b);
+        const uint8_t *nl = memchr(p, '\n', avail);
+        ssize_t got;
+        if (nl) {
+            ct_bytes_skip(b, (size_t)(nl - p) + 1);
+            return CT_OK;
+        }
+        ct_bytes_skip(b, avail);
+        got = ct_bytes_fill(b, 1, err);
+        if (got < 0)
+            return (int)got;
+        if (got == 0)
+            return CT_OK;
+    }
+}
+
 int ct_lines_next(ct_lines *l, const char **line, size_t *len, ct_error *err)
 {
     ct_bytes *b = l->in;
     size_t scanned = 0;
 
+    if (l->lineno == 0) {
+        int rc = ct_text_bom(b, err);
+        if (rc != CT_OK)
+            return rc;
+    }
     for (;;) {
         const uint8_t *p = b->buf + b->pos;
         size_t avail = b->end - b->pos;
@@ -314,6 +392,8 @@ int ct_lines_next(ct_lines *l, const char **line, size_t *len, ct_error *err)
         if (b->eof) {
             if (avail == 0)
                 return 0;
+            if (ct_text_no_lf(b, err) != CT_OK)
+                return err->code;
             b->pos += avail;
             if (p[avail - 1] == '\r')
                 avail--;
@@ -322,9 +402,14 @@ int ct_lines_next(ct_lines *l, const char **line, size_t *len, ct_error *err)
             l->lineno++;
             return 1;
         }
-        if (avail == b->cap)
-            return ct_error_set(err, CT_E_FORMAT, "%s:%llu: line longer than %zu bytes",
-                                b->name, (unsigned long long)l->lineno + 1, b->cap);
+        if (avail == b->cap) {
+            int rc = ct_text_skip_long(b, l->s, l->lineno + 1, err);
+            if (rc != CT_OK)
+                return rc;
+            l->lineno++;
+            scanned = 0;
+            continue;
+        }
         scanned = avail;
         {
             ssize_t n = ct_bytes_fill(b, avail + 1, err);

@@ -14,7 +14,8 @@
  *
  * Malformed lines (label not 0..5, missing or non-hex address, address
  * wider than 64 bits) stop the decoder with "FILE:LINE:COL: reason", or are
- * skipped and counted in lenient mode.
+ * skipped and counted in lenient mode. Line endings, a byte-order mark and
+ * over-long lines follow the text-line rules of bytes.c.
  *
  * Common lines take a path that decodes eight characters at a time
  * (fast_line); it accepts exactly what the general code accepts for them.
@@ -347,6 +348,11 @@ static int din_next(void *st, ct_batch *b, ct_error *err)
     ct_bytes *in = d->s->in;
     const uint64_t start = ct_bytes_offset(in);
 
+    if (start == 0) {
+        int rc = ct_text_bom(in, err);
+        if (rc != CT_OK)
+            return rc;
+    }
     while (b->n < b->cap && ct_bytes_offset(in) - start < CT_DECODE_SLICE) {
         ssize_t avail = ct_bytes_fill(in, 1u << 16, err);
         const uint8_t *p, *lim, *q;
@@ -363,17 +369,29 @@ static int din_next(void *st, ct_batch *b, ct_error *err)
             lim--;
         if (lim == p) {
             if (!in->eof) {
-                if ((size_t)avail >= in->cap)
-                    return ct_error_set(err, CT_E_FORMAT, "%s:%llu: line longer than %zu bytes",
-                                        d->s->path, (unsigned long long)d->lineno + 1, in->cap);
+                if ((size_t)avail >= in->cap) {
+                    if ((rc = ct_text_skip_long(in, d->s, d->lineno + 1, err)) != CT_OK)
+                        return rc;
+                    d->lineno++;
+                    continue;
+                }
                 if (ct_bytes_fill(in, (size_t)avail + 1, err) < 0)
                     return err->code;
                 continue;
             }
             /* the last line has no newline: parse a terminated copy */
-            if ((size_t)avail > TAIL_MAX)
-                return ct_error_set(err, CT_E_FORMAT, "%s:%llu: line longer than %d bytes",
-                                    d->s->path, (unsigned long long)d->lineno + 1, TAIL_MAX);
+            if ((rc = ct_text_no_lf(in, err)) != CT_OK)
+                return rc;
+            if ((size_t)avail > TAIL_MAX) {
+                ct_error_set(err, CT_E_FORMAT, "%s:%llu: line longer than %d bytes", d->s->path,
+                             (unsigned long long)d->lineno + 1, TAIL_MAX);
+                if ((rc = ct_stream_malformed(d->s, err, "line longer than the input buffer")) !=
+                    CT_OK)
+                    return rc;
+                ct_bytes_skip(in, (size_t)avail);
+                d->lineno++;
+                continue;
+            }
             memcpy(d->tail, p, (size_t)avail);
             d->tail[avail] = '\n';
             q = parse(d, d->tail, d->tail + avail + 1, b, &rc, err);

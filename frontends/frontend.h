@@ -316,11 +316,23 @@ extern const ct_writer_ops ct_writer_ctr, ct_writer_ctr_raw, ct_writer_tarmac;
 typedef struct ct_lines {
     ct_bytes *in;
     uint64_t lineno;       /* number of the line last returned, 1-based */
+    ct_stream *s;          /* a line longer than the buffer is reported to it
+                              (skipped in lenient mode); NULL: always an error */
 } ct_lines;
 
-/* Next line into *line and *len (valid until the next call). Returns 1, 0 at the
- * end, or a negative code (a line longer than the buffer is an error). */
+/* Next line into *line and *len (valid until the next call), following the
+ * text-line rules of bytes.c. Returns 1, 0 at the end, or a negative code. */
 int ct_lines_next(ct_lines *l, const char **line, size_t *len, ct_error *err);
+
+/* Text-line rules (bytes.c). ct_text_bom: at offset 0, an error when b starts
+ * with a UTF-8 byte-order mark, else CT_OK. ct_text_no_lf: b's buffered bytes
+ * hold no LF; an error when they hold a CR before their last byte (CR-only
+ * line endings), else CT_OK. ct_text_skip_long: b's buffer is full without an
+ * LF at line `lineno`: an error in strict mode (or when s is NULL), else
+ * counted on s and the line skipped through its LF; CT_OK or a code. */
+int ct_text_bom(ct_bytes *b, ct_error *err);
+int ct_text_no_lf(const ct_bytes *b, ct_error *err);
+int ct_text_skip_long(ct_bytes *b, ct_stream *s, uint64_t lineno, ct_error *err);
 
 /* Hex digit value + 1 for every byte ('0' -> 1, 'f' -> 16), 0 for non-hex. */
 extern const unsigned char ct_hex1[256];

@@ -1611,6 +1611,7 @@ int ct_tarmac_open(void **st, ct_stream *s, int dialect, ct_error *err)
         return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", s->path);
     t->s = s;
     t->lines.in = s->in;
+    t->lines.s = s;
     t->dialect = dialect;
     t->next_fetch = s->cfg->tarmac_next_fetch;
     t->cont_col = -1;

@@ -392,6 +392,10 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
     if (!f) {
         f = detect(path, in, &score);
         if (!f) {
+            if (in && ct_bytes_offset(in) == 0 && ct_text_bom(in, err) != CT_OK) {
+                ct_bytes_close(in);
+                return err->code;
+            }
             ct_bytes_close(in);
             return ct_error_set(err, CT_E_FORMAT,
                                 "%s: unknown trace format (no format recognises the first "

@@ -209,6 +209,7 @@ static int vixl_open(void **st, ct_stream *s, ct_error *err)
         return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", s->path);
     v->s = s;
     v->lines.in = s->in;
+    v->lines.s = s;
     v->pc_flags = CT_F_NOPC;
     *st = v;
     return CT_OK;

@@ -3,6 +3,9 @@
  *
  * Rules (each line of the file, blanks being spaces, tabs and CR):
  *  - A line is at most CT_INI_LINE_MAX - 2 characters and holds no NUL byte.
+ *    Lines end at LF (a CR before it is a blank); a CR inside a line is
+ *    "CR-only line endings", and a UTF-8 byte-order mark opening the file is
+ *    refused with that name: errors, not guesses.
  *  - Empty, all blanks, or a comment (first non-blank ';' or '#'): skipped.
  *  - "[name]": a section header. Blanks around the name are dropped; after
  *    the ']' only blanks and a comment may follow; the name may not be
@@ -133,6 +136,14 @@ int ct_ini_next(ct_ini *r, ct_error *err)
         if (!strchr(r->line, '\n') && !feof(r->f))
             return ct_error_set(err, CT_E_CONFIG, "%s:%u: line longer than %d characters",
                                 r->path, r->lineno, CT_INI_LINE_MAX - 2);
+        if (r->lineno == 1 && memcmp(r->line, "\xef\xbb\xbf", 3) == 0)
+            return ct_error_set(err, CT_E_CONFIG, "%s: UTF-8 byte-order mark at byte 0 (cachet "
+                                "reads plain ASCII text: save the file without it)", r->path);
+        for (const char *cr = strchr(r->line, '\r'); cr; cr = strchr(cr + 1, '\r'))
+            if (cr[1] != '\n' && cr[1] != '\0')
+                return ct_error_set(err, CT_E_CONFIG, "%s:%u: CR-only line endings (a carriage "
+                                    "return inside the line): convert them to LF", r->path,
+                                    r->lineno);
         p = skip_blanks(r->line);
         if (rest_is_empty(p))
             continue;

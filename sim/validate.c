@@ -723,6 +723,7 @@ static void read_context(ct_validation *v)
             continue;
         lines.in = in;
         lines.lineno = 0;
+        lines.s = NULL;
         while (lines.lineno < last && ct_lines_next(&lines, &text, &len, &err) == 1) {
             if (lines.lineno < first)
                 continue;
