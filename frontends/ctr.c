@@ -244,6 +244,8 @@ static int other(ctr *c, const uint8_t **pp, const uint8_t *lim, const uint8_t *
             c->proto[f[0]].kind = CT_MISC;
             c->proto[f[0]].op = 0;
         }
+        if (f[1] & CT_F_NOADDR) /* accesses of this kind carry no address */
+            c->s->info->masked_addresses = 1;
         break;
     case CTR_MARKER: {
         /* fields 0-3: previous value unless given; 4-6: previous + stride

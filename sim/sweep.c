@@ -728,7 +728,6 @@ typedef struct pass_ctx {
 static int deliver(pass_ctx *pc, job **jobs, size_t nj, const char *format, size_t *redo,
                    size_t *nredo, ct_error *err)
 {
-    const ct_sweep *sw = pc->sw;
     size_t total = 0;
     int rc = CT_OK;
     typedef struct item { size_t point; job *j; size_t k; } item;
@@ -803,7 +802,8 @@ static int deliver(pass_ctx *pc, job **jobs, size_t nj, const char *format, size
             r.miss_rate_error = re;
             r.format = format;
             if (pc->o->result && pc->o->result(pc->o->result_ctx, &r) != 0)
-                rc = ct_error_set(err, CT_E_IO, "%s: results could not be written", sw->path);
+                rc = ct_error_set(err, CT_E_IO, "the caller refused the results of point %zu "
+                                  "on trace %zu (its result callback failed)", r.point, r.trace);
             pc->points_done++;
         }
         free(info);

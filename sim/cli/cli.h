@@ -31,6 +31,8 @@ int cli_fail(const ct_error *err);
  * hides its addresses, so that it cannot be `what` ("simulated", "written
  * as din"), and return EXIT_INPUT. */
 int cli_masked(int npaths, char *const *paths, const char *what);
+/* The inputs named for a message: "a", "a, b" ... (cut to fit buf). */
+const char *cli_inputs(char *buf, size_t n, int npaths, char *const *paths);
 
 /* Options every simulating command takes: -c FILE, -s key=value, -f FORMAT,
  * --lenient. */
@@ -85,12 +87,16 @@ typedef struct cli_out {
     char tmp[4200];      /* the temporary name (not direct) */
     int is_stdout;
     int direct;          /* written in place: a device, a FIFO, /dev/stdout */
-    ct_writer w;
+    int werr;            /* errno of the first failed write, 0 */
+    ct_writer w;         /* writes to f; its ctx is this cli_out */
 } cli_out;
 
 int cli_out_open(cli_out *o, const char *path, ct_error *err);
 int cli_out_commit(cli_out *o, ct_error *err);   /* close and rename */
 void cli_out_abort(cli_out *o);                  /* close and remove */
+/* 1 with "NAME: write error: REASON" in err when a write to o has failed,
+ * else 0 (err untouched). */
+int cli_out_failed(cli_out *o, ct_error *err);
 
 /* Refuse (a usage message printed, -1) when two of outs[0..nouts) (NULL
  * entries skipped) are the same file or one is among ins[0..nins); else 0. */
@@ -113,6 +119,16 @@ int cli_interrupted(void);
 /* Size of a trace in bytes: a file's size, the total of a directory's files,
  * 0 when unknown (stdin, generators). */
 uint64_t cli_file_size(const char *path);
+
+/* What identifies an input (sweep --resume checks it): its size, its
+ * modification time (ns) and a hash of its first and last MiB (all of it up
+ * to 2 MiB) and name; for a trace directory, of its regular files two
+ * levels down (sizes summed, the latest time, hashes summed). All 0 for
+ * stdin and for a name that is not a file (gen:...). */
+typedef struct cli_identity {
+    uint64_t size, mtime, hash;
+} cli_identity;
+void cli_file_identity(const char *path, cli_identity *id);
 
 /* Monotonic seconds. */
 double cli_now(void);

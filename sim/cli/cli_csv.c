@@ -3,6 +3,7 @@
  * splitting lines into fields, and keeping the rows of finished
  * (trace, point) pairs in the order one run writes them.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,41 +126,69 @@ void blocks_free(blocks *b)
     memset(b, 0, sizeof *b);
 }
 
-char *read_text_file(const char *path, size_t *len)
+/*
+ * The text files read back here (result CSVs, journals) hold no NUL byte
+ * and no line longer than TEXT_LINE_MAX: reading stops at the first of
+ * either, so that a binary file or a device (/dev/zero) is refused after at
+ * most a megabyte instead of filling memory.
+ */
+#define TEXT_LINE_MAX (1u << 20)
+
+char *read_text_file(const char *path, size_t *len, char *why, size_t whyn)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
-    size_t cap = 0, n = 0;
+    size_t cap = 0, n = 0, line = 0;
+    int e;
 
-    if (!f)
+    if (!f) {
+        e = errno;
+        snprintf(why, whyn, "%s", strerror(e));
+        errno = e;
         return NULL;
+    }
     for (;;) {
         size_t got;
+        const char *nul, *nl;
         if (n + 65536 + 1 > cap) {
             size_t nc = cap ? cap * 2 : 131072;
             char *nb = realloc(buf, nc);
             if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
+                snprintf(why, whyn, "out of memory");
+                goto fail;
             }
             buf = nb;
             cap = nc;
         }
         got = fread(buf + n, 1, 65536, f);
+        if ((nul = memchr(buf + n, '\0', got)) != NULL) {
+            snprintf(why, whyn, "a NUL byte at byte %zu: not a text file", n + (size_t)(nul - (buf + n)));
+            goto fail;
+        }
+        nl = got ? memrchr(buf + n, '\n', got) : NULL;
+        line = nl ? (size_t)(buf + n + got - nl - 1) : line + got;
+        if (line > TEXT_LINE_MAX) {
+            snprintf(why, whyn, "a line longer than %u bytes before byte %zu: not a text file",
+                     TEXT_LINE_MAX, n + got);
+            goto fail;
+        }
         n += got;
         if (got < 65536)
             break;
     }
     if (ferror(f)) {
-        free(buf);
-        fclose(f);
-        return NULL;
+        snprintf(why, whyn, "%s", strerror(errno ? errno : EIO));
+        goto fail;
     }
     fclose(f);
     buf[n] = '\0';
     *len = n;
     return buf;
+fail:
+    free(buf);
+    fclose(f);
+    errno = EINVAL;
+    return NULL;
 }
 
 const char *csv_skip_comments(const char *text)

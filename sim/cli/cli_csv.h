@@ -34,8 +34,9 @@ void blocks_sort(blocks *b);                 /* trace, then point */
 int blocks_write(const blocks *b, ct_writer *w);
 void blocks_free(blocks *b);
 
-/* A whole file, NUL-terminated; NULL when it cannot be read. */
-char *read_text_file(const char *path, size_t *len);
+/* A whole text file, NUL-terminated; NULL when it cannot be read or is not
+ * text (the reason in why, errno ENOENT when it does not exist). */
+char *read_text_file(const char *path, size_t *len, char *why, size_t whyn);
 
 /* The first line of text that is not a comment ('#'). */
 const char *csv_skip_comments(const char *text);

@@ -121,7 +121,22 @@ static int create_temporary(const char *target, char *tmp, size_t n)
 
 static int out_write(void *ctx, const char *data, size_t len)
 {
-    return fwrite(data, 1, len, (FILE *)ctx) == len ? 0 : -1;
+    cli_out *o = ctx;
+    errno = 0;
+    if (fwrite(data, 1, len, o->f) == len)
+        return 0;
+    if (!o->werr)
+        o->werr = errno ? errno : EIO;
+    return -1;
+}
+
+int cli_out_failed(cli_out *o, ct_error *err)
+{
+    if (!o->w.failed && !o->werr && !(o->f && ferror(o->f)))
+        return 0;
+    ct_error_set(err, CT_E_IO, "%s: write error: %s", o->is_stdout ? "stdout" : o->path,
+                 strerror(o->werr ? o->werr : EIO));
+    return 1;
 }
 
 int cli_out_open(cli_out *o, const char *path, ct_error *err)
@@ -135,7 +150,7 @@ int cli_out_open(cli_out *o, const char *path, ct_error *err)
     if (strcmp(path, "-") == 0) {
         o->f = stdout;
         o->is_stdout = 1;
-        o->w.ctx = o->f;
+        o->w.ctx = o;
         return CT_OK;
     }
     if (resolve(path, o->target, sizeof o->target, &direct) != 0)
@@ -164,19 +179,19 @@ int cli_out_open(cli_out *o, const char *path, ct_error *err)
             unlink(o->tmp);
         return ct_error_set(err, CT_E_IO, "%s: cannot create: %s", path, strerror(e));
     }
-    o->w.ctx = o->f;
+    o->w.ctx = o;
     return CT_OK;
 }
 
 int cli_out_commit(cli_out *o, ct_error *err)
 {
     int bad = o->w.failed || ferror(o->f);
-    int e = bad ? EIO : 0;
+    int e = bad ? (o->werr ? o->werr : EIO) : 0;
 
     if (o->is_stdout) {
         if (fflush(stdout) != 0 || bad)
             return ct_error_set(err, CT_E_IO, "stdout: write error: %s",
-                                strerror(errno ? errno : EIO));
+                                strerror(e ? e : errno ? errno : EIO));
         return CT_OK;
     }
     errno = 0;

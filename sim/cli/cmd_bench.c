@@ -208,10 +208,14 @@ static int write_as(const chunk *head, const char *format, const char *path, ct_
         rc = ct_trace_writer_put(tw, &ch->b, err);
     if (rc != CT_OK) {
         ct_trace_writer_finish(tw, NULL);
+        if (rc == CT_E_IO)
+            cli_out_failed(&o, err);
         cli_out_abort(&o);
         return rc;
     }
     if ((rc = ct_trace_writer_finish(tw, err)) != CT_OK) {
+        if (rc == CT_E_IO)
+            cli_out_failed(&o, err);
         cli_out_abort(&o);
         return rc;
     }

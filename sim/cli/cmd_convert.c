@@ -136,7 +136,23 @@ int cmd_convert(int argc, char **argv)
         goto out;
     }
     if (rc < 0) {
+        if (rc == CT_E_IO)
+            cli_out_failed(&o, &err); /* the output's name and reason */
         status = cli_fail(&err);
+        goto out;
+    }
+    if (done > 0 && ct_trace_writer_dropped(tw) >= done) { /* an output of nothing */
+        char what[64];
+        if (ct_trace_get_info(t)->masked_addresses) {
+            snprintf(what, sizeof what, "written as %s", to);
+            status = cli_masked(argc - optind, argv + optind, what);
+        } else {
+            char names[1024];
+            cli_error("%s: nothing convertible: none of its %llu accesses has a %s form",
+                      cli_inputs(names, sizeof names, argc - optind, argv + optind),
+                      (unsigned long long)done, to);
+            status = EXIT_INPUT;
+        }
         goto out;
     }
     if (ct_trace_writer_dropped(tw))
@@ -145,6 +161,8 @@ int cmd_convert(int argc, char **argv)
     rc = ct_trace_writer_finish(tw, &err);
     tw = NULL;
     if (rc != CT_OK) {
+        if (rc == CT_E_IO)
+            cli_out_failed(&o, &err);
         status = cli_fail(&err);
         goto out;
     }

@@ -68,7 +68,9 @@ int cmd_infer(int argc, char **argv)
         goto out;
     }
     if (ct_inference_nstructures(inf) == 0) {
-        cli_error("infer: the trace has no CACHE lines");
+        char names[1024];
+        cli_error("infer: %s: nothing to infer from: the trace has no CACHE lines",
+                  cli_inputs(names, sizeof names, argc - optind, argv + optind));
         status = EXIT_INPUT;
         goto out;
     }

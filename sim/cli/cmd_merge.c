@@ -12,6 +12,7 @@
  * (an interrupted shard lacks some).
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +34,14 @@ static int read_shard(const char *path, const char *first, blocks *all,
                       const char **owner)
 {
     size_t len, lineno = 1;
-    char *text = read_text_file(path, &len), *p, *nl, *bstart = NULL, *body;
-    int c_point, c_trace, nf, status = 0;
-    size_t cur_t = 0, cur_p = 0;
-    char hb[16384], *hf[512];
+    char why[160];
+    char *text = read_text_file(path, &len, why, sizeof why), *p, *nl, *bstart = NULL, *body;
+    int c_point, c_trace, c_level, c_core, c_first_number, nf, status = 0;
+    size_t cur_t = 0, cur_p = 0, nkeys = 0;
+    char hb[16384], *hf[512], (*keys)[64] = NULL; /* level,core of the block's rows */
 
     if (!text) {
-        cli_error("%s: cannot read", path);
+        cli_error("%s: cannot read: %s", path, why);
         return EXIT_INPUT;
     }
     if (!shard_line_parse(text, si)) {
@@ -78,8 +80,12 @@ static int read_shard(const char *path, const char *first, blocks *all,
     nf = csv_split(body, hb, sizeof hb, hf, 512);
     c_point = csv_column(hf, nf, "point");
     c_trace = csv_column(hf, nf, "trace");
-    if (c_point != 0 || c_trace < 0) {
-        cli_error("%s:%zu: not a sweep CSV (no point or trace column)", path, lineno);
+    c_level = csv_column(hf, nf, "level");
+    c_core = csv_column(hf, nf, "core");
+    c_first_number = csv_column(hf, nf, "accesses");
+    if (c_point != 0 || c_trace < 0 || c_level < 0 || c_core < 0 || c_first_number < 0) {
+        cli_error("%s:%zu: not a sweep CSV (no point, trace, level, core or accesses column)",
+                  path, lineno);
         free(text);
         return EXIT_INPUT;
     }
@@ -121,6 +127,17 @@ static int read_shard(const char *path, const char *first, blocks *all,
             *traces = nv;
             (*ntraces)++;
         }
+        for (int k = c_first_number; k < n; k++) { /* the figures: empty or finite */
+            double v = strtod(f[k], &end);
+            if (f[k][0] && (*end || !isfinite(v))) {
+                cli_error("%s:%zu: %s \"%s\" is not a finite number", path, lineno, hf[k],
+                          f[k]);
+                status = EXIT_INPUT;
+                break;
+            }
+        }
+        if (status)
+            break;
         if (bstart && (t != cur_t || pt != cur_p)) {
             if (blocks_add(all, cur_t, cur_p, bstart, (size_t)(p - bstart)) != 0) {
                 cli_error("%s: trace %s point %zu appears twice", path, (*traces)[cur_t],
@@ -134,8 +151,31 @@ static int read_shard(const char *path, const char *first, blocks *all,
             bstart = p;
             cur_t = t;
             cur_p = pt;
+            nkeys = 0;
+        }
+        { /* one row per level and core in a (trace, point) */
+            char key[64];
+            void *nk;
+            snprintf(key, sizeof key, "%s,%s", f[c_level], f[c_core]);
+            for (size_t i = 0; i < nkeys; i++)
+                if (strcmp(keys[i], key) == 0) {
+                    cli_error("%s:%zu: a second row for trace %s point %zu level %s core %s",
+                              path, lineno, f[c_trace], pt, f[c_level], f[c_core]);
+                    status = EXIT_INPUT;
+                    break;
+                }
+            if (status)
+                break;
+            if (!(nk = realloc(keys, (nkeys + 1) * sizeof *keys))) {
+                cli_error("out of memory");
+                status = EXIT_INPUT;
+                break;
+            }
+            keys = nk;
+            memcpy(keys[nkeys++], key, sizeof key);
         }
     }
+    free(keys);
     if (status == 0 && bstart && blocks_add(all, cur_t, cur_p, bstart, strlen(bstart)) != 0) {
         cli_error("%s: trace %s point %zu appears twice", path, (*traces)[cur_t], cur_p);
         status = EXIT_INPUT;
@@ -177,10 +217,11 @@ int cmd_merge(int argc, char **argv)
     for (int a = optind; a < argc && status == EXIT_OK; a++) {
         shard_info si;
         size_t len;
-        char *head = read_text_file(argv[a], &len);
+        char why[160];
+        char *head = read_text_file(argv[a], &len, why, sizeof why);
         /* the shard line first: the set's size and identity */
         if (!head) {
-            cli_error("%s: cannot read", argv[a]);
+            cli_error("%s: cannot read: %s", argv[a], why);
             status = EXIT_INPUT;
             break;
         }

@@ -390,6 +390,7 @@ int cmd_plot(int argc, char **argv)
     char *text, *p, *nl;
     const char *body;
     size_t len;
+    char why[160];
     int c, nh, cx = -1, c_level, c_rate, c_trace, c_first, logy = -1, status = EXIT_OK;
     pstate ps;
     cli_out so, po;
@@ -431,9 +432,9 @@ int cmd_plot(int argc, char **argv)
                   "writes the gnuplot script instead");
         return EXIT_INPUT;
     }
-    text = read_text_file(argv[optind], &len);
+    text = read_text_file(argv[optind], &len, why, sizeof why);
     if (!text) {
-        cli_error("%s: cannot read", argv[optind]);
+        cli_error("%s: cannot read: %s", argv[optind], why);
         return EXIT_INPUT;
     }
     body = csv_skip_comments(text);

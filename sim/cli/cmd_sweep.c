@@ -1,13 +1,17 @@
 /*
  * cmd_sweep.c - cachet sweep: every point of a sweep file on every trace.
  *
- * Output: OUT.csv is written once, at the end, to a temporary name and
- * renamed. While the sweep runs, every finished (trace, point) is appended
- * to OUT.csv.partial (its rows, then a "#done" line) and flushed, so a
- * sweep killed with SIGKILL and rerun with --resume skips what the journal
- * holds and ends with the same OUT.csv. SIGINT or SIGTERM stops the sweep:
- * OUT.csv then holds the finished points, and the journal stays for
- * --resume. Power-law fits of miss rate against size go to OUT.fit.csv,
+ * Output (the rule; README.md repeats it): OUT.csv is written once, when
+ * every point is finished, to a temporary name and renamed, so it appears
+ * only complete. While the sweep runs, every finished (trace, point) is
+ * appended to the journal OUT.csv.partial (its rows, then a "#done" line)
+ * and flushed. A sweep stopped by SIGINT or SIGTERM (exit 130), or killed,
+ * or failed, leaves OUT.csv as it was (absent, or an earlier complete one)
+ * and the journal with the finished points; rerun with --resume, it skips
+ * them and ends with the same OUT.csv, and the journal is removed. The
+ * journal names what it belongs to (journal_signature) and --resume refuses
+ * one that does not match, saying why. Without -o (stdout) there is no
+ * journal and an interrupted sweep writes nothing. Power-law fits of miss rate against size go to OUT.fit.csv,
  * except for a shard (--shard K/N): its OUT.csv starts with a line naming
  * the shard, and cachet merge writes the fits of the whole sweep.
  */
@@ -69,6 +73,8 @@ typedef struct sweep_cli {
     uint64_t *sizes;
     blocks done;
     FILE *journal;
+    const char *journal_path;
+    int journal_errno;           /* the journal's first write error, 0 */
     int quiet, tty;
     int progress_shown;
     unsigned shard_k, shard_n;   /* --shard K/N (n 0: none) */
@@ -91,10 +97,13 @@ static int on_result(void *ctx, const ct_sweep_result *r)
     if (w.failed || blocks_add(&c->done, r->trace, r->point, buf, len) < 0)
         rc = -1;
     if (!rc && c->journal) {
+        errno = 0;
         if (fwrite(buf, 1, len, c->journal) != len ||
             fprintf(c->journal, "#done,%zu,%zu\n", r->trace, r->point) < 0 ||
-            fflush(c->journal) != 0)
+            fflush(c->journal) != 0) {
+            c->journal_errno = errno ? errno : EIO;
             rc = -1;
+        }
     }
     free(buf);
     return rc;
@@ -142,39 +151,106 @@ static void on_plan(void *ctx, const ct_sweep_plan *p)
                   c->traces[p->trace], p->simulated, p->threads, th);
 }
 
-/* The journal's first line: what it belongs to. */
-static void journal_signature(const sweep_cli *c, uint64_t interval, double sample,
-                              uint64_t seed, const char *shard, char *out, size_t n)
+/*
+ * The journal's first lines: what it belongs to, compared line by line by
+ * --resume, which refuses a journal that differs and says in what:
+ *   #cachet-sweep-journal,2,OPTIONS,SAMPLE,SHARD  the points and options
+ *   #sweep-file,HASH,PATH                         the sweep file's text
+ *   #trace,I,SIZE,MTIME,HASH,PATH                 each trace (cli_file_identity:
+ *                                                 size, modification time, and
+ *                                                 a hash of its first and last MiB)
+ * A trace rewritten in place, even with the same size, changes its time and
+ * most likely its hash: its old rows are not resumed.
+ */
+static char *journal_signature(const sweep_cli *c, const char *sweep_path, uint64_t interval,
+                               double sample, uint64_t seed, const char *shard)
 {
     uint64_t h = ct_sweep_hash(c->sw) ^ (interval * 0x9e3779b97f4a7c15ull);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    cli_identity id;
+
+    if (!m)
+        return NULL;
     h = (h ^ seed) * 0x100000001b3ull;
+    fprintf(m, "#cachet-sweep-journal,2,%016llx,%g,%s\n", (unsigned long long)h, sample,
+            shard ? shard : "all");
+    cli_file_identity(sweep_path, &id);
+    fprintf(m, "#sweep-file,%016llx,%s\n", (unsigned long long)id.hash, sweep_path);
     for (size_t t = 0; t < c->ntraces; t++) {
-        for (const char *q = c->traces[t]; *q; q++)
-            h = (h ^ (unsigned char)*q) * 0x100000001b3ull;
-        h = (h ^ c->sizes[t]) * 0x100000001b3ull;
+        cli_file_identity(c->traces[t], &id);
+        fprintf(m, "#trace,%zu,%llu,%llu,%016llx,%s\n", t, (unsigned long long)id.size,
+                (unsigned long long)id.mtime, (unsigned long long)id.hash, c->traces[t]);
     }
-    snprintf(out, n, "#cachet-sweep-journal,%016llx,%g,%s", (unsigned long long)h, sample,
-             shard ? shard : "all");
+    if (fclose(m) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* Why journal text `have` (its signature lines) does not belong to `want`. */
+static int journal_mismatch(const char *path, const char *have, const char *want, ct_error *err)
+{
+    const char *why = "it was written by a different sweep (other points, traces or options)";
+    char what[600] = "";
+
+    while (*have == *want && *want) { /* to the first line that differs */
+        const char *nl = strchr(want, '\n');
+        size_t n = (size_t)(nl - want) + 1;
+        if (strncmp(have, want, n) != 0)
+            break;
+        have += n;
+        want += n;
+    }
+    if (strncmp(want, "#sweep-file,", 12) == 0 && strncmp(have, "#sweep-file,", 12) == 0) {
+        why = "the sweep file changed since it was written";
+    } else if (strncmp(want, "#trace,", 7) == 0 && strncmp(have, "#trace,", 7) == 0) {
+        unsigned long long hs, hm, ws, wm;
+        size_t ht, wt;
+        int pos = 0;
+        if (sscanf(have, "#trace,%zu,%llu,%llu,%*x,%n", &ht, &hs, &hm, &pos) == 3 && pos &&
+            sscanf(want, "#trace,%zu,%llu,%llu,", &wt, &ws, &wm) == 3) {
+            const char *name = strchr(want + 7, ',');
+            for (int k = 0; k < 3 && name; k++)
+                name = strchr(name + 1, ',');
+            snprintf(what, sizeof what, "trace %.*s ", name ? (int)strcspn(name + 1, "\n") : 0,
+                     name ? name + 1 : "");
+            why = hs != ws ? "changed size since it was written"
+                  : hm != wm ? "was modified since it was written (its modification time "
+                               "differs)"
+                             : "changed since it was written (its first or last megabyte "
+                               "differs)";
+        } else {
+            why = "it was written for other traces";
+        }
+    } else if (strncmp(want, "#trace,", 7) == 0 || strncmp(have, "#trace,", 7) == 0) {
+        why = "it was written for other traces";
+    }
+    return ct_error_set(err, CT_E_USAGE,
+                        "%s: not resumed: %s%s; remove it, or run without --resume to start "
+                        "again", path, what, why);
 }
 
 /* Read the finished blocks of a journal; 0 when there is none. */
 static int journal_load(sweep_cli *c, const char *path, const char *sig, ct_error *err)
 {
     size_t len;
-    char *text = read_text_file(path, &len), *p, *start;
+    char why[160];
+    char *text = read_text_file(path, &len, why, sizeof why), *p, *start;
     size_t nsig = strlen(sig);
     int loaded = 0;
 
     if (!text)
         return errno == ENOENT ? 0 : ct_error_set(err, CT_E_IO, "%s: cannot read: %s", path,
-                                                  strerror(errno));
-    if (strncmp(text, sig, nsig) != 0 || text[nsig] != '\n') {
+                                                  why);
+    if (strncmp(text, sig, nsig) != 0) {
+        journal_mismatch(path, text, sig, err);
         free(text);
-        return ct_error_set(err, CT_E_USAGE,
-                            "%s: written by a different sweep (other points, traces or "
-                            "options); remove it or run without --resume", path);
+        return err->code;
     }
-    p = strchr(text, '\n') + 1;      /* signature */
+    p = text + nsig;                 /* after the signature */
     p = strchr(p, '\n');             /* header */
     if (!p) {
         free(text);
@@ -345,7 +421,7 @@ int cmd_sweep(int argc, char **argv)
     ct_sweep_opts so;
     ct_error err = {0};
     sweep_cli sc;
-    char journal_path[4200] = "", sig[256];
+    char journal_path[4200] = "", *sig = NULL;
     int rank = 0, nranks = 1;
 
     memset(&so, 0, sizeof so);
@@ -501,14 +577,21 @@ int cmd_sweep(int argc, char **argv)
         for (size_t k = 0; k < ct_sweep_nskipped(sc.sw); k++)
             fprintf(stderr, "  %s\n", ct_sweep_skipped(sc.sw, k));
     }
-    journal_signature(&sc, so.interval ? so.interval : 1000000, so.sample,
-                      so.sample_seed ^ (so.window ? (win.skip * 0x9e3779b97f4a7c15ull) ^
-                                                        (win.warmup * 0xc2b2ae3d27d4eb4full) ^
-                                                        (win.sim * 0x165667b19e3779f9ull)
-                                                  : 0),
-                      shard, sig, sizeof sig);
     if (strcmp(out_path, "-") != 0 && !use_mpi) {
         int loaded = 0;
+        sig = journal_signature(&sc, argv[optind], so.interval ? so.interval : 1000000,
+                                so.sample,
+                                so.sample_seed ^
+                                    (so.window ? (win.skip * 0x9e3779b97f4a7c15ull) ^
+                                                     (win.warmup * 0xc2b2ae3d27d4eb4full) ^
+                                                     (win.sim * 0x165667b19e3779f9ull)
+                                               : 0),
+                                shard);
+        if (!sig) {
+            cli_error("out of memory");
+            status = EXIT_INPUT;
+            goto out;
+        }
         snprintf(journal_path, sizeof journal_path, "%s.partial", out_path);
         if (resume) {
             loaded = journal_load(&sc, journal_path, sig, &err);
@@ -527,7 +610,7 @@ int cmd_sweep(int argc, char **argv)
             status = EXIT_INPUT;
             goto out;
         }
-        fprintf(sc.journal, "%s\n", sig);
+        fputs(sig, sc.journal);
         {
             ct_writer jw = cli_file_writer(sc.journal);
             ct_sweep_csv_header(&jw, sc.sw);
@@ -535,7 +618,12 @@ int cmd_sweep(int argc, char **argv)
         for (size_t i = 0; i < sc.done.n; i++)
             fprintf(sc.journal, "%s#done,%zu,%zu\n", sc.done.v[i].text, sc.done.v[i].trace,
                     sc.done.v[i].point);
-        fflush(sc.journal);
+        errno = 0;
+        if (fflush(sc.journal) != 0 || ferror(sc.journal)) {
+            cli_error("%s: write error: %s", journal_path, strerror(errno ? errno : EIO));
+            status = EXIT_INPUT;
+            goto out;
+        }
     }
     so.done = is_done;
     so.done_ctx = &sc;
@@ -567,20 +655,25 @@ int cmd_sweep(int argc, char **argv)
         goto out;
     }
 #endif
-    if (rc == CT_E_INTERRUPTED) {
-        if (sc.journal)
+    if (rc == CT_E_INTERRUPTED) { /* OUT.csv is not written: the journal keeps the points */
+        if (sc.journal) {
             fclose(sc.journal);
-        sc.journal = NULL;
-        if (write_outputs(&sc, out_path, 0, &err) != CT_OK) {
-            status = cli_fail(&err);
-            goto out;
+            sc.journal = NULL;
+            cli_error("interrupted: %zu finished (trace, point) pair%s kept in %s; run again "
+                      "with --resume to finish (%s is written only when complete)", sc.done.n,
+                      sc.done.n == 1 ? "" : "s", journal_path, out_path);
+        } else {
+            cli_error("interrupted: nothing written (%zu finished (trace, point) pair%s "
+                      "dropped: with -o FILE a journal keeps them for --resume)", sc.done.n,
+                      sc.done.n == 1 ? "" : "s");
         }
-        cli_error("interrupted: %zu finished (trace, point) pair%s written to %s; run again "
-                  "with --resume to finish", sc.done.n, sc.done.n == 1 ? "" : "s", out_path);
         status = 130;
         goto out;
     }
     if (rc != CT_OK) {
+        if (sc.journal_errno) /* the journal's write failed, not the sweep */
+            ct_error_set(&err, CT_E_IO, "%s: write error: %s", journal_path,
+                         strerror(sc.journal_errno));
         status = cli_fail(&err);
         if (sc.journal) {
             fclose(sc.journal);
@@ -605,6 +698,7 @@ out:
     (void)nranks;
     if (sc.journal)
         fclose(sc.journal);
+    free(sig);
     blocks_free(&sc.done);
     free(sc.sizes);
     ct_sweep_free(sc.sw);

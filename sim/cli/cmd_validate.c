@@ -165,14 +165,17 @@ int cmd_validate(int argc, char **argv)
     tot = ct_validation_total(v);
     if (tot.reference == 0) {
         size_t i;
+        char names[1024];
+        cli_inputs(names, sizeof names, argc - optind, argv + optind);
         if (tot.warmup_reference)
-            cli_error("validate: nothing to compare: the %llu reference events of the named "
-                      "structures are all before --warm-until %llu",
+            cli_error("validate: %s: nothing to compare: the %llu reference events of the named "
+                      "structures are all before --warm-until %llu", names,
                       (unsigned long long)tot.warmup_reference,
                       (unsigned long long)vo.warm_until);
         else
-            cli_error("validate: nothing to compare: the trace has no CACHE, TLB, WALKCACHE or "
-                      "TTW lines of a structure that a tarmac_name or tarmac_walk_name names");
+            cli_error("validate: %s: nothing to compare: the trace has no CACHE, TLB, WALKCACHE "
+                      "or TTW lines of a structure that a tarmac_name or tarmac_walk_name names",
+                      names);
         for (i = 0; i < ct_validation_nstructures(v); i++) {
             const ct_vstructure *s = ct_validation_structure(v, i);
             if (s->level < 0 && s->tlb < 0)

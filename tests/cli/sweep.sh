@@ -66,18 +66,65 @@ expect_err_contains "resuming: $done_before finished" "resume skips the journal'
 check "resumed equals uninterrupted" cmp "$TMP/k.csv" "$TMP/ref.csv"
 if [ ! -e "$TMP/k.csv.partial" ]; then ok; else bad "journal removed after success"; fi
 
-# 4. SIGINT stops cleanly with the finished points written
+# 4. SIGINT stops cleanly: OUT.csv appears only complete, the journal keeps
+# the finished points (the rule at the top of sim/cli/cmd_sweep.c)
+echo "an earlier complete result" > "$TMP/i.csv"
 "$CACHET" sweep -q --no-onepass -j 2 -o "$TMP/i.csv" "$SLOW" "$L1" "$L2" 2>"$TMP/int.err" &
 pid=$!
 for _ in $(seq 2000); do grep -q '^#done' "$TMP/i.csv.partial" 2>/dev/null && break; sleep 0.01; done
 kill -INT $pid; wait $pid; st=$?
 expect_eq "$st" 130 "SIGINT exit status"
-if grep -q "run again with --resume" "$TMP/int.err"; then ok; else bad "SIGINT message: $(cat "$TMP/int.err")"; fi
-rows=$(($(wc -l < "$TMP/i.csv") - 1))
-# whole points only: three levels (l1i, l1d, l2) per point and trace
-if [ "$rows" -gt 0 ] && [ $((rows % 3)) -eq 0 ] && head -n $((rows + 1)) "$TMP/ref.csv" | cmp -s - "$TMP/i.csv"; then ok; else bad "SIGINT output holds the finished points ($rows rows)"; fi
-check "resume after SIGINT" "$CACHET" sweep -q --resume --no-onepass -j 2 -o "$TMP/i.csv" "$SLOW" "$L1" "$L2"
+if grep -q "kept in $TMP/i.csv.partial; run again with --resume" "$TMP/int.err"; then ok; else bad "SIGINT message: $(cat "$TMP/int.err")"; fi
+expect_eq "$(cat "$TMP/i.csv")" "an earlier complete result" "SIGINT leaves OUT.csv as it was"
+done_int=$(grep -c '^#done' "$TMP/i.csv.partial" 2>/dev/null || echo 0)
+if [ "$done_int" -gt 0 ]; then ok; else bad "the journal keeps the finished points ($done_int)"; fi
+expect_status 0 "resume after SIGINT" "$CACHET" sweep --resume --no-onepass -j 2 -o "$TMP/i.csv" "$SLOW" "$L1" "$L2"
+expect_err_contains "resuming: $done_int finished" "resume after SIGINT skips the journal's points"
 check "resumed after SIGINT equals uninterrupted" cmp "$TMP/i.csv" "$TMP/ref.csv"
+rm -f "$TMP/i.csv"
+"$CACHET" sweep -q --no-onepass -j 2 -o "$TMP/i.csv" "$SLOW" "$L1" "$L2" 2>"$TMP/int.err" &
+pid=$!
+for _ in $(seq 2000); do grep -q '^#done' "$TMP/i.csv.partial" 2>/dev/null && break; sleep 0.01; done
+kill -TERM $pid; wait $pid; st=$?
+expect_eq "$st" 130 "SIGTERM exit status"
+if [ ! -e "$TMP/i.csv" ] && [ -s "$TMP/i.csv.partial" ]; then ok; else bad "SIGTERM: no OUT.csv, a journal"; fi
+rm -f "$TMP/i.csv.partial"
+
+# 4b. --resume checks what the journal belongs to: a journal left by a sweep
+# whose output could not be made (OUT.csv a directory) holds every point
+J=$TMP/j.csv SWJ=$TMP/sw.ini
+cp "$SRC/tests/data/tiny.din" "$TMP/t.din"
+cp "$SW" "$SWJ"
+mkdir "$J"
+expect_status 2 "output is a directory" "$CACHET" sweep -q -o "$J" "$SWJ" "$TMP/t.din"
+rmdir "$J"
+cp "$J.partial" "$TMP/journal"
+expect_status 0 "resume of an unchanged trace" "$CACHET" sweep -q --resume -o "$J" "$SWJ" "$TMP/t.din"
+expect_err_contains "resuming: 20 finished" "every point resumed"
+"$CACHET" sweep -q -o "$TMP/j-ref.csv" "$SWJ" "$TMP/t.din"
+check "resumed equals a fresh run" cmp "$J" "$TMP/j-ref.csv"
+# the trace rewritten in place with the same size
+touch -r "$TMP/t.din" "$TMP/t.stamp"
+sed -i 's/^0 /1 /' "$TMP/t.din"
+cp "$TMP/journal" "$J.partial"; rm -f "$J"
+expect_status 1 "resume after a rewrite in place" "$CACHET" sweep -q --resume -o "$J" "$SWJ" "$TMP/t.din"
+expect_err_contains "j.csv.partial: not resumed: trace $TMP/t.din was modified since it was written" "the rewrite is named"
+if [ ! -e "$J" ]; then ok; else bad "a refused resume wrote OUT.csv"; fi
+# ... even with its old modification time: the content hash differs
+touch -r "$TMP/t.stamp" "$TMP/t.din"
+expect_status 1 "resume after a rewrite, time kept" "$CACHET" sweep -q --resume -o "$J" "$SWJ" "$TMP/t.din"
+expect_err_contains "changed since it was written (its first or last megabyte differs)" "the content change is named"
+# another size, another sweep file
+cp "$SRC/tests/data/tiny.din" "$TMP/t.din"; echo "0 100" >> "$TMP/t.din"
+cp "$TMP/journal" "$J.partial"
+expect_status 1 "resume after the trace grew" "$CACHET" sweep -q --resume -o "$J" "$SWJ" "$TMP/t.din"
+expect_err_contains "changed size since it was written" "the size change is named"
+cp "$SRC/tests/data/tiny.din" "$TMP/t.din"
+echo "; a comment" >> "$SWJ"
+cp "$TMP/journal" "$J.partial"
+expect_status 1 "resume after the sweep file changed" "$CACHET" sweep -q --resume -o "$J" "$SWJ" "$TMP/t.din"
+expect_err_contains "the sweep file changed since it was written" "the sweep file change is named"
+rm -f "$J.partial"
 
 # 5. errors: exit 2, file and key named, nothing left behind
 printf '[sweep]\nl1d.size = 4K..2K x2\n' > "$TMP/bad.ini"
