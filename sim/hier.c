@@ -1628,6 +1628,23 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
     return CT_OK;
 }
 
+uint64_t ct_sim_bytes_estimate(const ct_config *cfg)
+{
+    uint64_t total = 64u << 10;
+
+    for (int lv = 0; lv < CT_LV_COUNT; lv++) {
+        const ct_cache_cfg *k = &cfg->cache[lv];
+        uint64_t n = lv >= CT_LV_L2 && k->shared ? 1 : cfg->cores, lines;
+        if (!ct_config_level_present(cfg, lv) || !k->line)
+            continue;
+        if ((lines = k->size / k->line) == 0)
+            continue;
+        total += n * (ct_cache_bytes(k->size, k->assoc ? k->assoc : (uint32_t)lines, k->line) +
+                      lines * 8 + (cfg->miss_classes ? lines * 64 : 0));
+    }
+    return total;
+}
+
 /* Refuse a hierarchy whose tags would not fit in physical memory. */
 static int check_size(const ct_config *cfg, ct_error *err)
 {

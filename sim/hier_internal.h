@@ -216,4 +216,10 @@ void ct_sim_tap(ct_sim *s, size_t li, ct_tap_fn fn, ct_tap_run_fn run, void *ctx
  * Returns the latency (hier.c). */
 uint32_t ct_hier_walk_read(struct ct_sim *s, int li, uint64_t pa, int ns);
 
+/* The memory a hierarchy of cfg allocates, as an estimate from above: its
+ * tags, flags and fingerprints (ct_cache_bytes), 8 bytes a line of policy
+ * state, 64 a line of miss classification when on, 64 KiB besides. The
+ * sweep bounds the hierarchies one pass holds with it (sweep.c). */
+uint64_t ct_sim_bytes_estimate(const ct_config *cfg);
+
 #endif

@@ -20,6 +20,14 @@
  *  - A window (ct_sweep_opts.window: skip, warm-up, simulated count, rules
  *    in window.c) applies to every point of every trace, each simulated on
  *    its own (no one-pass). The trace is still read to its end.
+ *  - Memory: the hierarchies of one pass are bounded. A decoding setting's
+ *    points are taken in order into passes whose hierarchies total at most
+ *    half the physical memory, or half the address-space limit
+ *    (RLIMIT_AS) when that is less (ct_sim_bytes_estimate, an estimate
+ *    from above; a pass holds one point at least); each pass decodes the
+ *    trace again, and frees its hierarchies when done. Should building a
+ *    pass's jobs still run out of memory, the pass is split in two and
+ *    each half run in turn, down to one point.
  *  - Intervals: every `interval` trace accesses (counted over the decoded
  *    stream), each level's miss rate over the interval joins its running
  *    statistics when the level saw accesses in it; a last, partial
@@ -46,6 +54,8 @@
 #include "config_internal.h"
 #include "report_internal.h"
 #include "sweep_internal.h"
+#include "hier_internal.h"
+#include <sys/resource.h>
 
 #define RING_SLOTS 16
 #define BATCH_CAP (1u << 14)
@@ -722,6 +732,7 @@ typedef struct pass_ctx {
     size_t trace_index, ntraces;
     size_t points_done, points_total;
     double t0;
+    int planned;              /* the current pass built its jobs (run_points) */
 } pass_ctx;
 
 /* Deliver the results of finished jobs, in point order. */
@@ -899,6 +910,7 @@ static int run_pass(pass_ctx *pc, const size_t *pts, size_t n, int allow_onepass
         ct_sweep_plan p = {pc->trace_index, n - n_onepass, n_onepass, n_groups, used, note, why};
         o->plan(o->plan_ctx, &p);
     }
+    pc->planned = 1;
     for (size_t i = 0; i < nw; i++) {
         if (pthread_create(&w[i].th, NULL, worker_main, &w[i]) != 0) {
             rc = ct_error_set(err, CT_E_INTERNAL, "cannot start a worker thread");
@@ -1015,6 +1027,48 @@ out:
     return rc;
 }
 
+/* Bytes of hierarchies one pass may hold (the rule at the top). */
+static uint64_t pass_budget(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t budget = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2 : UINT64_MAX;
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (uint64_t)rl.rlim_cur / 2 < budget)
+        budget = (uint64_t)rl.rlim_cur / 2;
+    return budget;
+}
+
+/* Run the points pts[0..n) of one decoding setting: a one-pass-allowed
+ * pass, then its redo pass; a pass whose jobs cannot be built for want of
+ * memory is split in two (the rule at the top). scratch holds n entries. */
+static int run_points(pass_ctx *pc, const size_t *pts, size_t n, size_t *scratch,
+                      ct_error *err)
+{
+    size_t nredo = 0;
+    int rc;
+
+    pc->planned = 0;
+    rc = run_pass(pc, pts, n, 1, scratch, &nredo, err);
+    if (rc == CT_E_NOMEM && !pc->planned && n > 1) {
+        memset(err, 0, sizeof *err);
+        rc = run_points(pc, pts, n / 2, scratch, err);
+        if (rc == CT_OK)
+            rc = run_points(pc, pts + n / 2, n - n / 2, scratch, err);
+        return rc;
+    }
+    if (rc == CT_OK && nredo > 0) {
+        size_t *redo = malloc(nredo * sizeof *redo), nagain = 0;
+        if (!redo)
+            return ct_error_set(err, CT_E_NOMEM, "out of memory");
+        memcpy(redo, scratch, nredo * sizeof *redo);
+        rc = run_pass(pc, redo, nredo, 0, scratch, &nagain, err);
+        free(redo);
+    }
+    return rc;
+}
+
 int ct_sweep_run(ct_sweep *sw, const char *const *traces, size_t ntraces,
                  const ct_sweep_opts *o, ct_error *err)
 {
@@ -1022,11 +1076,13 @@ int ct_sweep_run(ct_sweep *sw, const char *const *traces, size_t ntraces,
     size_t *grp = calloc(sw->npoints + 1, sizeof *grp);
     size_t *redo = calloc(sw->npoints + 1, sizeof *redo);
     uint64_t *dk = calloc(sw->npoints + 1, sizeof *dk);
+    uint64_t *bytes = calloc(sw->npoints + 1, sizeof *bytes);
+    const uint64_t budget = pass_budget();
     pass_ctx pc;
     int rc = CT_OK;
 
     gsl_set_error_handler_off();
-    if (!todo || !grp || !redo || !dk) {
+    if (!todo || !grp || !redo || !dk || !bytes) {
         rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
         goto out;
     }
@@ -1045,8 +1101,10 @@ int ct_sweep_run(ct_sweep *sw, const char *const *traces, size_t ntraces,
         if (!o->shard_n || i % o->shard_n == o->shard_k) {
             if (!sw->cfg[i])
                 rc = ct_sweep_point_build(sw, i, err);
-            if (rc == CT_OK)
+            if (rc == CT_OK) {
                 dk[i] = decode_key(sw->cfg[i]);
+                bytes[i] = ct_sim_bytes_estimate(sw->cfg[i]);
+            }
         }
     if (rc)
         goto out;
@@ -1069,7 +1127,7 @@ int ct_sweep_run(ct_sweep *sw, const char *const *traces, size_t ntraces,
         }
         /* one pass per decoding setting */
         while (ntodo > 0 && rc == CT_OK) {
-            size_t ng = 0, nredo = 0, keep = 0;
+            size_t ng = 0, keep = 0;
             uint64_t k = dk[todo[0]];
             for (size_t i = 0; i < ntodo; i++) {
                 if (dk[todo[i]] == k)
@@ -1078,9 +1136,13 @@ int ct_sweep_run(ct_sweep *sw, const char *const *traces, size_t ntraces,
                     todo[keep++] = todo[i];
             }
             ntodo = keep;
-            rc = run_pass(&pc, grp, ng, 1, redo, &nredo, err);
-            if (rc == CT_OK && nredo > 0)
-                rc = run_pass(&pc, redo, nredo, 0, grp, &ng, err);
+            /* passes of at most `budget` bytes of hierarchies, one point at least */
+            for (size_t at = 0, m; at < ng && rc == CT_OK; at += m) {
+                uint64_t held = bytes[grp[at]];
+                for (m = 1; at + m < ng && held + bytes[grp[at + m]] <= budget; m++)
+                    held += bytes[grp[at + m]];
+                rc = run_points(&pc, grp + at, m, redo, err);
+            }
         }
     }
 out:
@@ -1088,5 +1150,6 @@ out:
     free(grp);
     free(redo);
     free(dk);
+    free(bytes);
     return rc;
 }
