@@ -255,32 +255,6 @@ int cli_interrupted(void)
     return atomic_load_explicit(&interrupted, memory_order_relaxed) != 0;
 }
 
-/* Bytes of the regular files under dir, `depth` levels down at most. */
-static uint64_t dir_size(const char *dir, int depth)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    uint64_t total = 0;
-
-    if (!d)
-        return 0;
-    while ((e = readdir(d)) != NULL) {
-        char path[4096];
-        struct stat sb;
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (stat(path, &sb) != 0)
-            continue;
-        if (S_ISREG(sb.st_mode))
-            total += (uint64_t)sb.st_size;
-        else if (S_ISDIR(sb.st_mode) && depth > 0)
-            total += dir_size(path, depth - 1);
-    }
-    closedir(d);
-    return total;
-}
-
 /* FNV-1a over n bytes, continuing from h. */
 static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
 {
@@ -320,14 +294,16 @@ static uint64_t ends_hash(const char *path, uint64_t size)
     return h;
 }
 
-/* Add the identity of path (stat in sb) to id; directories `depth` levels down. */
-static void identity_add(const char *path, const struct stat *sb, int depth, cli_identity *id)
+/* Add the identity of path (stat in sb) to id, its hash only when `hash`;
+ * the regular files of a directory `depth` levels down. */
+static void identity_add(const char *path, const struct stat *sb, int depth, int hash,
+                         cli_identity *id)
 {
     uint64_t mtime = (uint64_t)sb->st_mtim.tv_sec * 1000000000ull + (uint64_t)sb->st_mtim.tv_nsec;
 
     if (S_ISREG(sb->st_mode)) {
         const char *base = strrchr(path, '/');
-        uint64_t h = ends_hash(path, (uint64_t)sb->st_size);
+        uint64_t h = hash ? ends_hash(path, (uint64_t)sb->st_size) : 0;
         h = fnv1a(h, base ? base + 1 : path, strlen(base ? base + 1 : path));
         id->size += (uint64_t)sb->st_size;
         id->hash += h; /* a sum: the order of a directory's entries does not matter */
@@ -345,7 +321,7 @@ static void identity_add(const char *path, const struct stat *sb, int depth, cli
                 continue;
             snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
             if (stat(sub, &ss) == 0)
-                identity_add(sub, &ss, depth - 1, id);
+                identity_add(sub, &ss, depth - 1, hash, id);
         }
         closedir(d);
     }
@@ -358,17 +334,18 @@ void cli_file_identity(const char *path, cli_identity *id)
     memset(id, 0, sizeof *id);
     if (strcmp(path, "-") == 0 || stat(path, &sb) != 0)
         return;
-    identity_add(path, &sb, 2, id);
+    identity_add(path, &sb, 2, 1, id);
 }
 
 uint64_t cli_file_size(const char *path)
 {
     struct stat sb;
+    cli_identity id = {0, 0, 0};
     if (strcmp(path, "-") == 0 || stat(path, &sb) != 0)
         return 0;
-    if (S_ISDIR(sb.st_mode))
-        return dir_size(path, 2); /* a trace directory: its files (and trace/) */
-    return S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
+    /* a trace directory: its files (and trace/) */
+    identity_add(path, &sb, 2, 0, &id);
+    return id.size;
 }
 
 double cli_now(void)
