@@ -94,13 +94,13 @@ rm -f "$TMP/i.csv.partial"
 # whose output could not be made (OUT.csv a directory) holds every point
 J=$TMP/j.csv SWJ=$TMP/sw.ini
 cp "$SRC/tests/data/tiny.din" "$TMP/t.din"
-cp "$SW" "$SWJ"
+printf '[sweep]\nl2.size = 64K 128K 256K\n' > "$SWJ"
 mkdir "$J"
 expect_status 2 "output is a directory" "$CACHET" sweep -q -o "$J" "$SWJ" "$TMP/t.din"
 rmdir "$J"
 cp "$J.partial" "$TMP/journal"
-expect_status 0 "resume of an unchanged trace" "$CACHET" sweep -q --resume -o "$J" "$SWJ" "$TMP/t.din"
-expect_err_contains "resuming: 20 finished" "every point resumed"
+expect_status 0 "resume of an unchanged trace" "$CACHET" sweep --resume -o "$J" "$SWJ" "$TMP/t.din"
+expect_err_contains "resuming: 3 finished" "every point resumed"
 "$CACHET" sweep -q -o "$TMP/j-ref.csv" "$SWJ" "$TMP/t.din"
 check "resumed equals a fresh run" cmp "$J" "$TMP/j-ref.csv"
 # the trace rewritten in place with the same size
