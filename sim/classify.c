@@ -22,6 +22,7 @@ typedef struct node {
 
 struct ct_classify {
     int fifo;                 /* FIFO list: a hit does not move its node */
+    uint64_t seed;            /* the policy's, for a reset */
     const ct_policy_ops *pol; /* other policies: the plug-in, one set */
     void *pst;
     /* fully-associative shadow */
@@ -38,6 +39,7 @@ ct_classify *ct_classify_create(uint64_t lines, const ct_policy_ops *pol, uint64
     if (!k || lines == 0 || lines > UINT32_MAX / 2)
         goto fail;
     k->cap = (uint32_t)lines;
+    k->seed = seed;
     k->head = k->tail = NIL;
     k->nodes = malloc(lines * sizeof *k->nodes);
     /* the index never grows: it holds at most `lines` blocks */
@@ -67,6 +69,23 @@ void ct_classify_free(ct_classify *k)
     ct_map_free(&k->index);
     ct_map_free(&k->seen);
     free(k);
+}
+
+int ct_classify_reset(ct_classify *k)
+{
+    k->used = 0;
+    k->head = k->tail = NIL;
+    ct_map_clear(&k->index);
+    ct_map_clear(&k->seen);
+    if (k->pst) {
+        k->pol->destroy(k->pst);
+        k->pst = k->pol->create(1, k->cap, k->seed);
+        if (!k->pst) {
+            k->pol = NULL;   /* LRU from here on rather than no state */
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* ---- fully-associative LRU ---- */

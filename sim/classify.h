@@ -16,6 +16,9 @@
  * (random draws from the level's seed), except PLRU beyond what its tree
  * allows (a power of two up to 64 ways), which takes LRU. The set of lines
  * seen grows with the footprint of the trace, not with its length.
+ * Invalidating the whole level forgets both (ct_classify_reset), as
+ * DineroIV's d4invalidate empties the shadow and the infinite cache: a
+ * line's next miss is compulsory again.
  */
 #ifndef CT_CLASSIFY_H
 #define CT_CLASSIFY_H
@@ -32,6 +35,10 @@ struct ct_policy_ops;
  * (seeded with seed when it draws); NULL when out of memory. */
 ct_classify *ct_classify_create(uint64_t lines, const struct ct_policy_ops *pol, uint64_t seed);
 void ct_classify_free(ct_classify *k);
+
+/* Forget every line: the shadow is empty and no line was ever seen. 0, or
+ * -1 out of memory (a drawing policy's state is made anew). */
+int ct_classify_reset(ct_classify *k);
 
 /* Record one access to block, a miss of the level when miss is set; alloc
  * is 0 when a miss of this access would not fill the level (a write

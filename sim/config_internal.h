@@ -74,6 +74,8 @@ struct ct_config {
     int indexing;             /* enum ct_indexing */
     int miss_classes;         /* 1: keep the 3C split (costs speed) */
     int flush_at_end;         /* 1: write back every dirty line when the trace ends */
+    uint64_t flush_every;     /* > 0: write back and invalidate everything after every
+                                 this many accesses (sim/hier.c, Periodic flush) */
     int compat;               /* enum ct_compat: whose counting rules the model follows */
     int coherence;            /* enum ct_coherence */
     char warmup_fraction[32]; /* decimal in [0, 1]: warm up until the last level is this

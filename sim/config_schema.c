@@ -125,6 +125,9 @@ const ct_schema_row ct_schema_rows[] = {
     {S_SYSTEM, "flush_at_end", CT_VT_BOOL, F(flush_at_end), 0, 1, "no", NULL, NULL,
      "write back every dirty line when the trace ends, as DineroIV does (counted as "
      "write-backs, not as cycles)"},
+    {S_SYSTEM, "flush_every", CT_VT_UINT, F(flush_every), 0, UINT64_MAX, "0", NULL, NULL,
+     "after every N trace accesses write back every dirty line and invalidate every level, "
+     "as DineroIV's -flushcount N (0: never; rule in sim/hier.c)"},
     {S_SYSTEM, "compat", CT_VT_ENUM, F(compat), 0, 0, "none", compat_names, NULL,
      "count as another simulator does: drcachesim = DynamoRIO's cache simulator (LRU, FIFO "
      "or LFU, no dirty lines, its prefetch and child-hit accounting; rules in "

@@ -524,6 +524,10 @@ int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err)
     struct ct_dcs *d;
     uint32_t line = 0;
 
+    if (cfg->flush_every)
+        return ct_error_set(err, CT_E_CONFIG,
+                            "%s: [system] flush_every: compat = drcachesim has no periodic "
+                            "flush", where);
     for (size_t li = 0; li < s->nlv; li++) {
         const ct_level *L = &s->lv[li];
         const ct_cache_cfg *k = &cfg->cache[L->lv];

@@ -118,6 +118,15 @@
  *   from the least recently used line (LRU; FIFO: the oldest fill) to the
  *   most recent; with another policy from the first way to the last.
  *
+ * Periodic flush
+ *   With [system] flush_every = N, after every N accesses of the trace
+ *   (every record handed to the model: cache operations and instruction
+ *   records without a fetch count too, as DineroIV's -flushcount counts
+ *   every trace record) every level is cleaned, top level first, then
+ *   invalidated, as din labels 4 and 5 (CT_OP_ALL) do one after the other;
+ *   no cycles are charged. Invalidating a whole level also forgets its 3C
+ *   history (sim/classify.h), as DineroIV's d4invalidate does.
+ *
  * End of run
  *   With [system] flush_at_end, ct_sim_finish cleans every level, top level
  *   first, as DineroIV copies everything back when its trace ends: the
@@ -936,6 +945,8 @@ static void maintain_level(ct_sim *s, int li, int op)
                 maintain_line(s, li, v[i].idx, op);
     }
     free(v);
+    if (s->lv[li].cls && (op == CT_OP_INVAL || op == CT_OP_CLEAN_INVAL))
+        (void)ct_classify_reset(s->lv[li].cls);  /* out of memory: LRU's shadow */
 }
 
 static void cacheop_all(ct_sim *s, int op)
@@ -944,6 +955,16 @@ static void cacheop_all(ct_sim *s, int op)
      * levels below are cleaned */
     for (size_t li = 0; li < s->nlv; li++)
         maintain_level(s, (int)li, op);
+}
+
+/* A periodic flush (rule "Periodic flush"). */
+static NOINLINE void flush_periodic(ct_sim *s)
+{
+    const ct_access *cur = s->cur;
+    s->cur = NULL;
+    cacheop_all(s, CT_OP_CLEAN);
+    cacheop_all(s, CT_OP_INVAL);
+    s->cur = cur;
 }
 
 static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
@@ -1498,11 +1519,67 @@ static int run_tlb(ct_sim *s, const ct_batch *b, ct_error *err)
     return CT_OK;
 }
 
-int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err)
+static int run_part(ct_sim *s, const ct_batch *b, ct_error *err)
 {
     if (UNLIKELY(s->win != NULL))
         return ct_window_run(s, b, err);
     return s->run(s, b, err);
+}
+
+/* The batch in parts that end where a periodic flush falls: each part is
+ * b's accesses [i, i + n) with the side records before them (and those
+ * after the last access with the last part), their indices made relative. */
+static NOINLINE int run_flushing(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    ct_batch *p = &s->part;
+    uint32_t i = 0, mi = 0, ei = 0;
+
+    if (p->mkcap < b->nmk || p->evcap < b->nev) {
+        ct_marker *mk = realloc(p->mk, (b->nmk ? b->nmk : 1) * sizeof *mk);
+        ct_event *ev;
+        if (mk)
+            p->mk = mk;
+        ev = realloc(p->ev, (b->nev ? b->nev : 1) * sizeof *ev);
+        if (ev)
+            p->ev = ev;
+        if (!mk || !ev)
+            return ct_error_set(err, CT_E_NOMEM, "out of memory");
+        p->mkcap = b->nmk;
+        p->evcap = b->nev;
+    }
+    do {
+        const uint64_t room = s->flush_every - s->since_flush;
+        const uint32_t n = b->n - i < room ? b->n - i : (uint32_t)room;
+        const uint32_t end = i + n == b->n ? UINT32_MAX : i + n; /* side records below end */
+        int rc;
+
+        p->acc = b->acc + i;
+        p->n = n;
+        for (p->nmk = 0; mi < b->nmk && b->mk[mi].index < end; mi++, p->nmk++) {
+            p->mk[p->nmk] = b->mk[mi];
+            p->mk[p->nmk].index -= i;
+        }
+        for (p->nev = 0; ei < b->nev && b->ev[ei].index < end; ei++, p->nev++) {
+            p->ev[p->nev] = b->ev[ei];
+            p->ev[p->nev].index -= i;
+        }
+        if ((rc = run_part(s, p, err)) != CT_OK)
+            return rc;
+        i += n;
+        s->since_flush += n;
+        if (s->since_flush == s->flush_every) {
+            flush_periodic(s);
+            s->since_flush = 0;
+        }
+    } while (i < b->n);
+    return CT_OK;
+}
+
+int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    if (UNLIKELY(s->flush_every != 0))
+        return run_flushing(s, b, err);
+    return run_part(s, b, err);
 }
 
 /* ---- creation ------------------------------------------------------------- */
@@ -1703,6 +1780,7 @@ static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         }
         s->general |= s->nuncached > 0;  /* the ranges are looked up on the general path */
     }
+    s->flush_every = cfg->flush_every;
     maxlv = (size_t)CT_LV_COUNT * cfg->cores;
     s->lv = calloc(maxlv, sizeof *s->lv);
     s->first_i = malloc(cfg->cores * sizeof *s->first_i);
@@ -1884,6 +1962,8 @@ void ct_sim_free(ct_sim *s)
     ct_dcs_free(s->dcs);
     ct_window_free(s->win);
     ct_xlate_free(s->xl);
+    free(s->part.mk);
+    free(s->part.ev);
     free(s->lv);
     free(s->first_i);
     free(s->first_d);

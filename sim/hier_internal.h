@@ -162,6 +162,9 @@ struct ct_sim {
     uint32_t mem_latency;
     int use_paddr;              /* [system] indexing = physical */
     int flush_at_end;           /* [system] flush_at_end */
+    uint64_t flush_every;       /* [system] flush_every (0: off) */
+    uint64_t since_flush;       /* accesses run since the last periodic flush */
+    ct_batch part;              /* flush_every: the side records of a part of a batch */
     int general;                /* ct_sim_force_general: no specialised paths */
     int device_uncached;        /* [system] device_uncached */
     size_t nuncached;           /* [system] uncached: ranges, sorted */

@@ -19,6 +19,14 @@ void ct_map_free(ct_map *m)
     m->has_empty = 0;
 }
 
+void ct_map_clear(ct_map *m)
+{
+    for (uint64_t i = 0; m->slot && i <= m->mask; i++)
+        m->slot[i].key = CT_MAP_EMPTY;
+    m->used = 0;
+    m->has_empty = 0;
+}
+
 /* Moves every key into an array of `slots` slots. */
 static int rehash(ct_map *m, uint64_t slots)
 {

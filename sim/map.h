@@ -56,6 +56,8 @@ typedef struct ct_map {
 /* Frees the slots; the map is empty again (m may be NULL). */
 void ct_map_free(ct_map *m);
 
+/* Removes every key, keeping the slots (no allocation). */
+void ct_map_clear(ct_map *m);
 /* Makes room for n keys in all without growing. 0, or -1 out of memory. */
 int ct_map_reserve(ct_map *m, uint64_t n);
 

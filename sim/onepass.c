@@ -2227,6 +2227,8 @@ const char *ct_onepass_unsuitable(const ct_config *cfg, const char *section)
     k = &cfg->cache[lv];
     if (cfg->cores != 1)
         return "more than one core";
+    if (cfg->flush_every)
+        return "periodic flushes (flush_every)";
     if (ct_policy_at((size_t)k->replacement) != &ct_policy_lru)
         return "replacement is not lru";
     if (ct_prefetch_at((size_t)k->prefetcher) != &ct_prefetch_none)

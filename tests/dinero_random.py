@@ -14,8 +14,9 @@ Configurations: an L1I and an L1D, each 256 B to 16 KiB with lines of 16 to
 associative, LRU or FIFO, write-back, write-through or nofetch,
 write-allocate, not or nofetch (the L1I only reads), optionally a
 unified L2 and L3 (up to 256 KiB, any line size, the same policies), with
-or without the 3C split at each level. Everything is copied back at the end
-(DineroIV always does so; cachet's flush_at_end = yes).
+or without the 3C split at each level; in a quarter of the pairs a periodic
+flush every 200 to 5,000 references (-flushcount, flush_every). Everything is
+copied back at the end (DineroIV always does so; cachet's flush_at_end = yes).
 Traces: windows of 2,000 to 30,000 references of the 093.nasa7 din trace
 when CACHET_CORPUS (or --corpus) has it, and synthetic din traces of reads,
 writes, fetches and accesses of unknown type (labels 0, 1, 2, 3) over a few
@@ -69,6 +70,8 @@ def rand_config(rng):
         levels.append(rand_level(rng, 'l2', 1 * KIB, 256 * KIB))
         if rng.random() < 0.3:
             levels.append(rand_level(rng, 'l3', 2 * KIB, 256 * KIB))
+    # a periodic flush (-flushcount) in a quarter of the pairs
+    levels[0]['flush'] = rng.randint(200, 5000) if rng.random() < 0.25 else 0
     return levels
 
 
@@ -87,6 +90,8 @@ def dinero_args(levels):
             args += [p + 'wback', lv['wback'], p + 'walloc', lv['walloc']]
         if lv['ccc']:
             args.append(p + 'ccc')
+    if levels[0]['flush']:
+        args += ['-flushcount', str(levels[0]['flush'])]
     return args + ['-informat', 'd']
 
 
@@ -94,7 +99,7 @@ POLICY = {'a': 'yes', 'n': 'no', 'f': 'nofetch'}   # DineroIV's -wback / -walloc
 
 
 def cachet_ini(levels):
-    out = ['[system]', 'flush_at_end = yes',
+    out = ['[system]', 'flush_at_end = yes', 'flush_every = %d' % levels[0]['flush'],
            'miss_classes = %s' % ('yes' if any(lv['ccc'] for lv in levels) else 'no')]
     for lv in levels:
         out += ['[%s]' % lv['name'], 'size = %d' % lv['size'], 'line = %d' % lv['line'],

@@ -25,6 +25,26 @@ TEST(zeroed_map_is_empty)
     ct_map_free(NULL);
 }
 
+TEST(clear_keeps_the_slots_and_drops_every_key)
+{
+    ct_map m = {0};
+    int added;
+    ct_map_slot *slots;
+    for (uint64_t k = 0; k < 40; k++)
+        *ct_map_put(&m, k * 7, &added) = k;
+    *ct_map_put(&m, CT_MAP_EMPTY, &added) = 1;
+    slots = m.slot;
+    ct_map_clear(&m);
+    CHECK(m.slot == slots);
+    CHECK_EQ_U64(ct_map_count(&m), 0);
+    CHECK(ct_map_find(&m, 7) == NULL);
+    CHECK(ct_map_find(&m, CT_MAP_EMPTY) == NULL);
+    *ct_map_put(&m, 7, &added) = 3;
+    CHECK(added);
+    CHECK_EQ_U64(*ct_map_find(&m, 7), 3);
+    ct_map_free(&m);
+}
+
 TEST(put_then_find_returns_the_same_value)
 {
     ct_map m = {0};
@@ -123,6 +143,7 @@ int main(void)
 {
     RUN(mix_is_splitmix64s_finaliser);
     RUN(zeroed_map_is_empty);
+    RUN(clear_keeps_the_slots_and_drops_every_key);
     RUN(put_then_find_returns_the_same_value);
     RUN(the_empty_key_and_zero_are_keys);
     RUN(array_doubles_past_three_quarters);

@@ -239,4 +239,27 @@ if run_case wanf4 && run_case wanf32; then
         1,0,2,1,1 "nofetch write policies"
 fi
 
+# [system] flush_every = N (DineroIV's -flushcount N): after every N
+# accesses every dirty line is written back and every level invalidated,
+# which also forgets the 3C history. Store A, load A (a hit), the flush
+# (1 write-back), load A: a miss again, compulsory again (2 misses, both
+# compulsory). DineroIV 7 -flushcount 10000 on the first 200,000 nasa7
+# references (L1I 2K 2-way, L1D 4K 4-way, 32-byte lines, L2 32K 4-way
+# 64-byte lines, -ccc at each): L1D 1639 misses, 1542 compulsory, 32
+# capacity, 65 conflict; L2 1396 misses, 1390 compulsory, as cachet.
+cat > "$TMP/flush.ini" <<'INI'
+[system]
+miss_classes = yes
+flush_every = 2
+[l1d]
+size = 64
+assoc = 1
+line = 32
+INI
+printf '1 0\n0 0\n0 0\n' > "$TMP/flush.din"
+if run_case flush; then
+    expect_eq "$(lv "$TMP/flush.json" l1d "['misses']"),$(lv "$TMP/flush.json" l1d "['by_kind']['load']['compulsory']"),$(lv "$TMP/flush.json" l1d "['writebacks']"),$(json_get "$TMP/flush.json" "d['memory']['writes']")" \
+        2,1,1,1 "flush_every writes back, invalidates and forgets the 3C history"
+fi
+
 finish
