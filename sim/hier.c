@@ -127,6 +127,14 @@
  *   no cycles are charged. Invalidating a whole level also forgets its 3C
  *   history (sim/classify.h), as DineroIV's d4invalidate does.
  *
+ * Bytes moved (per level, DineroIV's "Bytes From/To Memory" of each cache)
+ *   bytes_from_below: a line for every fetch the level makes (a demand
+ *   miss that fetches, a hardware prefetch), and the bytes of each fetch
+ *   passing through an exclusive level. bytes_to_below: a line for every
+ *   write-back and every victim sent to an exclusive level below, and the
+ *   bytes of every write the level passes down (a write-through, a write
+ *   that does not allocate). DineroIV leaves its prefetches' fetches out.
+ *
  * End of run
  *   With [system] flush_at_end, ct_sim_finish cleans every level, top level
  *   first, as DineroIV copies everything back when its trace ends: the
@@ -374,9 +382,11 @@ static void evict(ct_sim *s, int li, uint64_t idx)
     if (L->next >= 0 && s->lv[L->next].inclusion == CT_INCL_EXCLUSIVE) {
         if (dirty)
             L->st.writebacks++;
+        L->st.bytes_to_below += L->line;
         fill_victim(s, L->next, block, dirty);
     } else if (dirty) {
         L->st.writebacks++;
+        L->st.bytes_to_below += L->line;
         write_down(s, L->next, block << c->line_bits, L->line, CT_WRITEBACK);
     }
     s->ns = outer_ns;
@@ -468,6 +478,7 @@ static uint32_t fetch(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
         (void)ct_classify_access(L->cls, block, 1, 1);
     /* a line moving up from an exclusive level further down passes through
      * with its dirty state */
+    L->st.bytes_from_below += bytes;
     return fetch(s, L->next, addr, bytes, kind, dirty);
 }
 
@@ -483,6 +494,7 @@ FORCE_INLINE void write_line(ct_sim *s, int li, uint64_t idx, uint64_t addr, uin
             EMIT(s, (size_t)li, LC_WRITE, idx, ct_cache_tag(&L->c, idx), LINE_NS(&L->c, idx));
         }
     } else {
+        L->st.bytes_to_below += bytes;
         write_down(s, L->next, addr, bytes, CT_STORE);
     }
 }
@@ -510,6 +522,7 @@ static NOINLINE uint32_t miss(ct_sim *s, ct_level *L, uint64_t addr, uint32_t by
     L->st.kind[kind].misses++;
     if (write && kind != CT_ATOMIC &&
         (!allocates(L, bytes) || (L->inclusion == CT_INCL_EXCLUSIVE && !s->demand))) {
+        L->st.bytes_to_below += bytes;
         write_down(s, L->next, addr, bytes, kind == CT_WRITEBACK ? CT_WRITEBACK : CT_STORE);
         return L->latency;
     }
@@ -517,6 +530,7 @@ static NOINLINE uint32_t miss(ct_sim *s, ct_level *L, uint64_t addr, uint32_t by
         lat = L->latency;  /* the write covers the line: no fetch */
         change = L->write_back ? LC_FILL_NODATA : LC_FILL;
     } else {
+        L->st.bytes_from_below += L->line;
         lat = fetch(s, L->next, block << c->line_bits, L->line, write ? CT_LOAD : kind,
                     &dirty_in);
     }
@@ -697,9 +711,11 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
         lat = L->latency;  /* the write covers the line: no fetch */
         change = LC_FILL_NODATA;
     } else if (!N) {
+        L->st.bytes_from_below += L->line;
         s->tot.mem_reads++;
         lat = s->mem_latency;
     } else {
+        L->st.bytes_from_below += L->line;
         lat = serve_below(s, N, block, want, write ? CT_LOAD : kind, 0, WN, E);
     }
     idx = ct_cache_lru_victim(c, set, W);
@@ -712,6 +728,7 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
             emit(s, (size_t)L->index, LC_EVICT, idx, victim, (vflag & CT_LF_NS) != 0);
         if (vflag & CT_LF_DIRTY) {
             L->st.writebacks++;
+            L->st.bytes_to_below += L->line;
             if (!N) {
                 s->tot.mem_writes++;
             } else {
@@ -839,6 +856,7 @@ static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int seen
             continue;
         }
         L->st.kind[CT_HWPREFETCH].misses++;
+        L->st.bytes_from_below += L->line;
         (void)fetch(s, L->next, b << c->line_bits, L->line, CT_HWPREFETCH, &dirty_in);
         (void)install(s, li, set, b, (uint8_t)(CT_LF_PREFETCHED | (dirty_in ? CT_LF_DIRTY : 0)),
                       LC_FILL);
@@ -862,6 +880,7 @@ static void maintain_line(ct_sim *s, int li, uint64_t idx, int op)
         if (op == CT_OP_CLEAN)
             EMIT(s, (size_t)li, LC_CLEAN, idx, block, ns);
         s->ns = ns;
+        L->st.bytes_to_below += L->line;
         write_down(s, L->next, block << c->line_bits, L->line, CT_WRITEBACK);
         s->ns = outer_ns;
     }

@@ -159,6 +159,9 @@
  *    count the evictions that already happened, and with flush_at_end
  *    every cache that still holds them dirty writes them back.
  *  - Evictions = fills (every miss allocates) - lines valid at the end.
+ *    Bytes (hier.c's rule): from below, a line per miss that fetches; to
+ *    below, a line per write-back (write-back L) or the bytes of every write
+ *    (write-through L).
  *  - Cost: a demand request (hier.c's `demand` flag) costs L's latency on a
  *    hit and memory's on a miss, except a miss by a write that covers the
  *    whole line (no fetch: L's latency), added to the cycles of the kind of
@@ -800,6 +803,7 @@ struct ct_onepass {
     uint64_t acc[NCLASS];   /* every request at L by class */
     uint64_t comp[NCLASS];  /* first uses */
     uint64_t writes;        /* write requests at L */
+    uint64_t write_bytes;   /* their bytes (a write-through L writes them below) */
     uint64_t repeats[NCLASS];   /* requests to the block of the one before, not taken
                                    (counted in the stacks that follow every request) */
     /* sampled mode: the stacks that followed the last request taken, its
@@ -1998,8 +2002,10 @@ FORCE_INLINE void tap_one(ct_onepass *o, uint64_t addr, uint32_t bytes, int kind
     uint32_t rep = 0;
 
     o->acc[cls]++;
-    if (write)
+    if (write) {
         o->writes++;
+        o->write_bytes += bytes;
+    }
     if (block == o->last_block && o->quick && (!write || o->last_dirty || !o->write_back)) {
         if (UNLIKELY(o->sampled))
             sampled_repeat(o, block, (uint32_t)cls);
@@ -3006,8 +3012,10 @@ void ct_onepass_result(ct_onepass *o, size_t k, ct_level_info *info, ct_level_st
             tot->cycles += cyc;
             tot->kind_cycles[charge] += cyc;
         }
-        if (!full)
+        if (!full) {
             tot->mem_reads += miss;
+            L->bytes_from_below += miss * o->line;
+        }
     }
     /* hits follow from accesses (counted by the tapped level) and misses */
     for (int kd = 0; kd < CT_KIND_COUNT; kd++)
@@ -3027,8 +3035,10 @@ void ct_onepass_result(ct_onepass *o, size_t k, ct_level_info *info, ct_level_st
     fl = (uint64_t)llround((double)fl * scale);
     if (o->write_back) {
         L->writebacks = wb + fl;
+        L->bytes_to_below += (wb + fl) * o->line;
         tot->mem_writes += wb + fl;
     } else {
+        L->bytes_to_below += o->write_bytes;
         tot->mem_writes += o->writes;
     }
     {

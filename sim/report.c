@@ -547,11 +547,14 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
                   (unsigned long long)tot.accesses, (unsigned long long)tot.hits,
                   (unsigned long long)tot.misses, ratio(tot.misses, tot.accesses));
         json_per_instr(w, 1000.0, tot.misses, t->instructions);
-        ct_writef(w, ", \"writebacks\": %llu, "
+        ct_writef(w, ", \"writebacks\": %llu, \"bytes_from_below\": %llu, "
+                     "\"bytes_to_below\": %llu, "
                      "\"evictions\": %llu, \"invalidations\": %llu, "
                      "\"back_invalidations\": %llu, \"child_hits\": %llu, "
                      "\"prefetches_issued\": %llu,\n",
-                  (unsigned long long)st->writebacks, (unsigned long long)st->evictions,
+                  (unsigned long long)st->writebacks,
+                  (unsigned long long)st->bytes_from_below,
+                  (unsigned long long)st->bytes_to_below, (unsigned long long)st->evictions,
                   (unsigned long long)st->invalidations,
                   (unsigned long long)st->back_invalidations,
                   (unsigned long long)st->child_hits,
@@ -692,7 +695,8 @@ void ct_csv_run_header(ct_writer *w)
                  "ifetch_accesses,ifetch_misses,load_accesses,load_misses,"
                  "store_accesses,store_misses,writeback_accesses,writeback_misses,"
                  "prefetch_accesses,prefetch_misses,hwprefetch_accesses,hwprefetch_misses,"
-                 "writebacks,compulsory,capacity,conflict,instructions,cycles,cpi,"
+                 "writebacks,bytes_from_below,bytes_to_below,compulsory,capacity,conflict,"
+                 "instructions,cycles,cpi,"
                  "amat,mem_reads,mem_writes");
 }
 
@@ -746,7 +750,8 @@ void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *
             ct_writef(w, "%llu,%llu,", (unsigned long long)st->kind[k[j]].accesses,
                       (unsigned long long)st->kind[k[j]].misses);
     }
-    ct_writef(w, "%llu,", (unsigned long long)st->writebacks);
+    ct_writef(w, "%llu,%llu,%llu,", (unsigned long long)st->writebacks,
+              (unsigned long long)st->bytes_from_below, (unsigned long long)st->bytes_to_below);
     if (p->classes)
         ct_writef(w, "%llu,%llu,%llu,", (unsigned long long)tot.compulsory,
                   (unsigned long long)tot.capacity, (unsigned long long)tot.conflict);
@@ -788,8 +793,8 @@ static void csv_tlb_fields(ct_writer *w, const ct_csv_prov *p, const ct_tlb_info
             ct_writef(w, "%llu,%llu,", (unsigned long long)st->kind[k[j]].accesses,
                       (unsigned long long)st->kind[k[j]].misses);
     }
-    /* no write-backs, no 3C split */
-    ct_writef(w, ",,,,%llu,%llu,%.6f,%.6f,%llu,%llu", (unsigned long long)t->instructions,
+    /* no write-backs, no bytes, no 3C split */
+    ct_writef(w, ",,,,,,%llu,%llu,%.6f,%.6f,%llu,%llu", (unsigned long long)t->instructions,
               (unsigned long long)t->cycles, ratio(t->cycles, t->instructions), demand_amat(t),
               (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes);
 }

@@ -25,7 +25,9 @@ hot regions and a cold one.
 Compared for every level: demand fetches and demand misses by kind
 (DineroIV's Instrn, Read, Write, Misc columns: cachet's ifetch; load; store,
 its write-backs from above and atomics; misc), and with the 3C split the compulsory,
-capacity and conflict misses by kind.
+capacity and conflict misses by kind; the bytes read from and written to
+the next level (DineroIV's Bytes From Memory and Bytes To Memory of each
+cache: cachet's bytes_from_below and bytes_to_below).
 """
 import argparse
 import json
@@ -145,6 +147,9 @@ def parse_dinero(text):
         if m:
             vals = m.group(2).split()
             out[cur][m.group(1)] = {c: int(float(v)) for c, v in zip(COLS, vals)}
+        m = re.match(r'^\s*Bytes (From|To) Memory\s+(\d+)', line)
+        if m:
+            out[cur]['Bytes ' + m.group(1)] = {'Total': int(m.group(2))}
     return out
 
 
@@ -161,7 +166,9 @@ def cachet_figures(js, levels):
             d['Data'] = d['Read'] + d['Write'] + d['Misc']
             d['Total'] = d['Instrn'] + d['Data']
             return d
-        f = {'Demand Fetches': col('accesses'), 'Demand Misses': col('misses')}
+        f = {'Demand Fetches': col('accesses'), 'Demand Misses': col('misses'),
+             'Bytes From': {'Total': lv['bytes_from_below']},
+             'Bytes To': {'Total': lv['bytes_to_below']}}
         if js.get('miss_classes', True) and 'compulsory' in lv:
             f['Compulsory misses'] = col('compulsory')
             f['Capacity misses'] = col('capacity')

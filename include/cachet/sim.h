@@ -125,16 +125,22 @@ typedef struct ct_level_stats {
     uint64_t prefetches_issued;  /* hardware prefetch requests made here */
     uint64_t prefetch_useful;    /* prefetched lines a demand access used */
     uint64_t prefetch_useless;   /* prefetched lines that left unused */
+    uint64_t bytes_from_below;   /* bytes read from the next level or memory: a
+                                    line per fetch (hardware prefetches too) */
+    uint64_t bytes_to_below;     /* bytes written to the next level or memory: a
+                                    line per write-back or victim sent to an
+                                    exclusive level, the bytes of each
+                                    write-through or non-allocating write */
 } ct_level_stats;
 
 /* Sum over kinds: total accesses, hits and misses of a level. */
 ct_kind_stats ct_level_total(const ct_level_stats *st);
 
-/* Static description of one level. */
 /* write_back and write_allocate = nofetch: DineroIV's nofetch policies (the
  * rules at the top of sim/hier.c). */
 #define CT_WRITE_NOFETCH 2
 
+/* Static description of one level. */
 typedef struct ct_level_info {
     const char *name;       /* the config section: "l1i", "l1d", "l2", "l3" */
     int core;               /* owning core, or -1 for a shared level */

@@ -262,4 +262,30 @@ if run_case flush; then
         2,1,1,1 "flush_every writes back, invalidates and forgets the 3C history"
 fi
 
+# Bytes moved per level (DineroIV's Bytes From/To Memory of each cache): a
+# store miss in a write-through, write-allocate L1D of 32-byte lines
+# fetches a line (32 bytes from below) and writes its 4 bytes through (4
+# to below); the L2 fetches the line (32) and, dirty from the store,
+# writes it back when everything is copied back at the end (32).
+# DineroIV 7 -l1-dsize 64 -l1-dbsize 32 -l1-dwback n -l2-usize 256
+# -l2-ubsize 32 -l2-uassoc 2: L1D 32 / 4 bytes, L2 32 / 32.
+cat > "$TMP/bytes.ini" <<'INI'
+[system]
+flush_at_end = yes
+[l1d]
+size = 64
+assoc = 1
+line = 32
+write_back = no
+[l2]
+size = 256
+assoc = 2
+line = 32
+INI
+printf '1 0\n' > "$TMP/bytes.din"
+if run_case bytes; then
+    expect_eq "$(lv "$TMP/bytes.json" l1d "['bytes_from_below']"),$(lv "$TMP/bytes.json" l1d "['bytes_to_below']"),$(lv "$TMP/bytes.json" l2 "['bytes_from_below']"),$(lv "$TMP/bytes.json" l2 "['bytes_to_below']")" \
+        32,4,32,32 "bytes from and to below"
+fi
+
 finish
