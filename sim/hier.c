@@ -118,7 +118,9 @@
  *   from the least recently used line (LRU; FIFO: the oldest fill) to the
  *   most recent; with another policy from the first way to the last.
  *
- * Periodic flush
+ * Periodic flush and statistics at intervals
+ *   ct_sim_set_interval's callback sees the cumulative statistics after
+ *   every N accesses, counted as below, before a flush on the same access.
  *   With [system] flush_every = N, after every N accesses of the trace
  *   (every record handed to the model: cache operations and instruction
  *   records without a fetch count too, as DineroIV's -flushcount counts
@@ -1545,10 +1547,22 @@ static int run_part(ct_sim *s, const ct_batch *b, ct_error *err)
     return s->run(s, b, err);
 }
 
-/* The batch in parts that end where a periodic flush falls: each part is
- * b's accesses [i, i + n) with the side records before them (and those
- * after the last access with the last part), their indices made relative. */
-static NOINLINE int run_flushing(ct_sim *s, const ct_batch *b, ct_error *err)
+/* Accesses before the next periodic flush or interval (UINT64_MAX: none). */
+static uint64_t room_left(const ct_sim *s)
+{
+    uint64_t room = UINT64_MAX;
+    if (s->flush_every)
+        room = s->flush_every - s->since_flush;
+    if (s->interval && s->interval - s->since_interval < room)
+        room = s->interval - s->since_interval;
+    return room;
+}
+
+/* The batch in parts that end where a periodic flush or an interval falls:
+ * each part is b's accesses [i, i + n) with the side records before them
+ * (and those after the last access with the last part), their indices made
+ * relative. */
+static NOINLINE int run_parts(ct_sim *s, const ct_batch *b, ct_error *err)
 {
     ct_batch *p = &s->part;
     uint32_t i = 0, mi = 0, ei = 0;
@@ -1567,7 +1581,7 @@ static NOINLINE int run_flushing(ct_sim *s, const ct_batch *b, ct_error *err)
         p->evcap = b->nev;
     }
     do {
-        const uint64_t room = s->flush_every - s->since_flush;
+        const uint64_t room = room_left(s);
         const uint32_t n = b->n - i < room ? b->n - i : (uint32_t)room;
         const uint32_t end = i + n == b->n ? UINT32_MAX : i + n; /* side records below end */
         int rc;
@@ -1585,8 +1599,11 @@ static NOINLINE int run_flushing(ct_sim *s, const ct_batch *b, ct_error *err)
         if ((rc = run_part(s, p, err)) != CT_OK)
             return rc;
         i += n;
-        s->since_flush += n;
-        if (s->since_flush == s->flush_every) {
+        if (s->interval && (s->since_interval += n) == s->interval) {
+            s->since_interval = 0;
+            s->iv_fn(s->iv_ctx, s);
+        }
+        if (s->flush_every && (s->since_flush += n) == s->flush_every) {
             flush_periodic(s);
             s->since_flush = 0;
         }
@@ -1596,9 +1613,17 @@ static NOINLINE int run_flushing(ct_sim *s, const ct_batch *b, ct_error *err)
 
 int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err)
 {
-    if (UNLIKELY(s->flush_every != 0))
-        return run_flushing(s, b, err);
+    if (UNLIKELY((s->flush_every | s->interval) != 0))
+        return run_parts(s, b, err);
     return run_part(s, b, err);
+}
+
+void ct_sim_set_interval(ct_sim *s, uint64_t n, ct_interval_fn fn, void *ctx)
+{
+    s->interval = fn ? n : 0;
+    s->since_interval = 0;
+    s->iv_fn = fn;
+    s->iv_ctx = ctx;
 }
 
 /* ---- creation ------------------------------------------------------------- */

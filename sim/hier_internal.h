@@ -164,7 +164,12 @@ struct ct_sim {
     int flush_at_end;           /* [system] flush_at_end */
     uint64_t flush_every;       /* [system] flush_every (0: off) */
     uint64_t since_flush;       /* accesses run since the last periodic flush */
-    ct_batch part;              /* flush_every: the side records of a part of a batch */
+    uint64_t interval;          /* ct_sim_set_interval (0: off) */
+    uint64_t since_interval;    /* accesses run since the last interval */
+    ct_interval_fn iv_fn;
+    void *iv_ctx;
+    ct_batch part;              /* flush_every, interval: the side records of a part of a
+                                   batch */
     int general;                /* ct_sim_force_general: no specialised paths */
     int device_uncached;        /* [system] device_uncached */
     size_t nuncached;           /* [system] uncached: ranges, sorted */

@@ -697,7 +697,7 @@ void ct_csv_run_header(ct_writer *w)
                  "prefetch_accesses,prefetch_misses,hwprefetch_accesses,hwprefetch_misses,"
                  "writebacks,bytes_from_below,bytes_to_below,compulsory,capacity,conflict,"
                  "instructions,cycles,cpi,"
-                 "amat,mem_reads,mem_writes");
+                 "amat,mem_reads,mem_writes,trace_accesses");
 }
 
 /* The provenance columns that begin every row. */
@@ -709,6 +709,15 @@ static void csv_prov_fields(ct_writer *w, const ct_csv_prov *p)
     ct_csv_field(w, p->traces, 0);
     ct_writef(w, "%llu,", (unsigned long long)p->bytes);
     ct_csv_field(w, p->format ? p->format : "", 0);
+}
+
+/* Trace accesses the model has counted (every kind of the stream). */
+static uint64_t stream_accesses(const ct_sim_totals *t)
+{
+    uint64_t n = 0;
+    for (int k = 0; k < CT_KIND_STREAM; k++)
+        n += t->accesses[k];
+    return n;
 }
 
 /* AMAT over demand accesses: cycles of ifetch, load, store and atomic
@@ -764,8 +773,8 @@ void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *
                   demand_amat(t));
     else
         ct_writef(w, ",,,");
-    ct_writef(w, "%llu,%llu", (unsigned long long)t->mem_reads,
-              (unsigned long long)t->mem_writes);
+    ct_writef(w, "%llu,%llu,%llu", (unsigned long long)t->mem_reads,
+              (unsigned long long)t->mem_writes, (unsigned long long)stream_accesses(t));
 }
 
 /* One translation structure's row: the run columns that apply to it, the
@@ -794,9 +803,10 @@ static void csv_tlb_fields(ct_writer *w, const ct_csv_prov *p, const ct_tlb_info
                       (unsigned long long)st->kind[k[j]].misses);
     }
     /* no write-backs, no bytes, no 3C split */
-    ct_writef(w, ",,,,,,%llu,%llu,%.6f,%.6f,%llu,%llu", (unsigned long long)t->instructions,
+    ct_writef(w, ",,,,,,%llu,%llu,%.6f,%.6f,%llu,%llu,%llu", (unsigned long long)t->instructions,
               (unsigned long long)t->cycles, ratio(t->cycles, t->instructions), demand_amat(t),
-              (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes);
+              (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes,
+              (unsigned long long)stream_accesses(t));
 }
 
 int ct_report_csv(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_run_meta *m,

@@ -264,6 +264,15 @@ typedef void (*ct_event_fn)(void *ctx, const ct_event *ev, size_t level);
  * no event work at all. */
 void ct_sim_set_event_sink(ct_sim *s, ct_event_fn fn, void *ctx);
 
+/* Statistics at intervals (DineroIV's -stat-interval): with n > 0 and fn,
+ * ct_sim_run calls fn(ctx, s) after every n accesses it takes (counted as
+ * [system] flush_every counts them, and before a periodic flush that falls
+ * on the same access); the statistics fn sees are cumulative, as DineroIV
+ * prints them, and the end of the run (ct_sim_finish) is not in them.
+ * n = 0 or fn = NULL removes it; nothing is done per access without it. */
+typedef void (*ct_interval_fn)(void *ctx, const ct_sim *s);
+void ct_sim_set_interval(ct_sim *s, uint64_t n, ct_interval_fn fn, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,7 +14,7 @@ static void help(FILE *f)
             "usage: cachet run [-c FILE.ini] [-s section.key=value]... [-f FORMAT] [--lenient]\n"
             "                  [--compat drcachesim] [--json FILE|-] [--csv FILE|-]\n"
             "                  [--events FILE|-] [--quiet] [--skip N] [--warmup N] [-n N]\n"
-            "                  TRACE...\n\n"
+            "                  [--interval N] TRACE...\n\n"
             "Replays every access of the traces through the hierarchy of the configuration\n"
             "(configs/default.ini keys; built-in default: L1D 32K 8-way + L2 1M 16-way) and\n"
             "prints a per-level table. Several traces are one workload: their streams are\n"
@@ -33,6 +33,9 @@ static void help(FILE *f)
             "                      hierarchy, counted by drcachesim's rules\n"
             "      --json FILE     write results as JSON ('-' for stdout, replaces the table)\n"
             "      --csv FILE      write one CSV row per level ('-' for stdout)\n"
+            "      --interval N    with --csv: also a row per level after every N trace\n"
+            "                      accesses, cumulative counts so far (DineroIV's\n"
+            "                      -stat-interval; results/README.md)\n"
             "      --events FILE   write the model's events as Tarmac lines: CACHE, and with\n"
             "                      TLBs also TLB, WALKCACHE and TTW (time and cpu of the\n"
             "                      causing access; a structure is named by its tarmac_name\n"
@@ -67,6 +70,22 @@ static void log_event(void *ctx, const ct_event *ev, size_t level)
     ct_event_write_tarmac(&log->out.w, ev, name);
 }
 
+/* The CSV of --interval: its rows at every interval (ct_sim_set_interval),
+ * then the final ones. */
+typedef struct interval_log {
+    cli_out out;
+    const ct_config *cfg;
+    ct_run_meta meta;
+    int header;           /* the header is still to be written */
+} interval_log;
+
+static void log_interval(void *ctx, const ct_sim *s)
+{
+    interval_log *l = ctx;
+    ct_report_csv(&l->out.w, s, l->cfg, &l->meta, l->header);
+    l->header = 0;
+}
+
 /* Tell the user about skipped records and ignored record kinds, once. */
 static void report_diagnostics(const ct_trace_info *ti)
 {
@@ -95,12 +114,15 @@ int cmd_run(int argc, char **argv)
         {"events", required_argument, NULL, 'E'}, {"compat", required_argument, NULL, 'X'},
         {"max-accesses", required_argument, NULL, 'n'},
         {"skip", required_argument, NULL, 'K'},   {"warmup", required_argument, NULL, 'W'},
+        {"interval", required_argument, NULL, 'I'},
         {NULL, 0, NULL, 0},
     };
     cli_common co = {0};
     const char *json = NULL, *csv = NULL, *events = NULL, *compat = NULL;
     event_log log = {0};
-    int log_open = 0;
+    interval_log ivl = {0};
+    uint64_t interval = 0;
+    int log_open = 0, ivl_open = 0;
     int quiet = 0, c, rc, status = EXIT_OK, stopped = 0;
     ct_error err = {0};
     ct_config *cfg = NULL;
@@ -136,7 +158,18 @@ int cmd_run(int argc, char **argv)
         }
         case 'q': quiet = 1; break;
         case 'X': compat = optarg; break;
+        case 'I':
+            if (cli_count(optarg, UINT64_MAX, &interval) != 0 || interval == 0) {
+                cli_error("run: --interval takes a count of accesses above 0, not \"%s\"",
+                          optarg);
+                return EXIT_USAGE;
+            }
+            break;
         }
+    }
+    if (interval && !csv) {
+        cli_error("run: --interval writes its rows to the CSV: give --csv FILE too");
+        return EXIT_USAGE;
     }
     if (optind >= argc) {
         cli_error("run: no trace given");
@@ -190,6 +223,27 @@ int cmd_run(int argc, char **argv)
         }
         log_open = 1;
         ct_sim_set_event_sink(s, log_event, &log);
+    }
+    {
+        size_t n = (size_t)(argc - optind);
+        sizes = calloc(n, sizeof *sizes);
+        for (size_t i = 0; sizes && i < n; i++)
+            sizes[i] = cli_file_size(argv[optind + (int)i]);
+    }
+    if (interval) {
+        ivl.cfg = cfg;
+        ivl.header = 1;
+        ivl.meta.config_path = co.config_path ? co.config_path : "";
+        ivl.meta.traces = (const char *const *)argv + optind;
+        ivl.meta.ntraces = (size_t)(argc - optind);
+        ivl.meta.trace_sizes = sizes;
+        ivl.meta.format = ct_trace_get_info(t)->format;
+        if (cli_out_open(&ivl.out, csv, &err) != CT_OK) {
+            status = cli_fail(&err);
+            goto out;
+        }
+        ivl_open = 1;
+        ct_sim_set_interval(s, interval, log_interval, &ivl);
     }
     t0 = cli_now();
     cli_progress_start(&pg, quiet);
@@ -247,9 +301,6 @@ int cmd_run(int argc, char **argv)
     {
         size_t n = (size_t)(argc - optind);
         ct_run_meta meta = {0};
-        sizes = calloc(n, sizeof *sizes);
-        for (size_t i = 0; sizes && i < n; i++)
-            sizes[i] = cli_file_size(argv[optind + (int)i]);
         meta.config_path = co.config_path ? co.config_path : "";
         meta.traces = (const char *const *)argv + optind;
         meta.ntraces = n;
@@ -276,20 +327,31 @@ int cmd_run(int argc, char **argv)
         }
         if (csv) {
             cli_out o;
-            if (cli_out_open(&o, csv, &err) != CT_OK) {
-                status = cli_fail(&err);
-                goto out;
-            }
-            ct_report_csv(&o.w, s, cfg, &meta, 1);
-            if (cli_out_commit(&o, &err) != CT_OK) {
-                status = cli_fail(&err);
-                goto out;
+            if (ivl_open) {  /* after the rows of the intervals */
+                ct_report_csv(&ivl.out.w, s, cfg, &meta, ivl.header);
+                ivl_open = 0;
+                if (cli_out_commit(&ivl.out, &err) != CT_OK) {
+                    status = cli_fail(&err);
+                    goto out;
+                }
+            } else {
+                if (cli_out_open(&o, csv, &err) != CT_OK) {
+                    status = cli_fail(&err);
+                    goto out;
+                }
+                ct_report_csv(&o.w, s, cfg, &meta, 1);
+                if (cli_out_commit(&o, &err) != CT_OK) {
+                    status = cli_fail(&err);
+                    goto out;
+                }
             }
         }
     }
 out:
     if (log_open)
         cli_out_abort(&log.out);
+    if (ivl_open)
+        cli_out_abort(&ivl.out);
     free(log.names);
     free(log.walk_names);
     free(sizes);

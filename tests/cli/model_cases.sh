@@ -288,4 +288,23 @@ if run_case bytes; then
         32,4,32,32 "bytes from and to below"
 fi
 
+# cachet run --interval N (DineroIV's -stat-interval N): after every N
+# accesses a CSV row per level with the counts so far (cumulative), then
+# the final rows. A 64-byte direct-mapped L1D: loads of 0, 40, 0, 4 miss,
+# miss, miss, hit: 2 misses after 2 accesses, 3 after 4, and the final
+# row the same. DineroIV 7 -stat-interval 1000 on the first 3,000 nasa7
+# references (L1D 2K 2-way 32-byte lines write-through no-allocate, L2 16K
+# 4-way 64-byte lines) prints L1D misses 89, 489, 874 and L2 misses 50,
+# 75, 101, bytes and kinds too, as cachet's interval rows.
+printf '[l1d]\nsize = 64\nassoc = 1\nline = 32\n' > "$TMP/iv.ini"
+printf '0 0\n0 40\n0 0\n0 4\n' > "$TMP/iv.din"
+if "$CACHET" run -q -c "$TMP/iv.ini" --interval 2 --csv "$TMP/iv.csv" "$TMP/iv.din" 2>"$TMP/err"; then
+    expect_eq "$(python3 -c "import csv,sys; print(' '.join(r['trace_accesses'] + ':' + r['misses'] for r in csv.DictReader(open(sys.argv[1]))))" "$TMP/iv.csv")" \
+        "2:2 4:3 4:3" "--interval rows are cumulative"
+else
+    bad "run --interval failed: $(head -c 300 "$TMP/err")"
+fi
+expect_status 1 "--interval without --csv" "$CACHET" run -q -c "$TMP/iv.ini" --interval 2 "$TMP/iv.din"
+expect_err_contains "give --csv FILE too" "--interval without --csv: the reason"
+
 finish
