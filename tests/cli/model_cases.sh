@@ -182,21 +182,20 @@ expect_err_contains "an exclusive level needs the 32-byte line" "config: the rea
 # it down as a read); a write-through keeps the store's kind. Store to A
 # in a write-through L1D above an L2: the L2 sees one load (the fetch) and
 # one store (the bytes written through).
-cat > "$TMP/fetchkind.ini" <<'INI'
-[l1d]
-size = 64
-assoc = 1
-line = 32
-write_back = no
-[l2]
-size = 256
-assoc = 2
-line = 32
-INI
+# Bytes moved per level (DineroIV's Bytes From/To Memory of each cache):
+# the L1D fetches a line (32 bytes from below) and writes the store's 4
+# bytes through (4 to below); the L2 fetches the line (32) and, dirty from
+# the store, writes it back when everything is copied back at the end
+# (32). DineroIV 7 -l1-dsize 64 -l1-dbsize 32 -l1-dwback n -l2-usize 256
+# -l2-ubsize 32 -l2-uassoc 2: L1D 32 / 4 bytes, L2 32 / 32.
+# (the hierarchy of the wtexcl case above, with a non-inclusive L2)
+{ printf '[system]\nflush_at_end = yes\n'; grep -v '^inclusion' "$TMP/wtexcl.ini"; } > "$TMP/fetchkind.ini"
 printf '1 0\n' > "$TMP/fetchkind.din"
 if run_case fetchkind; then
     expect_eq "$(lv "$TMP/fetchkind.json" l2 "['by_kind']['load']['accesses']"),$(lv "$TMP/fetchkind.json" l2 "['by_kind']['store']['accesses']")" \
         1,1 "a store miss's fetch is a read below"
+    expect_eq "$(lv "$TMP/fetchkind.json" l1d "['bytes_from_below']"),$(lv "$TMP/fetchkind.json" l1d "['bytes_to_below']"),$(lv "$TMP/fetchkind.json" l2 "['bytes_from_below']"),$(lv "$TMP/fetchkind.json" l2 "['bytes_to_below']")" \
+        32,4,32,32 "bytes from and to below"
 fi
 
 # Din label 3 (an access of unknown type) is kind misc, simulated as a
@@ -260,32 +259,6 @@ printf '1 0\n0 0\n0 0\n' > "$TMP/flush.din"
 if run_case flush; then
     expect_eq "$(lv "$TMP/flush.json" l1d "['misses']"),$(lv "$TMP/flush.json" l1d "['by_kind']['load']['compulsory']"),$(lv "$TMP/flush.json" l1d "['writebacks']"),$(json_get "$TMP/flush.json" "d['memory']['writes']")" \
         2,1,1,1 "flush_every writes back, invalidates and forgets the 3C history"
-fi
-
-# Bytes moved per level (DineroIV's Bytes From/To Memory of each cache): a
-# store miss in a write-through, write-allocate L1D of 32-byte lines
-# fetches a line (32 bytes from below) and writes its 4 bytes through (4
-# to below); the L2 fetches the line (32) and, dirty from the store,
-# writes it back when everything is copied back at the end (32).
-# DineroIV 7 -l1-dsize 64 -l1-dbsize 32 -l1-dwback n -l2-usize 256
-# -l2-ubsize 32 -l2-uassoc 2: L1D 32 / 4 bytes, L2 32 / 32.
-cat > "$TMP/bytes.ini" <<'INI'
-[system]
-flush_at_end = yes
-[l1d]
-size = 64
-assoc = 1
-line = 32
-write_back = no
-[l2]
-size = 256
-assoc = 2
-line = 32
-INI
-printf '1 0\n' > "$TMP/bytes.din"
-if run_case bytes; then
-    expect_eq "$(lv "$TMP/bytes.json" l1d "['bytes_from_below']"),$(lv "$TMP/bytes.json" l1d "['bytes_to_below']"),$(lv "$TMP/bytes.json" l2 "['bytes_from_below']"),$(lv "$TMP/bytes.json" l2 "['bytes_to_below']")" \
-        32,4,32,32 "bytes from and to below"
 fi
 
 # cachet run --interval N (DineroIV's -stat-interval N): after every N
