@@ -1466,7 +1466,7 @@ FORCE_INLINE int run_first(ct_sim *s, const ct_batch *b, ct_error *err, const in
             const uint64_t addr = (a->flags & paddr_flag) ? a->paddr : a->vaddr;
             s->cur = a;
             s->ns = (a->flags & CT_F_NS) != 0; /* a write-through level writes below */
-            write_line(s, L->index, (uint64_t)idx, addr, a->size);
+            write_line(s, L->index, (uint64_t)idx, addr, a->size ? a->size : 1);
         }
         R->cycles[kind] += L->latency;
     }
