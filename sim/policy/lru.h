@@ -90,20 +90,17 @@ FORCE_INLINE void ct_lru_row_store(uint64_t *r, __m128i row, uint32_t ways)
  * x86-64) the row is one register: a signed byte compare with the way's
  * age in every byte, a subtract of the mask (one more for the younger
  * ways), an and that clears the way's own byte. (For 8 ways or fewer the
- * upper half, zeroes, is changed and not stored.) A way that is the
- * youngest already leaves the row as it is, unstored: a unified level
- * whose fetches take turns with data lines of other sets finds the
- * fetched line the youngest of its set at almost every fetch. */
+ * upper half, zeroes, is changed and not stored.) No branch: whether the
+ * way is the youngest already depends on the trace, and a test of it
+ * mispredicts on irregular accesses more than the store it saves. */
 FORCE_INLINE void ct_lru_row_use(uint64_t *r, uint32_t way, uint32_t ways)
 {
 #if defined(__SSE2__)
     const __m128i v = ct_lru_row_load(r, ways);
     const uint32_t a = ct_lru_row_pos(r, way, ways);
-    __m128i younger, row;
-    if (a == 0)
-        return;  /* the youngest already: nothing changes */
-    younger = _mm_cmpgt_epi8(_mm_load_si128(CT_LRU_SPLAT(a)), v);
-    row = _mm_and_si128(_mm_sub_epi8(v, younger), _mm_load_si128(CT_LRU_CLEAR(way)));
+    const __m128i younger = _mm_cmpgt_epi8(_mm_load_si128(CT_LRU_SPLAT(a)), v);
+    const __m128i row = _mm_and_si128(_mm_sub_epi8(v, younger),
+                                      _mm_load_si128(CT_LRU_CLEAR(way)));
     ct_lru_row_store(r, row, ways);
 #else
     ct_lru_row_use_scalar(r, way, ways);
