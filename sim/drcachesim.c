@@ -378,10 +378,10 @@ static void dcs_access(ct_sim *s, const ct_access *a)
     const uint64_t addr = (s->use_paddr && (a->flags & CT_F_PADDR)) ? a->paddr : a->vaddr;
     int li;
 
-    s->tot.accesses[kind]++;
+    s->core_tot[a->core].accesses[kind]++;
     switch (kind) {
     case CT_NOFETCH:
-        s->tot.repeats += (a->flags & CT_F_REPEAT) != 0;
+        s->core_tot[a->core].repeats += (a->flags & CT_F_REPEAT) != 0;
         return;
     case CT_IFETCH:
         li = s->first_i[a->core];
@@ -461,7 +461,7 @@ FORCE_INLINE int dcs_run(ct_sim *s, const ct_batch *b, ct_error *err, const int 
     const uint32_t cores = s->cores, line_bits = dc->line_bits;
     const uint16_t paddr_flag = s->use_paddr ? CT_F_PADDR : 0;
     const uint64_t lmask = dc->line - 1;
-    uint64_t clock = dc->clock, count[3] = {0, 0, 0}, nofetch = 0, repeats = 0;
+    uint64_t clock = dc->clock;
     int rc = CT_OK;
 
     for (const ct_access *a = b->acc, *end = b->acc + b->n; a < end; a++) {
@@ -479,8 +479,9 @@ FORCE_INLINE int dcs_run(ct_sim *s, const ct_batch *b, ct_error *err, const int 
          * included; size 0 at a line start covers nothing) */
         if (UNLIKELY(core >= cores || kind > CT_STORE || (addr & lmask) + size - 1 > lmask)) {
             if (kind == CT_NOFETCH && core < cores) {
-                nofetch++;  /* counted, never simulated */
-                repeats += (a->flags & CT_F_REPEAT) != 0;
+                /* counted, never simulated */
+                s->core_tot[core].accesses[CT_NOFETCH]++;
+                s->core_tot[core].repeats += (a->flags & CT_F_REPEAT) != 0;
                 continue;
             }
             goto slow;
@@ -488,7 +489,7 @@ FORCE_INLINE int dcs_run(ct_sim *s, const ct_batch *b, ct_error *err, const int 
         D = route[core * 3 + kind];
         if (UNLIKELY(!D))
             goto slow;
-        count[kind]++;
+        s->core_tot[core].accesses[kind]++;
         clock = piece_at(s, D, addr, size, (int)kind, line_bits, clock, any);
         continue;
     slow:
@@ -499,10 +500,6 @@ FORCE_INLINE int dcs_run(ct_sim *s, const ct_batch *b, ct_error *err, const int 
             break;
     }
     dc->clock = clock;
-    for (int k = 0; k < 3; k++)
-        s->tot.accesses[k] += count[k];
-    s->tot.accesses[CT_NOFETCH] += nofetch;
-    s->tot.repeats += repeats;
     return rc;
 }
 

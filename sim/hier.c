@@ -1060,21 +1060,22 @@ FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
     const uint64_t addr = (s->use_paddr && (a->flags & CT_F_PADDR)) ? a->paddr : a->vaddr;
     const uint64_t last = ct_last_byte(addr, a->size);
     const uint32_t bytes = (uint32_t)(last - addr + 1);
+    ct_core_totals *const ct = &s->core_tot[a->core];
     uint64_t cost;
     int li;
 
     s->cur = a;
     s->ns = (a->flags & CT_F_NS) != 0;
     s->demand = kind != CT_PREFETCH;
-    s->tot.accesses[kind]++;
+    ct->accesses[kind]++;
     if (UNLIKELY(kind >= CT_PREFETCH)) {
         if (kind == CT_NOFETCH) {
-            s->tot.repeats += (a->flags & CT_F_REPEAT) != 0;
+            ct->repeats += (a->flags & CT_F_REPEAT) != 0;
             return;
         }
         if (kind == CT_CACHEOP) {
             cost = cacheop(s, a, addr);
-            s->tot.kind_cycles[kind] += cost;
+            ct->kind_cycles[kind] += cost;
             return;
         }
     }
@@ -1113,7 +1114,7 @@ FORCE_INLINE void access_one(ct_sim *s, const ct_access *a)
         if (kind == CT_PREFETCH)
             cost = 0;
     }
-    s->tot.kind_cycles[kind] += cost;
+    ct->kind_cycles[kind] += cost;
 }
 
 /* ---- translation (rule "Translation"; walk.c) ------------------------------ */
@@ -1151,7 +1152,7 @@ static NOINLINE uint64_t access_pages(ct_sim *s, const ct_access *a, ct_xlat *m)
     uint64_t p = va, cost = 0, xc = 0;
     int nothing = 0;
 
-    s->tot.accesses[kind]++;
+    s->core_tot[a->core].accesses[kind]++;
     s->tot.line_crossings++;
     if (UNLIKELY(uncached(s, a, s->use_paddr ? pa0 : va))) {
         nothing = kind == CT_PREFETCH;
@@ -1188,7 +1189,7 @@ static NOINLINE uint64_t access_pages(ct_sim *s, const ct_access *a, ct_xlat *m)
     }
     if (kind == CT_PREFETCH)
         cost = 0;
-    s->tot.kind_cycles[kind] += cost;
+    s->core_tot[a->core].kind_cycles[kind] += cost;
     return xc;
 }
 
@@ -1219,7 +1220,7 @@ static void access_translated(ct_sim *s, const ct_access *a)
         xc += access_pages(s, a, &m);
     }
     if (kind != CT_PREFETCH) {
-        s->tot.kind_cycles[kind] += xc;
+        s->core_tot[a->core].kind_cycles[kind] += xc;
         s->tot.translation_cycles += xc;
     }
 }
@@ -1318,15 +1319,16 @@ FORCE_INLINE void count_routes(ct_sim *s, const int taps)
     for (uint32_t core = 0; core < s->cores; core++)
         for (int k = 0; k < 3; k++) {
             ct_route *R = &s->route[core];
+            ct_core_totals *ct = &s->core_tot[core];
             if (R->n[k]) {
-                s->tot.accesses[k] += R->n[k];
-                s->tot.kind_cycles[k] += R->cycles[k];
+                ct->accesses[k] += R->n[k];
+                ct->kind_cycles[k] += R->cycles[k];
                 R->L[k]->st.kind[k].accesses += R->n[k];
                 R->n[k] = R->cycles[k] = 0;
             }
             if (taps && R->mem[k]) {
-                s->tot.accesses[k] += R->mem[k];
-                s->tot.kind_cycles[k] += R->mem[k] * s->mem_latency;
+                ct->accesses[k] += R->mem[k];
+                ct->kind_cycles[k] += R->mem[k] * s->mem_latency;
                 if (k == CT_STORE)
                     s->tot.mem_writes += R->mem[k];
                 else
@@ -1508,8 +1510,8 @@ static int run_tap_batch(ct_sim *s, const ct_batch *b, ct_error *err)
         }
         access_one(s, a);
     }
-    s->tot.accesses[CT_NOFETCH] += nofetch[0];
-    s->tot.repeats += nofetch[1];
+    s->core_tot[0].accesses[CT_NOFETCH] += nofetch[0]; /* (one core) */
+    s->core_tot[0].repeats += nofetch[1];
     count_routes(s, 1);
     s->cur = NULL;
     return rc;
@@ -1869,7 +1871,8 @@ static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         s->first_d[core] = idx[CT_LV_L1D][core] >= 0 ? idx[CT_LV_L1D][core] : below_l1;
     }
     s->route = calloc(cfg->cores, sizeof *s->route);
-    if (!s->route) {
+    s->core_tot = calloc(cfg->cores, sizeof *s->core_tot);
+    if (!s->route || !s->core_tot) {
         rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
         goto fail;
     }
@@ -2012,6 +2015,7 @@ void ct_sim_free(ct_sim *s)
     free(s->first_i);
     free(s->first_d);
     free(s->route);
+    free(s->core_tot);
     free(s);
 }
 
@@ -2030,6 +2034,7 @@ void ct_sim_reset_stats(ct_sim *s)
     for (size_t li = 0; li < s->nlv; li++)
         memset(&s->lv[li].st, 0, sizeof s->lv[li].st);
     memset(&s->tot, 0, sizeof s->tot);
+    memset(s->core_tot, 0, s->cores * sizeof *s->core_tot);
     if (s->xl)
         ct_xlate_reset_stats(s->xl);
     if (s->dcs)
@@ -2081,11 +2086,22 @@ static void refresh(const ct_sim *cs)
         for (uint32_t a = 0; a < L->nabove; a++)
             L->st.child_hits += ct_level_total(&s->lv[L->above[a]].st).hits;
     }
-    s->tot.cycles = 0;
-    for (int k = 0; k < CT_KIND_STREAM; k++)
-        s->tot.cycles += s->tot.kind_cycles[k];
-    s->tot.instructions =
-        s->tot.accesses[CT_IFETCH] + s->tot.accesses[CT_NOFETCH] - s->tot.repeats;
+    memset(s->tot.accesses, 0, sizeof s->tot.accesses);
+    memset(s->tot.kind_cycles, 0, sizeof s->tot.kind_cycles);
+    s->tot.repeats = s->tot.cycles = s->tot.instructions = 0;
+    for (uint32_t c = 0; c < s->cores; c++) {
+        ct_core_totals *ct = &s->core_tot[c];
+        ct->cycles = 0;
+        for (int k = 0; k < CT_KIND_STREAM; k++) {
+            ct->cycles += ct->kind_cycles[k];
+            s->tot.accesses[k] += ct->accesses[k];
+            s->tot.kind_cycles[k] += ct->kind_cycles[k];
+        }
+        ct->instructions = ct->accesses[CT_IFETCH] + ct->accesses[CT_NOFETCH] - ct->repeats;
+        s->tot.repeats += ct->repeats;
+        s->tot.cycles += ct->cycles;
+        s->tot.instructions += ct->instructions;
+    }
 }
 
 const ct_level_stats *ct_sim_level_stats(const ct_sim *s, size_t i)
@@ -2101,6 +2117,15 @@ const ct_sim_totals *ct_sim_get_totals(const ct_sim *s)
     refresh(s);
     return &s->tot;
 }
+
+const ct_core_totals *ct_sim_core_totals(const ct_sim *s, uint32_t core)
+{
+    if (core >= s->cores)
+        return NULL;
+    refresh(s);
+    return &s->core_tot[core];
+}
+
 
 void ct_sim_tap(ct_sim *s, size_t li, ct_tap_fn fn, ct_tap_run_fn run, void *ctx)
 {

@@ -174,7 +174,10 @@ struct ct_sim {
     int device_uncached;        /* [system] device_uncached */
     size_t nuncached;           /* [system] uncached: ranges, sorted */
     ct_range uncached[CT_UNCACHED_MAX];
-    ct_sim_totals tot;
+    ct_sim_totals tot;          /* accesses, repeats, kind_cycles, cycles and
+                                   instructions are the sums of core_tot's,
+                                   made by refresh (hier.c) */
+    ct_core_totals *core_tot;   /* per core: its stream's counters */
     const ct_access *cur;       /* access being simulated (for events) */
     int ns;                     /* security of the request in flight (line fills) */
 

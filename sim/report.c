@@ -20,6 +20,15 @@
  * per structure and operation, the agreement, the cold-start allowance,
  * the verdict, then the divergences; or the same as one JSON object.
  *
+ * Per core: a private level's or TLB's MPKI divides its misses by the
+ * instructions of its own core, a shared level's by all cores' (a core's
+ * misses per thousand of its instructions). Each core's instructions,
+ * cycles and CPI (its stream's, by the same rules) are in the table after
+ * the whole run's (with more than one core), in JSON's "cores" and in the
+ * CSV's core_instructions, core_cycles and core_cpi: those of the row's
+ * core, or of all cores for a shared level. compat = drcachesim prints no
+ * per-core figures beyond what drcachesim prints.
+ *
  * Figures that were not computed are never printed as 0: without [system]
  * miss_classes = yes the CSV's compulsory, capacity and conflict fields are
  * empty (JSON leaves the keys out; the table shows a "misses by class" part
@@ -88,6 +97,14 @@ static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b :
 static const char *yes_no_nofetch(int v)
 {
     return v == CT_WRITE_NOFETCH ? "nofetch" : v ? "yes" : "no";
+}
+
+/* The instructions a structure of core `core` serves: that core's, or all
+ * cores' for a shared one (core < 0). The denominator of its MPKI. */
+static uint64_t instructions_of(const ct_sim *s, int core)
+{
+    const ct_core_totals *c = core >= 0 ? ct_sim_core_totals(s, (uint32_t)core) : NULL;
+    return c ? c->instructions : ct_sim_get_totals(s)->instructions;
 }
 
 static const char *trace_name(const ct_run_meta *m, size_t i)
@@ -183,7 +200,7 @@ static ct_kind_stats tlb_total(const ct_tlb_stats *st)
 }
 
 /* The translation structures and walks (only when the model translates). */
-static void table_translation(ct_writer *w, const ct_sim *s, const ct_sim_totals *t)
+static void table_translation(ct_writer *w, const ct_sim *s)
 {
     const size_t n = ct_sim_ntlbs(s);
 
@@ -202,7 +219,8 @@ static void table_translation(ct_writer *w, const ct_sim *s, const ct_sim_totals
                   ti->core, ti->entries, ti->assoc, (unsigned long long)tot.accesses,
                   (unsigned long long)tot.hits, (unsigned long long)tot.misses,
                   100.0 * ratio(tot.misses, tot.accesses),
-                  per_instr(mpki, sizeof mpki, "%.3f", 1000.0, tot.misses, t->instructions, "-"),
+                  per_instr(mpki, sizeof mpki, "%.3f", 1000.0, tot.misses,
+                            instructions_of(s, ti->core), "-"),
                   (unsigned long long)st->evictions);
         for (int k = 0; k < CT_PAGE_LOG2_MAX; k++)
             if (st->hits_by_size[k]) {
@@ -309,7 +327,8 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
                   li->name, core, size, li->assoc, li->line, (unsigned long long)tot.accesses,
                   (unsigned long long)tot.hits, (unsigned long long)tot.misses,
                   100.0 * ratio(tot.misses, tot.accesses),
-                  per_instr(mpki, sizeof mpki, "%.3f", 1000.0, tot.misses, t->instructions, "-"),
+                  per_instr(mpki, sizeof mpki, "%.3f", 1000.0, tot.misses,
+                            instructions_of(s, li->core), "-"),
                   (unsigned long long)ct_sim_level_stats(s, i)->writebacks);
     }
     if (is_drcachesim(cfg)) {
@@ -341,7 +360,7 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
                       (unsigned long long)tot.conflict);
         }
     }
-    table_translation(w, s, t);
+    table_translation(w, s);
     if (!has_timing(cfg)) {
         ct_writef(w, "\ninstructions %llu  cycles n/a  CPI n/a  (compat = drcachesim counts no "
                      "time)\nAMAT n/a", (unsigned long long)t->instructions);
@@ -350,6 +369,12 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
         ct_writef(w, "\ninstructions %llu  cycles %llu  CPI %s\n",
                   (unsigned long long)t->instructions, (unsigned long long)t->cycles,
                   per_instr(cpi, sizeof cpi, "%.4f", 1.0, t->cycles, t->instructions, "-"));
+        for (uint32_t c = 0; ct_sim_core_totals(s, 1) && ct_sim_core_totals(s, c); c++) {
+            const ct_core_totals *ct = ct_sim_core_totals(s, c);
+            ct_writef(w, "core %u  instructions %llu  cycles %llu  CPI %s\n", c,
+                      (unsigned long long)ct->instructions, (unsigned long long)ct->cycles,
+                      per_instr(cpi, sizeof cpi, "%.4f", 1.0, ct->cycles, ct->instructions, "-"));
+        }
         if (ct_sim_ntlbs(s))
             ct_writef(w, "translation cycles %llu (%.2f%% of cycles)\n",
                       (unsigned long long)t->translation_cycles,
@@ -469,7 +494,16 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
     if (has_timing(cfg)) {
         ct_writef(w, "  \"cycles\": %llu,\n  \"cpi\": ", (unsigned long long)t->cycles);
         json_per_instr(w, 1.0, t->cycles, t->instructions);
-        ct_writef(w, ",\n");
+        ct_writef(w, ",\n  \"cores\": [");
+        for (uint32_t c = 0; ct_sim_core_totals(s, c); c++) {
+            const ct_core_totals *ct = ct_sim_core_totals(s, c);
+            ct_writef(w, "%s{\"core\": %u, \"instructions\": %llu, \"cycles\": %llu, \"cpi\": ",
+                      c ? ", " : "", c, (unsigned long long)ct->instructions,
+                      (unsigned long long)ct->cycles);
+            json_per_instr(w, 1.0, ct->cycles, ct->instructions);
+            ct_writef(w, "}");
+        }
+        ct_writef(w, "],\n");
     } else {
         ct_writef(w, "  \"cycles\": null,\n  \"cpi\": null,\n");
     }
@@ -546,7 +580,7 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
                      "\"miss_rate\": %.17g, \"mpki\": ",
                   (unsigned long long)tot.accesses, (unsigned long long)tot.hits,
                   (unsigned long long)tot.misses, ratio(tot.misses, tot.accesses));
-        json_per_instr(w, 1000.0, tot.misses, t->instructions);
+        json_per_instr(w, 1000.0, tot.misses, instructions_of(s, li->core));
         ct_writef(w, ", \"writebacks\": %llu, \"bytes_from_below\": %llu, "
                      "\"bytes_to_below\": %llu, "
                      "\"evictions\": %llu, \"invalidations\": %llu, "
@@ -627,7 +661,7 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
                          "\"miss_rate\": %.17g, \"mpki\": ",
                       (unsigned long long)tot.accesses, (unsigned long long)tot.hits,
                       (unsigned long long)tot.misses, ratio(tot.misses, tot.accesses));
-            json_per_instr(w, 1000.0, tot.misses, t->instructions);
+            json_per_instr(w, 1000.0, tot.misses, instructions_of(s, ti->core));
             ct_writef(w, ", \"fills\": %llu, \"evictions\": %llu,\n     \"by_kind\": ",
                       (unsigned long long)st->fills, (unsigned long long)st->evictions);
             json_by_kind(w, st->kind, 0);
@@ -696,7 +730,7 @@ void ct_csv_run_header(ct_writer *w)
                  "store_accesses,store_misses,writeback_accesses,writeback_misses,"
                  "prefetch_accesses,prefetch_misses,hwprefetch_accesses,hwprefetch_misses,"
                  "writebacks,bytes_from_below,bytes_to_below,compulsory,capacity,conflict,"
-                 "instructions,cycles,cpi,"
+                 "instructions,cycles,cpi,core_instructions,core_cycles,core_cpi,"
                  "amat,mem_reads,mem_writes,trace_accesses");
 }
 
@@ -734,10 +768,13 @@ static double demand_amat(const ct_sim_totals *t)
 }
 
 void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *li,
-                       const ct_level_stats *st, const ct_sim_totals *t)
+                       const ct_level_stats *st, const ct_sim_totals *t,
+                       const ct_core_totals *c)
 {
     ct_kind_stats tot = ct_level_total(st);
     char core[16], mpki[32], cpi[32];
+    const uint64_t c_instr = c ? c->instructions : t->instructions;
+    const uint64_t c_cycles = c ? c->cycles : t->cycles;
 
     csv_prov_fields(w, p);
     if (li->core < 0)
@@ -751,7 +788,7 @@ void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *
     ct_writef(w, "%llu,%llu,%llu,%.6f,%s,", (unsigned long long)tot.accesses,
               (unsigned long long)tot.hits, (unsigned long long)tot.misses,
               ratio(tot.misses, tot.accesses),
-              per_instr(mpki, sizeof mpki, "%.6f", 1000.0, tot.misses, t->instructions, ""));
+              per_instr(mpki, sizeof mpki, "%.6f", 1000.0, tot.misses, c_instr, ""));
     {
         static const int k[] = {CT_IFETCH, CT_LOAD, CT_STORE, CT_WRITEBACK, CT_PREFETCH,
                                 CT_HWPREFETCH};
@@ -768,8 +805,14 @@ void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *
         ct_writef(w, ",,,");
     ct_writef(w, "%llu,", (unsigned long long)t->instructions);
     if (p->timing)
-        ct_writef(w, "%llu,%s,%.6f,", (unsigned long long)t->cycles,
-                  per_instr(cpi, sizeof cpi, "%.6f", 1.0, t->cycles, t->instructions, ""),
+        ct_writef(w, "%llu,%s,", (unsigned long long)t->cycles,
+                  per_instr(cpi, sizeof cpi, "%.6f", 1.0, t->cycles, t->instructions, ""));
+    else
+        ct_writef(w, ",,");
+    ct_writef(w, "%llu,", (unsigned long long)c_instr);
+    if (p->timing)
+        ct_writef(w, "%llu,%s,%.6f,", (unsigned long long)c_cycles,
+                  per_instr(cpi, sizeof cpi, "%.6f", 1.0, c_cycles, c_instr, ""),
                   demand_amat(t));
     else
         ct_writef(w, ",,,");
@@ -780,7 +823,8 @@ void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *
 /* One translation structure's row: the run columns that apply to it, the
  * others empty (results/README.md). */
 static void csv_tlb_fields(ct_writer *w, const ct_csv_prov *p, const ct_tlb_info *ti,
-                           const ct_tlb_stats *st, const ct_sim_totals *t)
+                           const ct_tlb_stats *st, const ct_sim_totals *t,
+                           const ct_core_totals *c)
 {
     static const int k[] = {CT_IFETCH, CT_LOAD, CT_STORE, CT_WRITEBACK, CT_PREFETCH,
                             CT_HWPREFETCH};
@@ -792,7 +836,7 @@ static void csv_tlb_fields(ct_writer *w, const ct_csv_prov *p, const ct_tlb_info
               (unsigned long long)ti->sets, ti->replacement, ti->latency);
     ct_writef(w, "%llu,%llu,%llu,%.6f,%.6f,", (unsigned long long)tot.accesses,
               (unsigned long long)tot.hits, (unsigned long long)tot.misses,
-              ratio(tot.misses, tot.accesses), 1000.0 * ratio(tot.misses, t->instructions));
+              ratio(tot.misses, tot.accesses), 1000.0 * ratio(tot.misses, c->instructions));
     /* lookups by the kind of the access that made them: write-backs and
      * hardware prefetches are never translated */
     for (size_t j = 0; j < sizeof k / sizeof k[0]; j++) {
@@ -803,8 +847,10 @@ static void csv_tlb_fields(ct_writer *w, const ct_csv_prov *p, const ct_tlb_info
                       (unsigned long long)st->kind[k[j]].misses);
     }
     /* no write-backs, no bytes, no 3C split */
-    ct_writef(w, ",,,,,,%llu,%llu,%.6f,%.6f,%llu,%llu,%llu", (unsigned long long)t->instructions,
-              (unsigned long long)t->cycles, ratio(t->cycles, t->instructions), demand_amat(t),
+    ct_writef(w, ",,,,,,%llu,%llu,%.6f,%llu,%llu,%.6f,%.6f,%llu,%llu,%llu",
+              (unsigned long long)t->instructions, (unsigned long long)t->cycles,
+              ratio(t->cycles, t->instructions), (unsigned long long)c->instructions,
+              (unsigned long long)c->cycles, ratio(c->cycles, c->instructions), demand_amat(t),
               (unsigned long long)t->mem_reads, (unsigned long long)t->mem_writes,
               (unsigned long long)stream_accesses(t));
 }
@@ -833,11 +879,14 @@ int ct_report_csv(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_
         ct_writef(w, "\n");
     }
     for (size_t i = 0; i < ct_sim_nlevels(s); i++) {
-        ct_csv_run_fields(w, &p, ct_sim_level_info(s, i), ct_sim_level_stats(s, i), t);
+        const ct_level_info *li = ct_sim_level_info(s, i);
+        ct_csv_run_fields(w, &p, li, ct_sim_level_stats(s, i), t,
+                          li->core >= 0 ? ct_sim_core_totals(s, (uint32_t)li->core) : NULL);
         ct_writef(w, "\n");
     }
     for (size_t i = 0; i < ct_sim_ntlbs(s); i++) {
-        csv_tlb_fields(w, &p, ct_sim_tlb_info(s, i), ct_sim_tlb_stats(s, i), t);
+        csv_tlb_fields(w, &p, ct_sim_tlb_info(s, i), ct_sim_tlb_stats(s, i), t,
+                       ct_sim_core_totals(s, (uint32_t)ct_sim_tlb_info(s, i)->core));
         ct_writef(w, "\n");
     }
     return w->failed;

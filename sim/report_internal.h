@@ -32,8 +32,10 @@ void ct_csv_field(ct_writer *w, const char *s, int last);
 /* The run columns, comma-separated, without a newline. */
 void ct_csv_run_header(ct_writer *w);
 
-/* One level's run columns, without a newline. */
+/* One level's run columns, without a newline: t the run's totals, c the
+ * totals of the level's core (NULL for a shared level: the run's). */
 void ct_csv_run_fields(ct_writer *w, const ct_csv_prov *p, const ct_level_info *li,
-                       const ct_level_stats *st, const ct_sim_totals *t);
+                       const ct_level_stats *st, const ct_sim_totals *t,
+                       const ct_core_totals *c);
 
 #endif

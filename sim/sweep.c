@@ -173,7 +173,9 @@ int ct_sweep_csv_rows(ct_writer *w, const ct_sweep *sw, const ct_sweep_result *r
         ct_writef(w, "%zu,", r->point);
         for (size_t j = 0; j < sw->nparams; j++)
             ct_csv_field(w, ct_sweep_point_value(sw, r->point, j), 0);
-        ct_csv_run_fields(w, &p, &r->info[l], &r->stats[l], r->totals);
+        const int core = r->info[l].core;
+        ct_csv_run_fields(w, &p, &r->info[l], &r->stats[l], r->totals,
+                          core >= 0 && (size_t)core < r->ncores ? &r->cores[core] : NULL);
         ct_writef(w, ",%g,%.6f,%llu,%.6f,%.6f,%.6f,%.6f\n", r->sample_rate,
                   r->miss_rate_error[l], (unsigned long long)iv->n, iv->mean, iv->sd, iv->ci_lo,
                   iv->ci_hi);
@@ -779,6 +781,7 @@ static int deliver(pass_ctx *pc, job **jobs, size_t nj, const char *format, size
         ct_level_stats *st = calloc(nl, sizeof *st);
         ct_interval_stats *iv = calloc(nl, sizeof *iv);
         double *re = calloc(nl, sizeof *re);
+        ct_core_totals *cores = NULL;
         ct_sim_totals tot;
         ct_sweep_result r;
 
@@ -793,6 +796,11 @@ static int deliver(pass_ctx *pc, job **jobs, size_t nj, const char *format, size
                     ct_ivstat_get(&j->iv[l], &iv[l]);
                 }
                 tot = *ct_sim_get_totals(j->sim);
+                for (r.ncores = 0; ct_sim_core_totals(j->sim, (uint32_t)r.ncores); r.ncores++)
+                    ;
+                cores = calloc(r.ncores, sizeof *cores);
+                for (size_t c = 0; cores && c < r.ncores; c++)
+                    cores[c] = *ct_sim_core_totals(j->sim, (uint32_t)c);
                 r.method = CT_SWEEP_SIMULATED;
                 r.sample_rate = 1.0;
             } else {
@@ -802,7 +810,19 @@ static int deliver(pass_ctx *pc, job **jobs, size_t nj, const char *format, size
                                ? CT_SWEEP_SAMPLED
                                : CT_SWEEP_ONEPASS;
                 r.sample_rate = r.method == CT_SWEEP_SAMPLED ? pc->o->sample : 1.0;
+                /* one core (ct_onepass_unsuitable): its figures are the run's */
+                r.ncores = 1;
+                if ((cores = calloc(1, sizeof *cores)) != NULL) {
+                    cores->instructions = tot.instructions;
+                    cores->repeats = tot.repeats;
+                    cores->cycles = tot.cycles;
+                    memcpy(cores->accesses, tot.accesses, sizeof tot.accesses);
+                    memcpy(cores->kind_cycles, tot.kind_cycles, sizeof tot.kind_cycles);
+                }
             }
+            r.cores = cores;
+            if (!cores)
+                rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
             r.trace = pc->trace_index;
             r.point = items[i].point;
             r.nlevels = nl;
@@ -812,11 +832,12 @@ static int deliver(pass_ctx *pc, job **jobs, size_t nj, const char *format, size
             r.interval = iv;
             r.miss_rate_error = re;
             r.format = format;
-            if (pc->o->result && pc->o->result(pc->o->result_ctx, &r) != 0)
+            if (rc == CT_OK && pc->o->result && pc->o->result(pc->o->result_ctx, &r) != 0)
                 rc = ct_error_set(err, CT_E_IO, "the caller refused the results of point %zu "
                                   "on trace %zu (its result callback failed)", r.point, r.trace);
             pc->points_done++;
         }
+        free(cores);
         free(info);
         free(st);
         free(iv);

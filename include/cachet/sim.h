@@ -199,6 +199,22 @@ typedef struct ct_sim_totals {
 
 const ct_sim_totals *ct_sim_get_totals(const ct_sim *s);
 
+/* One core's figures: what the accesses of its stream did, by the rules of
+ * ct_sim_totals (the whole run's accesses, repeats, kind_cycles and cycles
+ * are the sums of the cores'; instructions too). A level's MPKI divides
+ * its misses by the instructions of the cores it serves: its own core's for
+ * a private level, all cores' for a shared one. */
+typedef struct ct_core_totals {
+    uint64_t instructions;                /* as ct_sim_totals.instructions */
+    uint64_t repeats;
+    uint64_t accesses[CT_KIND_STREAM];    /* stream accesses by kind */
+    uint64_t cycles;                      /* sum of the core's demand latencies */
+    uint64_t kind_cycles[CT_KIND_STREAM]; /* cycles by kind */
+} ct_core_totals;
+
+/* Core `core`'s figures; NULL when the model has no such core. */
+const ct_core_totals *ct_sim_core_totals(const ct_sim *s, uint32_t core);
+
 /* ---- address translation (rules at the top of sim/tlb.c and sim/walk.c) -- */
 
 /* Static description of one translation structure. */

@@ -117,6 +117,8 @@ typedef struct ct_sweep_result {
     const double *miss_rate_error;    /* nlevels: estimated standard error of
                                          miss_rate (0 when exact) */
     const char *format;               /* detected trace format */
+    size_t ncores;
+    const ct_core_totals *cores;      /* ncores entries: each core's figures */
 } ct_sweep_result;
 
 enum ct_sweep_method {
