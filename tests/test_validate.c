@@ -170,31 +170,30 @@ static void log_progress(void *ctx, const ct_trace *t, uint64_t accesses)
     ct_trace_get_progress(t, &l->done, &l->size);
 }
 
+static progress_log plog;
+static int plog_default_none;   /* the default options had no callback */
+
+static void with_progress(ct_validate_opts *o)
+{
+    memset(&plog, 0, sizeof plog);
+    plog_default_none = o->progress == NULL;
+    o->progress = log_progress;
+    o->progress_ctx = &plog;
+}
+
 TEST(progress_is_called_with_the_accesses_replayed)
 {
-    ct_config *cfg = small_config();
-    ct_validation *v = NULL;
-    ct_validate_opts o;
-    ct_error err = {0};
-    const char *paths[1];
-    progress_log l = {0};
+    ct_validation *v = run_on(hand_trace, with_progress);
 
-    write_trace(hand_trace);
-    paths[0] = trace_path;
-    ct_validate_opts_default(&o);
-    CHECK(o.progress == NULL);
-    o.progress = log_progress;
-    o.progress_ctx = &l;
-    CHECK(ct_validate(&v, paths, 1, cfg, &o, &err) == CT_OK);
+    CHECK(v != NULL);
+    CHECK(plog_default_none);
     /* one batch: the five instruction fetches and the load of hand_trace */
-    CHECK_EQ_U64(l.calls, 1);
-    CHECK_EQ_U64(l.last, 6);
-    CHECK(!l.backwards);
-    CHECK_EQ_U64(l.size, sizeof hand_trace - 1);   /* the file's size is known */
-    CHECK_EQ_U64(l.done, l.size);                  /* and all of it was read */
+    CHECK_EQ_U64(plog.calls, 1);
+    CHECK_EQ_U64(plog.last, 6);
+    CHECK(!plog.backwards);
+    CHECK_EQ_U64(plog.size, sizeof hand_trace - 1);   /* the file's size is known */
+    CHECK_EQ_U64(plog.done, plog.size);               /* and all of it was read */
     ct_validation_free(v);
-    ct_config_free(cfg);
-    unlink(trace_path);
 }
 
 static ct_validation *hand_run(void (*set)(ct_validate_opts *)) { return run_on(hand_trace, set); }
