@@ -257,14 +257,17 @@ static void core_text(const ct_level_info *li, char *buf, size_t n)
         snprintf(buf, n, "%d", li->core);
 }
 
-/* Accesses that bypassed the caches (rule "Uncached memory", sim/hier.c). */
-static uint64_t uncached_total(const ct_sim_totals *t)
+/* The sum of a count by kind over every kind of the stream. */
+static uint64_t all_kinds(const uint64_t v[CT_KIND_STREAM])
 {
     uint64_t n = 0;
     for (int k = 0; k < CT_KIND_STREAM; k++)
-        n += t->uncached[k];
+        n += v[k];
     return n;
 }
+
+/* Accesses that bypassed the caches (rule "Uncached memory", sim/hier.c). */
+static uint64_t uncached_total(const ct_sim_totals *t) { return all_kinds(t->uncached); }
 
 static int has_prefetcher(const ct_level_info *li)
 {
@@ -746,13 +749,7 @@ static void csv_prov_fields(ct_writer *w, const ct_csv_prov *p)
 }
 
 /* Trace accesses the model has counted (every kind of the stream). */
-static uint64_t stream_accesses(const ct_sim_totals *t)
-{
-    uint64_t n = 0;
-    for (int k = 0; k < CT_KIND_STREAM; k++)
-        n += t->accesses[k];
-    return n;
-}
+static uint64_t stream_accesses(const ct_sim_totals *t) { return all_kinds(t->accesses); }
 
 /* AMAT over demand accesses: cycles of ifetch, load, store and atomic
  * accesses over their number. */
