@@ -1045,7 +1045,7 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
 /* An access of uncached memory (rule "Uncached memory"), counted. */
 FORCE_INLINE int uncached(ct_sim *s, const ct_access *a, uint64_t addr)
 {
-    if (LIKELY(!((a->flags & CT_F_DEVICE) && s->device_uncached) &&
+    if (LIKELY(!(a->flags & s->uncached_flags) &&
                (!s->nuncached || !ct_uncached_has(s->uncached, s->nuncached, addr))))
         return 0;
     s->tot.uncached[a->kind]++;
@@ -1817,7 +1817,8 @@ static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
     s->mem_latency = cfg->mem_latency;
     s->use_paddr = cfg->indexing == CT_INDEX_PHYSICAL;
     s->flush_at_end = cfg->flush_at_end;
-    s->device_uncached = cfg->device_uncached && cfg->compat != CT_COMPAT_DRCACHESIM;
+    s->uncached_flags =
+        cfg->device_uncached && cfg->compat != CT_COMPAT_DRCACHESIM ? CT_F_DEVICE : 0;
     if (cfg->compat != CT_COMPAT_DRCACHESIM) {
         char why[256];
         if (ct_uncached_parse(cfg->uncached, s->uncached, &s->nuncached, why, sizeof why) != 0) {

@@ -171,7 +171,7 @@ struct ct_sim {
     ct_batch part;              /* flush_every, interval: the side records of a part of a
                                    batch */
     int general;                /* ct_sim_force_general: no specialised paths */
-    int device_uncached;        /* [system] device_uncached */
+    uint16_t uncached_flags;    /* CT_F_DEVICE with [system] device_uncached, else 0 */
     size_t nuncached;           /* [system] uncached: ranges, sorted */
     ct_range uncached[CT_UNCACHED_MAX];
     ct_sim_totals tot;          /* accesses, repeats, kind_cycles, cycles and

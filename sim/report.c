@@ -266,6 +266,19 @@ static uint64_t all_kinds(const uint64_t v[CT_KIND_STREAM])
     return n;
 }
 
+/* The kinds whose count is not zero, as "NAME COUNT" in `item` (a format of
+ * a string and an unsigned long long), separated by ", ". */
+static void nonzero_kinds(ct_writer *w, const uint64_t v[CT_KIND_STREAM], const char *item)
+{
+    const char *sep = "";
+    for (int k = 0; k < CT_KIND_STREAM; k++)
+        if (v[k]) {
+            ct_writef(w, "%s", sep);
+            ct_writef(w, item, ct_kind_name(k), (unsigned long long)v[k]);
+            sep = ", ";
+        }
+}
+
 /* Accesses that bypassed the caches (rule "Uncached memory", sim/hier.c). */
 static uint64_t uncached_total(const ct_sim_totals *t) { return all_kinds(t->uncached); }
 
@@ -393,12 +406,7 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
               (unsigned long long)t->line_crossings);
     if (uncached_total(t)) {
         ct_writef(w, "uncached accesses %llu  (", (unsigned long long)uncached_total(t));
-        for (int k = 0, first = 1; k < CT_KIND_STREAM; k++)
-            if (t->uncached[k]) {
-                ct_writef(w, "%s%s %llu", first ? "" : ", ", ct_kind_name(k),
-                          (unsigned long long)t->uncached[k]);
-                first = 0;
-            }
+        nonzero_kinds(w, t->uncached, "%s %llu");
         ct_writef(w, ")\n");
     }
     if (m && m->seconds > 0) {
@@ -530,12 +538,7 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
     ct_writef(w, "  \"line_crossings\": %llu,\n", (unsigned long long)t->line_crossings);
     if (uncached_total(t)) {
         ct_writef(w, "  \"uncached\": {");
-        for (int k = 0, first = 1; k < CT_KIND_STREAM; k++)
-            if (t->uncached[k]) {
-                ct_writef(w, "%s\"%s\": %llu", first ? "" : ", ", ct_kind_name(k),
-                          (unsigned long long)t->uncached[k]);
-                first = 0;
-            }
+        nonzero_kinds(w, t->uncached, "\"%s\": %llu");
         ct_writef(w, "},\n");
     }
     if (ct_sim_coherence(s)) {
