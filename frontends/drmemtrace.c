@@ -66,7 +66,8 @@
  *     instruction (PREFETCH_INSTR*), non-temporal (NTA, *_NT), target
  *     level 1-3 (T0/T1/T2, *_L1/_L2/_L3); HARDWARE_PREFETCH: a plain one.
  *   INSTR_FLUSH / DATA_FLUSH (+ *_END when size is 0): a clean+invalidate of
- *     the range, instruction side for INSTR_FLUSH.
+ *     the range, instruction side for INSTR_FLUSH; a range of 4 GiB or more
+ *     is one CT_OP_LONG operation (its length in pc, include/cachet/access.h).
  *   THREAD, THREAD_EXIT: thread markers; PID: remembered.
  *   Markers: TIMESTAMP, CPU_ID (an unknown cpu, (int)value < 0, becomes cpu
  *     0xffff; ids are truncated to 16 bits), KERNEL_EVENT/XFER (kernel
@@ -892,9 +893,18 @@ static NOINLINE int do_other(dmt *d, ct_batch *b, uint16_t type, uint16_t size, 
                              type == T_INSTR_FLUSH_END ? "INSTR" : "DATA",
                              type == T_INSTR_FLUSH_END ? "INSTR" : "DATA");
         d->flush_type = 0;
-        emit(d, b, CT_CACHEOP, d->flush_addr,
-             addr - d->flush_addr > UINT32_MAX ? UINT32_MAX : (uint32_t)(addr - d->flush_addr),
-             (uint8_t)(CT_OP_CLEAN_INVAL | (type == T_INSTR_FLUSH_END ? CT_OP_ISIDE : 0)), rec);
+        if (addr - d->flush_addr <= UINT32_MAX) {
+            emit(d, b, CT_CACHEOP, d->flush_addr, (uint32_t)(addr - d->flush_addr),
+                 (uint8_t)(CT_OP_CLEAN_INVAL | (type == T_INSTR_FLUSH_END ? CT_OP_ISIDE : 0)),
+                 rec);
+        } else {  /* 4 GiB or more: the length goes in pc (CT_OP_LONG) */
+            emit(d, b, CT_CACHEOP, d->flush_addr, 0,
+                 (uint8_t)(CT_OP_CLEAN_INVAL | CT_OP_LONG |
+                           (type == T_INSTR_FLUSH_END ? CT_OP_ISIDE : 0)),
+                 rec);
+            b->acc[b->n - 1].pc = addr - d->flush_addr;
+            b->acc[b->n - 1].flags |= CT_F_NOPC;
+        }
         return CT_OK;
     default:
         return MALFORMED(d, err, off, rec, "unknown record type", "unknown record type %u",

@@ -395,7 +395,7 @@ static void dcs_access(ct_sim *s, const ct_access *a)
             flush_all(s);
         else
             flush(s, (a->op & CT_OP_ISIDE) ? s->first_i[a->core] : s->first_d[a->core], addr,
-                  a->size);
+                  ct_cacheop_bytes(a));
         return;
     default:
         li = s->first_d[a->core];

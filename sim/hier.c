@@ -1032,11 +1032,11 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
     if (op != CT_OP_CLEAN && op != CT_OP_INVAL && op != CT_OP_CLEAN_INVAL)
         return lat;
     if (a->op & CT_OP_ISIDE) {
-        cacheop_range(s, li, addr, a->size, op);
+        cacheop_range(s, li, addr, ct_cacheop_bytes(a), op);
         return lat;
     }
     for (; li >= 0; li = s->lv[li].next)
-        cacheop_range(s, li, addr, a->size, op);
+        cacheop_range(s, li, addr, ct_cacheop_bytes(a), op);
     return lat;
 }
 

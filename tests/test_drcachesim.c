@@ -297,6 +297,28 @@ TEST(flushes_invalidate_every_level_below)
     ct_sim_free(s);
 }
 
+/* A range of 4 GiB or more (CT_OP_LONG, its length in pc) is flushed whole
+ * and counts as one flush per level. */
+TEST(a_flush_over_4_gib_drops_every_line_inside_it)
+{
+    ct_sim *s = make((const char *const[]){L1D_L2("256", "2"), NULL});
+    ct_access a = {.kind = CT_CACHEOP, .vaddr = 0x40, .pc = 0x200000000ull,
+                   .op = CT_OP_CLEAN_INVAL | CT_OP_LONG, .flags = CT_F_NOPC};
+    if (!s)
+        return;
+    acc(s, CT_LOAD, 0x140000040ull, 4, 0);  /* 5 GiB: inside */
+    acc(s, CT_LOAD, 0x200000040ull, 4, 0);  /* 8 GiB + 0x40: the range's end, kept */
+    ct_sim_access(s, &a);
+    CHECK_EQ_U64(ct_sim_level_stats(s, 0)->invalidations, 1);
+    CHECK_EQ_U64(ct_sim_level_stats(s, 1)->invalidations, 1);
+    CHECK_EQ_U64(ks(s, 0, CT_CACHEOP)->accesses, 1);
+    acc(s, CT_LOAD, 0x140000040ull, 4, 0);
+    acc(s, CT_LOAD, 0x200000040ull, 4, 0);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->misses, 3);
+    CHECK_EQ_U64(ks(s, 0, CT_LOAD)->hits, 1);
+    ct_sim_free(s);
+}
+
 TEST(only_the_unlevelled_instruction_prefetch_goes_to_the_l1i)
 {
     ct_sim *s = make((const char *const[]){"system.compat=drcachesim", "l1i.assoc=4",
@@ -406,6 +428,7 @@ int main(void)
     RUN(coherence_counts_as_drcachesims_snoop_filter);
     RUN(coherence_needs_private_first_levels_above_shared_ones);
     RUN(flushes_invalidate_every_level_below);
+    RUN(a_flush_over_4_gib_drops_every_line_inside_it);
     RUN(only_the_unlevelled_instruction_prefetch_goes_to_the_l1i);
     RUN(configurations_it_does_not_model_are_refused);
     RUN(l1_counts_agree_with_the_core_model);

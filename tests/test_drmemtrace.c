@@ -164,6 +164,38 @@ TEST(bundles_expand_at_consecutive_pcs)
     dw_free(&b);
 }
 
+/* A flush range of 4 GiB or more becomes one CT_OP_LONG operation with its
+ * length in pc; one byte shorter keeps the length in size. */
+TEST(a_flush_range_over_4_gib_keeps_its_length)
+{
+    dw_buf b;
+    tc_result *r;
+    dw_init(&b, 12);
+    dw_header(&b, 7, DW_FT_X86_64, 7, 0);
+    dw_rec(&b, DW_INSTR, 2, 0x100);
+    dw_rec(&b, DW_DATA_FLUSH, 0, 0x40);
+    dw_rec(&b, DW_DATA_FLUSH_END, 0, 0x200000040ull);
+    dw_rec(&b, DW_INSTR_FLUSH, 0, 0x1000);
+    dw_rec(&b, DW_INSTR_FLUSH_END, 0, 0x100000fffull);
+    dw_end(&b, 7);
+    dw_file(dw_path("longflush.trace"), b.p, b.n);
+    r = tc_read1(dw_path("longflush.trace"), NULL);
+    CHECK_EQ_U64(r->rc, 0);
+    CHECK_EQ_U64(r->n, 3);
+    if (r->n == 3) {
+        CHECK_EQ_U64(r->a[1].kind, CT_CACHEOP);
+        CHECK_EQ_U64(r->a[1].vaddr, 0x40);
+        CHECK_EQ_U64(r->a[1].op, CT_OP_CLEAN_INVAL | CT_OP_LONG);
+        CHECK_EQ_U64(r->a[1].size, 0);
+        CHECK_EQ_U64(ct_cacheop_bytes(&r->a[1]), 0x200000000ull);
+        CHECK(r->a[1].flags & CT_F_NOPC);
+        CHECK_EQ_U64(r->a[2].op, CT_OP_CLEAN_INVAL | CT_OP_ISIDE);
+        CHECK_EQ_U64(r->a[2].size, 0xffffffffull);
+        CHECK_EQ_U64(ct_cacheop_bytes(&r->a[2]), 0xffffffffull);
+    }
+    dw_free(&b);
+}
+
 TEST(legacy_version_1_with_markers_before_the_thread)
 {
     dw_buf b;
@@ -889,6 +921,7 @@ int main(void)
     RUN(eight_byte_records_are_detected);
     RUN(every_container_gives_the_same_stream);
     RUN(bundles_expand_at_consecutive_pcs);
+    RUN(a_flush_range_over_4_gib_keeps_its_length);
     RUN(legacy_version_1_with_markers_before_the_thread);
     RUN(interleaved_threads_switch_and_keep_their_cpu);
     RUN(zip_chunks_in_archive_order_without_duplicates);

@@ -361,6 +361,30 @@ TEST(cache_operations)
     ct_sim_free(s);
 }
 
+/* A range of 4 GiB or more (CT_OP_LONG, its length in pc): every line
+ * inside it is cleaned and dropped at every level, none outside. */
+TEST(a_range_over_4_gib_is_maintained_whole)
+{
+    const char *kv[] = {SMALL, NULL};
+    ct_sim *s = sim_of(kv);
+    size_t l1 = lvl(s, "l1d", 0), l2 = lvl(s, "l2", -1);
+    ct_access a = {.kind = CT_CACHEOP, .vaddr = 0x40, .pc = 0x200000000ull,
+                   .op = CT_OP_CLEAN_INVAL | CT_OP_LONG, .flags = CT_F_NOPC};
+    acc(s, CT_LOAD, 0x000, 4);              /* below the range */
+    acc(s, CT_STORE, 0x140000040ull, 4);    /* 5 GiB: inside, dirty */
+    acc(s, CT_LOAD, 0x200000000ull, 4);     /* 8 GiB: the range's last line */
+    acc(s, CT_LOAD, 0x200000040ull, 4);     /* the range's end: outside */
+    ct_sim_access(s, &a);
+    CHECK(resident(s, l1, 0x000) && resident(s, l2, 0x000));
+    CHECK(!resident(s, l1, 0x140000040ull) && !resident(s, l2, 0x140000040ull));
+    CHECK(!resident(s, l2, 0x200000000ull));
+    CHECK(resident(s, l2, 0x200000040ull));
+    CHECK_EQ_U64(ct_sim_get_totals(s)->mem_writes, 1);
+    /* looked at: every line of the range, counted as one per line */
+    CHECK_EQ_U64(ks(s, l1, CT_CACHEOP)->accesses, 0x200000000ull / 64);
+    ct_sim_free(s);
+}
+
 TEST(flush_at_end_writes_back_dirty_lines)
 {
     const char *kv[] = {SMALL, "system.flush_at_end=yes", NULL};
@@ -874,6 +898,7 @@ int main(void)
     RUN(exclusive_level_holds_victims_only);
     RUN(exclusive_needs_same_line_size);
     RUN(cache_operations);
+    RUN(a_range_over_4_gib_is_maintained_whole);
     RUN(flush_at_end_writes_back_dirty_lines);
     RUN(nextline_prefetcher_fetches_the_following_line);
     RUN(stride_prefetcher_requests_after_a_stride_repeats);

@@ -54,7 +54,9 @@ enum ct_kind {
 
 /* Cache operations (CT_CACHEOP): the operation in the low nibble, modifiers
  * above it. An operation applies to the line(s) covering [vaddr, vaddr+size)
- * unless CT_OP_ALL is set. */
+ * unless CT_OP_ALL is set. A range of 4 GiB or more does not fit `size`: it
+ * carries CT_OP_LONG, size 0, and its length in bytes in `pc` (the operation
+ * then has no pc of its own, CT_F_NOPC); ct_cacheop_bytes reads either. */
 enum ct_cacheop {
     CT_OP_CLEAN = 1,       /* write back if dirty; the line stays, clean */
     CT_OP_INVAL = 2,       /* drop the line; dirty data is lost */
@@ -63,7 +65,8 @@ enum ct_cacheop {
     CT_OP_ALLOC = 5,       /* allocate without fetching, line stays clean */
     CT_OP_MASK = 0x0f,
     CT_OP_ISIDE = 0x10,    /* instruction-side operation (starts at L1I) */
-    CT_OP_ALL = 0x20       /* the whole cache(s), no address (din label 4) */
+    CT_OP_ALL = 0x20,      /* the whole cache(s), no address (din label 4) */
+    CT_OP_LONG = 0x40      /* a range of 4 GiB or more: its length is in `pc` */
 };
 
 /* Software prefetch hints (CT_PREFETCH): bits of `op`. */
@@ -112,6 +115,12 @@ typedef struct ct_access {
     uint8_t op;       /* CT_OP_* for cache ops, CT_PF_* for prefetches */
     uint16_t flags;   /* enum ct_access_flag */
 } ct_access;
+
+/* The length in bytes of a cache operation's range (CT_OP_LONG: in pc). */
+static inline uint64_t ct_cacheop_bytes(const ct_access *a)
+{
+    return (a->op & CT_OP_LONG) ? a->pc : a->size;
+}
 
 /* Side records. */
 enum ct_marker_type {
