@@ -305,7 +305,7 @@ static void solve(istruct *s)
 }
 
 int ct_infer(ct_inference **out, const char *const *paths, size_t npaths,
-             const ct_config *cfg, uint64_t window, ct_error *err)
+             const ct_config *cfg, const ct_validate_opts *opts, ct_error *err)
 {
     ct_inference *inf = calloc(1, sizeof *inf);
     ct_trace *t = NULL;
@@ -316,8 +316,12 @@ int ct_infer(ct_inference **out, const char *const *paths, size_t npaths,
     *out = NULL;
     if (!inf)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
-    inf->window = window;
+    inf->window = opts ? opts->window : 1;
     to.cfg = cfg;
+    if (opts) {
+        to.stop = opts->stop;
+        to.stop_ctx = opts->stop_ctx;
+    }
     if ((rc = ct_trace_open(&t, paths, npaths, &to, err)) != CT_OK) {
         ct_inference_free(inf);
         return rc;

@@ -653,6 +653,8 @@ void ct_validate_opts_default(ct_validate_opts *o)
     o->warm_until = 0;
     o->progress = NULL;
     o->progress_ctx = NULL;
+    o->stop = NULL;
+    o->stop_ctx = NULL;
 }
 
 /* Run accesses [from, to) of b through the model. */
@@ -846,6 +848,8 @@ int ct_validate(ct_validation **out, const char *const *paths, size_t npaths,
     }
     ct_sim_set_event_sink(v->sim, on_model_event, v);
     to.cfg = cfg;
+    to.stop = v->o.stop;
+    to.stop_ctx = v->o.stop_ctx;
     if ((rc = ct_trace_open(&v->trace, paths, npaths, &to, err)) != CT_OK) {
         ct_validation_free(v);
         return rc;

@@ -548,7 +548,7 @@ TEST(inference_reads_line_size_ways_and_sets)
                 "3 clk IT (3) 00000000:000000000380 d503201f O EL1h_n : NOP\n"
                 "3 clk CACHE cl LINE 001f ALLOC 0x000000000380\n");
     paths[0] = trace_path;
-    CHECK(ct_infer(&inf, paths, 1, NULL, 1, &err) == CT_OK);
+    CHECK(ct_infer(&inf, paths, 1, NULL, NULL, &err) == CT_OK);
     CHECK(inf && ct_inference_nstructures(inf) == 1);
     p = inf ? ct_inference_structure(inf, 0) : NULL;
     if (p) {

@@ -79,6 +79,10 @@ typedef struct ct_validate_opts {
      * prints nothing. */
     void (*progress)(void *ctx, const ct_trace *t, uint64_t accesses);
     void *progress_ctx;     /* passed to progress */
+    /* Polled per batch of records read; non-zero stops with CT_E_INTERRUPTED.
+     * NULL: never stops. */
+    int (*stop)(void *ctx);
+    void *stop_ctx;
 } ct_validate_opts;
 
 /* Defaults: window 1, max_diffs 10, context 3, min_agreement 1.0, LINE ids
@@ -238,10 +242,10 @@ typedef struct ct_infer_structure {
 typedef struct ct_inference ct_inference;
 
 /* Read the traces (cfg: format options; NULL for defaults) and infer the
- * geometry of every structure named by CACHE lines. `window` as for
- * ct_validate_opts. */
+ * geometry of every structure named by CACHE lines. Of opts (NULL: the
+ * defaults), `window` and `stop` are used, as by ct_validate. */
 int ct_infer(ct_inference **out, const char *const *paths, size_t npaths,
-             const ct_config *cfg, uint64_t window, ct_error *err);
+             const ct_config *cfg, const ct_validate_opts *opts, ct_error *err);
 void ct_inference_free(ct_inference *inf);
 size_t ct_inference_nstructures(const ct_inference *inf);
 const ct_infer_structure *ct_inference_structure(const ct_inference *inf, size_t i);

@@ -94,6 +94,9 @@ typedef struct cli_out {
 int cli_out_open(cli_out *o, const char *path, ct_error *err);
 int cli_out_commit(cli_out *o, ct_error *err);   /* close and rename */
 void cli_out_abort(cli_out *o);                  /* close and remove */
+/* Put what was written so far under the name (flush, rename) and keep the
+ * file open: later writes append to it in place (the sweep's journal). */
+int cli_out_publish(cli_out *o, ct_error *err);
 /* 1 with "NAME: write error: REASON" in err when a write to o has failed,
  * else 0 (err untouched). */
 int cli_out_failed(cli_out *o, ct_error *err);
@@ -115,6 +118,8 @@ ct_writer cli_file_writer(FILE *f);
  * one ends the process (outputs are still under their temporary names). */
 void cli_catch_signals(void);
 int cli_interrupted(void);
+/* cli_interrupted as the library's stop callback (ctx unused). */
+int cli_stop_requested(void *ctx);
 
 /* Size of a trace in bytes: a file's size, the total of a directory's files,
  * 0 when unknown (stdin, generators). */

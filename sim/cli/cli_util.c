@@ -191,7 +191,7 @@ int cli_load_config(const cli_common *o, ct_config **out, ct_error *err)
     return CT_OK;
 }
 
-static int stop_requested(void *ctx)
+int cli_stop_requested(void *ctx)
 {
     (void)ctx;
     return cli_interrupted();
@@ -202,7 +202,7 @@ int cli_open_trace(ct_trace **t, ct_batch *b, char *const *paths, int n,
 {
     ct_trace_opts o = *to;
     if (!o.stop)
-        o.stop = stop_requested; /* polled per batch of records read */
+        o.stop = cli_stop_requested; /* polled per batch of records read */
     int rc = ct_trace_open(t, (const char *const *)paths, (size_t)n, &o, err);
     if (rc != CT_OK)
         return rc;

@@ -39,6 +39,7 @@ int cmd_infer(int argc, char **argv)
     ct_error err = {0};
     ct_config *cfg = NULL;
     ct_inference *inf = NULL;
+    ct_validate_opts io;
     ct_writer w = cli_stdout_writer();
 
     optind = 1;
@@ -62,7 +63,11 @@ int cmd_infer(int argc, char **argv)
     }
     if (cli_load_config(&co, &cfg, &err) != CT_OK)
         return cli_fail(&err);
-    if (ct_infer(&inf, (const char *const *)argv + optind, (size_t)(argc - optind), cfg, window,
+    ct_validate_opts_default(&io);
+    io.window = window;
+    io.stop = cli_stop_requested;
+    cli_catch_signals(); /* a signal stops the reading: nothing printed, exit 130 */
+    if (ct_infer(&inf, (const char *const *)argv + optind, (size_t)(argc - optind), cfg, &io,
                  &err) != CT_OK) {
         status = cli_fail(&err);
         goto out;

@@ -157,6 +157,7 @@ int cmd_info(int argc, char **argv)
     if ((rc = cli_load_config(&co, &cfg, &err)) != CT_OK)
         return cli_fail(&err);
     to.cfg = cfg;
+    cli_catch_signals(); /* a signal stops the reading: nothing printed, exit 130 */
     if ((rc = cli_open_trace(&t, &b, argv + optind, argc - optind, &to, &err)) != CT_OK) {
         status = cli_fail(&err);
         goto out;

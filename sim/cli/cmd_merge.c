@@ -214,7 +214,8 @@ int cmd_merge(int argc, char **argv)
     }
     if (cli_out_distinct((const char *[]){out_path}, 1, argv + optind, argc - optind) != 0)
         return EXIT_USAGE;
-    for (int a = optind; a < argc && status == EXIT_OK; a++) {
+    cli_catch_signals(); /* a signal stops the merge: nothing written, exit 130 */
+    for (int a = optind; a < argc && status == EXIT_OK && !cli_interrupted(); a++) {
         shard_info si;
         size_t len;
         char why[160];
@@ -271,6 +272,10 @@ int cmd_merge(int argc, char **argv)
             status = EXIT_INPUT;
             break;
         }
+    }
+    if (cli_interrupted()) {
+        cli_error("merge: interrupted: %s not written", out_path ? out_path : "the output");
+        status = 130;
     }
     if (status == EXIT_OK) {
         char *text = NULL;

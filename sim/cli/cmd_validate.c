@@ -154,6 +154,8 @@ int cmd_validate(int argc, char **argv)
         return cli_fail(&err);
     vo.progress = on_progress;
     vo.progress_ctx = &pg;
+    vo.stop = cli_stop_requested;
+    cli_catch_signals(); /* a signal stops the replay: no verdict, nothing written, exit 130 */
     cli_progress_start(&pg, 0);
     rc = ct_validate(&v, (const char *const *)argv + optind, (size_t)(argc - optind), cfg, &vo,
                      &err);

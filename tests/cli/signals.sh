@@ -53,4 +53,21 @@ kill $feeder 2>/dev/null; wait $feeder 2>/dev/null
 rm -f "$TMP/pipe"
 mkfifo "$TMP/pipe"
 stops "blocked opening a FIFO" TERM "$CACHET" run "$TMP/pipe"
+stops "merge, blocked opening a FIFO" TERM "$CACHET" merge -o "$TMP/m.csv" "$TMP/pipe"
+if [ ! -e "$TMP/m.csv" ]; then ok; else bad "merge left its output"; fi
+
+# the other commands that read traces stop the same way
+stops "info, tt6 /dev/zero" TERM "$CACHET" info -f tt6 /dev/zero
+rm -f "$TMP/pipe"
+mkfifo "$TMP/pipe"
+yes '0 clk IT (0) 00000000 d503201f O EL3h_s : NOP' >"$TMP/pipe" &
+feeder=$!
+IN=$TMP/pipe stops "validate, endless Tarmac" TERM "$CACHET" validate \
+    -c "$SRC/configs/fastmodel-aemv8.ini" --json "$TMP/v.json" -f tarmac -
+kill $feeder 2>/dev/null; wait $feeder 2>/dev/null
+if [ ! -e "$TMP/v.json" ]; then ok; else bad "validate left its output"; fi
+yes '0 clk IT (0) 00000000 d503201f O EL3h_s : NOP' >"$TMP/pipe" &
+feeder=$!
+IN=$TMP/pipe stops "infer, endless Tarmac" INT "$CACHET" infer -f tarmac -
+kill $feeder 2>/dev/null; wait $feeder 2>/dev/null
 finish
