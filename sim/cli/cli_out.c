@@ -218,6 +218,21 @@ int cli_out_commit(cli_out *o, ct_error *err)
     return CT_OK;
 }
 
+int cli_out_publish(cli_out *o, ct_error *err)
+{
+    errno = 0;
+    if (fflush(o->f) != 0 || o->w.failed || ferror(o->f))
+        return ct_error_set(err, CT_E_IO, "%s: write error: %s", o->is_stdout ? "stdout" : o->path,
+                            strerror(o->werr ? o->werr : errno ? errno : EIO));
+    if (o->is_stdout || o->direct)
+        return CT_OK;
+    if (rename(o->tmp, o->target) != 0)
+        return ct_error_set(err, CT_E_IO, "%s: cannot rename into place: %s", o->path,
+                            strerror(errno));
+    o->direct = 1; /* from now on the file itself, under its name */
+    return CT_OK;
+}
+
 void cli_out_abort(cli_out *o)
 {
     if (!o->f || o->is_stdout)

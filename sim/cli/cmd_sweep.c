@@ -5,7 +5,9 @@
  * every point is finished, to a temporary name and renamed, so it appears
  * only complete. While the sweep runs, every finished (trace, point) is
  * appended to the journal OUT.csv.partial (its rows, then a "#done" line)
- * and flushed. A sweep stopped by SIGINT or SIGTERM (exit 130), or killed,
+ * and flushed (the journal a sweep starts with is made as every output is,
+ * cli_out.c: written beside it and renamed over it, so a --resume that
+ * fails to write it leaves the old one whole). A sweep stopped by SIGINT or SIGTERM (exit 130), or killed,
  * or failed, leaves OUT.csv as it was (absent, or an earlier complete one)
  * and the journal with the finished points; rerun with --resume, it skips
  * them and ends with the same OUT.csv, and the journal is removed. The
@@ -112,12 +114,6 @@ static int on_result(void *ctx, const ct_sweep_result *r)
 static int is_done(void *ctx, size_t trace, size_t point)
 {
     return blocks_has(&((sweep_cli *)ctx)->done, trace, point);
-}
-
-static int should_stop(void *ctx)
-{
-    (void)ctx;
-    return cli_interrupted();
 }
 
 static void on_progress(void *ctx, const ct_sweep_progress *p)
@@ -422,6 +418,7 @@ int cmd_sweep(int argc, char **argv)
     ct_error err = {0};
     sweep_cli sc;
     char journal_path[4200] = "", *sig = NULL;
+    cli_out jout;
     int rank = 0, nranks = 1;
 
     memset(&so, 0, sizeof so);
@@ -603,13 +600,13 @@ int cmd_sweep(int argc, char **argv)
                 cli_error("sweep: resuming: %d finished (trace, point) pair%s in %s", loaded,
                           loaded == 1 ? "" : "s", journal_path);
         }
-        /* rewrite the journal with what it keeps, then append */
-        sc.journal = fopen(journal_path, "w");
-        if (!sc.journal) {
-            cli_error("%s: cannot create: %s", journal_path, strerror(errno));
-            status = EXIT_INPUT;
+        /* the journal with what it keeps: written beside it and renamed over
+         * it as every output is (cli_out.c), then appended to in place */
+        if (cli_out_open(&jout, journal_path, &err) != CT_OK) {
+            status = cli_fail(&err);
             goto out;
         }
+        sc.journal = jout.f;
         fputs(sig, sc.journal);
         {
             ct_writer jw = cli_file_writer(sc.journal);
@@ -618,16 +615,16 @@ int cmd_sweep(int argc, char **argv)
         for (size_t i = 0; i < sc.done.n; i++)
             fprintf(sc.journal, "%s#done,%zu,%zu\n", sc.done.v[i].text, sc.done.v[i].trace,
                     sc.done.v[i].point);
-        errno = 0;
-        if (fflush(sc.journal) != 0 || ferror(sc.journal)) {
-            cli_error("%s: write error: %s", journal_path, strerror(errno ? errno : EIO));
-            status = EXIT_INPUT;
+        if (cli_out_publish(&jout, &err) != CT_OK) {
+            cli_out_abort(&jout);
+            sc.journal = NULL;
+            status = cli_fail(&err);
             goto out;
         }
     }
     so.done = is_done;
     so.done_ctx = &sc;
-    so.stop = should_stop;
+    so.stop = cli_stop_requested;
     so.result = on_result;
     so.result_ctx = &sc;
     so.progress = on_progress;

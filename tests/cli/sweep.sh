@@ -99,6 +99,12 @@ mkdir "$J"
 expect_status 2 "output is a directory" "$CACHET" sweep -q -o "$J" "$SWJ" "$TMP/t.din"
 rmdir "$J"
 cp "$J.partial" "$TMP/journal"
+# a resume that cannot write its journal (a file size limit of 512 bytes)
+# fails and leaves the journal as it was, its finished points kept
+(trap '' XFSZ; ulimit -f 1; "$CACHET" sweep -q --resume -o "$J" "$SWJ" "$TMP/t.din") 2>"$TMP/err"
+expect_eq "$?" 2 "resume with no room for the journal"
+expect_err_contains "j.csv.partial: write error: File too large" "the journal's write error is named"
+check "a failed resume keeps the journal" cmp "$J.partial" "$TMP/journal"
 expect_status 0 "resume of an unchanged trace" "$CACHET" sweep --resume -o "$J" "$SWJ" "$TMP/t.din"
 expect_err_contains "resuming: 3 finished" "every point resumed"
 "$CACHET" sweep -q -o "$TMP/j-ref.csv" "$SWJ" "$TMP/t.din"
