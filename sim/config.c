@@ -403,6 +403,9 @@ static int check_tlb(struct ct_config *c, int t, ct_error *err)
                               k->entries, k->assoc);
     if (pol->check && (why = pol->check(k->assoc)) != NULL)
         return geometry_error(c, s, "replacement", err, "%s", why);
+    if (pol == &ct_policy_opt)
+        return geometry_error(c, s, "replacement", err,
+                              "opt is for cache levels (sim/policy/opt.c), not TLBs");
     return CT_OK;
 }
 

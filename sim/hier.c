@@ -241,6 +241,7 @@
 #include <unistd.h>
 
 #include "hier_internal.h"
+#include "policy/opt.h"
 #include "window.h"
 #include "tlb.h"
 
@@ -425,6 +426,8 @@ static void fill_victim(ct_sim *s, int li, uint64_t block, int dirty)
     int64_t idx = ct_cache_find(c, set, block);
 
     L->st.kind[CT_WRITEBACK].accesses++;
+    if (UNLIKELY(L->opt != NULL))
+        ct_opt_arrive(L->opt, block);
     if (idx >= 0) {
         ct_cache_touch(c, set, (uint64_t)idx);
     } else {
@@ -461,6 +464,8 @@ static uint32_t fetch(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
     set = ct_cache_set(c, block);
     idx = ct_cache_find(c, set, block);
     L->st.kind[kind].accesses++;
+    if (UNLIKELY(L->opt != NULL))
+        ct_opt_arrive(L->opt, block);
     if (idx >= 0) {
         *dirty = (c->flag[idx] & CT_LF_DIRTY) != 0;
         if (c->flag[idx] & CT_LF_PREFETCHED) {
@@ -557,6 +562,8 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
     int seen = CT_PF_HIT;
 
     L->st.kind[kind].accesses++;
+    if (UNLIKELY(L->opt != NULL))
+        ct_opt_arrive(L->opt, block);
     if (block == c->memo_block && ct_cache_tag(c, c->memo_idx) == block && c->memo_ok &&
         !L->cls && !L->pf) {
         if (write)
@@ -1014,6 +1021,8 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
             uint64_t set = ct_cache_set(c, b);
             int64_t idx = ct_cache_find(c, set, b);
             L->st.kind[CT_CACHEOP].accesses++;
+            if (UNLIKELY(L->opt != NULL))
+                ct_opt_arrive(L->opt, b);
             if (idx >= 0) {
                 ct_cache_touch(c, set, (uint64_t)idx);
             } else {
@@ -1613,10 +1622,20 @@ static NOINLINE int run_parts(ct_sim *s, const ct_batch *b, ct_error *err)
     return CT_OK;
 }
 
+/* A model with opt levels: refused without its next uses; a failed file
+ * operation of theirs ends the run (sim/opt_pass.c). */
+static NOINLINE int run_opt(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    int rc = ct_opt_ready(s, err);
+    if (rc == CT_OK)
+        rc = (s->flush_every | s->interval) != 0 ? run_parts(s, b, err) : run_part(s, b, err);
+    return rc == CT_OK ? ct_opt_status(s, err) : rc;
+}
+
 int ct_sim_run(ct_sim *s, const ct_batch *b, ct_error *err)
 {
-    if (UNLIKELY((s->flush_every | s->interval) != 0))
-        return run_parts(s, b, err);
+    if (UNLIKELY((s->flush_every | s->interval | s->nopt) != 0))
+        return s->nopt ? run_opt(s, b, err) : run_parts(s, b, err);
     return run_part(s, b, err);
 }
 
@@ -1936,6 +1955,8 @@ static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
                 goto fail;
             }
     }
+    if ((rc = ct_opt_attach(s, cfg, err)) != CT_OK)
+        goto fail;
     if (cfg->compat == CT_COMPAT_DRCACHESIM) {
         if (s->xl) {
             rc = ct_error_set(err, CT_E_CONFIG,

@@ -130,6 +130,7 @@ typedef struct ct_level {
     const ct_prefetch_ops *pf;  /* NULL when the prefetcher is "none" */
     void *pfst;
     ct_classify *cls;           /* NULL unless [system] miss_classes */
+    struct ct_opt *opt;         /* replacement = opt: the policy state, else NULL */
     ct_tap_fn tap;              /* non-NULL: requests go to tap, not the tags */
     ct_tap_run_fn tap_run;      /* NULL, or the tap over a run of a batch */
     void *tap_ctx;
@@ -171,6 +172,7 @@ struct ct_sim {
     ct_batch part;              /* flush_every, interval: the side records of a part of a
                                    batch */
     int general;                /* ct_sim_force_general: no specialised paths */
+    uint32_t nopt;              /* levels with replacement = opt (opt_pass.c) */
     uint16_t uncached_flags;    /* CT_F_DEVICE with [system] device_uncached, else 0 */
     size_t nuncached;           /* [system] uncached: ranges, sorted */
     ct_range uncached[CT_UNCACHED_MAX];
@@ -217,6 +219,14 @@ void ct_dcs_free(struct ct_dcs *d);
  * instead of the paths specialised for the configuration: the reference
  * that test_paths compares them with. */
 void ct_sim_force_general(ct_sim *s);
+
+/* opt_pass.c: refuse an opt level whose stream the first pass cannot
+ * record exactly (rule "Exactness" of sim/policy/opt.c) and find the opt
+ * levels; before a batch, refuse a model whose opt levels have no pass
+ * attached; after it, report a failed file operation. */
+int ct_opt_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err);
+int ct_opt_ready(const ct_sim *s, ct_error *err);
+int ct_opt_status(const ct_sim *s, ct_error *err);
 
 /* Tap level li (fn NULL removes the tap); run, if not NULL, takes runs of
  * a batch at once where it can (ct_tap_run_fn). */

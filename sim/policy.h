@@ -42,7 +42,7 @@ typedef struct ct_policy_ops {
 } ct_policy_ops;
 
 extern const ct_policy_ops ct_policy_lru, ct_policy_plru, ct_policy_fifo,
-    ct_policy_random, ct_policy_srrip, ct_policy_brrip, ct_policy_lfu;
+    ct_policy_random, ct_policy_srrip, ct_policy_brrip, ct_policy_lfu, ct_policy_opt;
 
 /* The LRU state, for the cache's inlined LRU path: the stamp array
  * (set-major, 0 for an empty line). */

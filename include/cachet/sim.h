@@ -289,6 +289,27 @@ void ct_sim_set_event_sink(ct_sim *s, ct_event_fn fn, void *ctx);
 typedef void (*ct_interval_fn)(void *ctx, const ct_sim *s);
 void ct_sim_set_interval(ct_sim *s, uint64_t n, ct_interval_fn fn, void *ctx);
 
+/* replacement = opt (rules at the top of sim/policy/opt.c) needs two passes
+ * over the same trace with the same window: the first, in a model of the
+ * same configuration, records what arrives at each opt level; the second
+ * simulates with the next uses computed from it. ct_sim_run refuses a
+ * model with an opt level until ct_sim_opt_replay has given it its next
+ * uses (CT_E_USAGE). The files live in directory dir (unlinked at once:
+ * nothing is left behind however the process ends); they take 8 bytes per
+ * arrival at each opt level.
+ *
+ * ct_sim_opt_levels: the number of opt levels (0: one pass suffices).
+ * ct_sim_opt_record: make first a first-pass model. CT_OK, or CT_E_IO.
+ * ct_sim_opt_replay: after the first pass (first's statistics are not used
+ *   and its files are consumed), give s the next uses. CT_OK, CT_E_IO or
+ *   CT_E_NOMEM (the backward pass holds one map entry per distinct line).
+ * ct_sim_opt_check: after the second pass, CT_OK when it took exactly the
+ *   arrivals of the first (CT_E_INTERNAL otherwise: the trace changed). */
+size_t ct_sim_opt_levels(const ct_sim *s);
+int ct_sim_opt_record(ct_sim *first, const char *dir, ct_error *err);
+int ct_sim_opt_replay(ct_sim *s, ct_sim *first, const char *dir, ct_error *err);
+int ct_sim_opt_check(const ct_sim *s, ct_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -84,7 +84,27 @@ static void print_keys(void)
            "`prefetch_degree` lines starting `prefetch_distance` lines ahead. Each level\n"
            "with a prefetcher reports the prefetches issued, filled, useful and useless,\n"
            "accuracy (useful / filled) and coverage (useful / (useful + demand misses)).\n"
-           "The rules: `sim/hier.c` (\"Hardware prefetch\") and `sim/prefetch/*.c`.\n");
+           "The rules: `sim/hier.c` (\"Hardware prefetch\") and `sim/prefetch/*.c`.\n\n"
+           "## The OPT bound: `replacement = opt`\n\n"
+           "Belady's policy evicts the line whose next use lies furthest ahead: no policy\n"
+           "misses less at the same geometry, so it bounds what a better policy could gain.\n"
+           "`cachet run` reads the trace twice: a first pass records what arrives at the\n"
+           "opt level, a backward pass over that record finds each arrival's next use,\n"
+           "and the second pass simulates with them. The trace must be files or a\n"
+           "directory (or a seeded `gen:` stream), not stdin; other commands (sweep,\n"
+           "bench, validate) refuse it. The record takes 8 bytes per arrival at the\n"
+           "level in `$TMPDIR` (else /tmp), in files unlinked as soon as they are made;\n"
+           "the backward pass holds one map entry per distinct line. The first pass\n"
+           "records what the second will see only when nothing the level holds changes\n"
+           "what reaches it, so an opt level takes no prefetcher of its own, no opt\n"
+           "level above it, no inclusive level at or below it when levels are above it,\n"
+           "and no `miss_classes`. Maintenance operations are not looked at ahead.\n"
+           "The rules: `sim/policy/opt.c`. On the shipped blocked matrix product:\n\n"
+           "    cachet run -c configs/default.ini -s l1d.size=4K workloads/matmul48-blocked.din.zst\n"
+           "    cachet run -c configs/default.ini -s l1d.size=4K -s l1d.replacement=opt \\\n"
+           "        workloads/matmul48-blocked.din.zst\n\n"
+           "The 4 KiB L1D misses 2,592 times with LRU and 2,160 with OPT (17 %% fewer);\n"
+           "its write-backs fall from 848 to 410.\n");
     for (size_t i = 0; ct_config_schema_row(i, &d); i++) {
         if (!section || strcmp(section, d.section) != 0) {
             printf("\n## [%s]\n\n| key | type | range | default | meaning |\n"

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -103,6 +104,63 @@ static void report_diagnostics(const ct_trace_info *ti)
                   ti->ignored_first);
 }
 
+/* replacement = opt (rules at the top of sim/policy/opt.c): refuse inputs
+ * that cannot be read twice, and run the first pass, which records what
+ * arrives at each opt level in files in $TMPDIR (else /tmp), and hand its
+ * next uses to s. gen: streams are seeded ([system] seed) and come out the
+ * same twice. CT_OK; else err is filled (CT_E_INTERRUPTED on a signal;
+ * *masked set when the trace masks its addresses). */
+static int opt_first_pass(ct_sim *s, const ct_config *cfg, const ct_window *win,
+                          char *const *paths, int n, const ct_trace_opts *to, int quiet,
+                          int *masked, ct_error *err)
+{
+    const char *dir = getenv("TMPDIR");
+    ct_sim *first = NULL;
+    ct_trace *t = NULL;
+    ct_batch b = {0};
+    cli_progress pg = {0};
+    uint64_t done = 0;
+    int rc;
+
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        if (strcmp(paths[i], "-") == 0 ||
+            (stat(paths[i], &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+            return ct_error_set(err, CT_E_USAGE,
+                                "%s: replacement = opt reads the trace twice (a first pass "
+                                "finds each line's next use): give a file or a directory, "
+                                "not %s",
+                                paths[i], strcmp(paths[i], "-") == 0 ? "stdin" : "a pipe or device");
+    }
+    if (!dir || !dir[0])
+        dir = "/tmp";
+    if ((rc = ct_sim_create(&first, cfg, err)) != CT_OK ||
+        (rc = ct_sim_set_window(first, win, err)) != CT_OK ||
+        (rc = ct_sim_opt_record(first, dir, err)) != CT_OK ||
+        (rc = cli_open_trace(&t, &b, paths, n, to, err)) != CT_OK)
+        goto out;
+    cli_progress_start(&pg, quiet);
+    while (!ct_sim_window_done(first) && (rc = ct_trace_next(t, &b, err)) > 0) {
+        done += b.n;
+        if ((rc = ct_sim_run(first, &b, err)) != CT_OK)
+            break;
+        cli_progress_update(&pg, t, done);
+        if (cli_interrupted()) {
+            rc = ct_error_set(err, CT_E_INTERRUPTED, "interrupted");
+            break;
+        }
+    }
+    cli_progress_end(&pg);
+    *masked = rc == CT_E_UNSUPPORTED && ct_trace_get_info(t)->masked_addresses;
+    if (rc >= 0)
+        rc = ct_sim_opt_replay(s, first, dir, err);
+out:
+    ct_batch_free(&b);
+    ct_trace_close(t);
+    ct_sim_free(first);
+    return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
     int opt_status;
@@ -195,9 +253,31 @@ int cmd_run(int argc, char **argv)
     to.skip_refs = win.skip;   /* dropped before scheduling, as drcachesim does */
     win.dropped = win.skip;
     win.skip = 0;
-    if ((rc = cli_open_trace(&t, &b, argv + optind, argc - optind, &to, &err)) != CT_OK ||
-        (rc = ct_sim_create(&s, cfg, &err)) != CT_OK ||
+    if ((rc = ct_sim_create(&s, cfg, &err)) != CT_OK ||
         (rc = ct_sim_set_window(s, &win, &err)) != CT_OK) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    if (ct_sim_opt_levels(s) > 0) {
+        int masked = 0;
+        rc = opt_first_pass(s, cfg, &win, argv + optind, argc - optind, &to, quiet, &masked,
+                            &err);
+        if (masked) {
+            status = cli_masked(argc - optind, argv + optind, "simulated");
+            goto out;
+        }
+        if (rc == CT_E_INTERRUPTED || (rc != CT_OK && cli_interrupted())) {
+            cli_error("interrupted in the first pass of replacement = opt: nothing simulated, "
+                      "no output file written");
+            status = 130;
+            goto out;
+        }
+        if (rc != CT_OK) {
+            status = cli_fail(&err);
+            goto out;
+        }
+    }
+    if ((rc = cli_open_trace(&t, &b, argv + optind, argc - optind, &to, &err)) != CT_OK) {
         status = cli_fail(&err);
         goto out;
     }
@@ -287,6 +367,10 @@ int cmd_run(int argc, char **argv)
             ct_sim_finish(s);
             ct_report_table(&w, s, cfg, &meta);
         }
+        goto out;
+    }
+    if (ct_sim_opt_check(s, &err) != CT_OK) {
+        status = cli_fail(&err);
         goto out;
     }
     ct_sim_finish(s);

@@ -14,6 +14,7 @@ static const ct_policy_ops *const policies[] = {
     &ct_policy_srrip,
     &ct_policy_brrip,
     &ct_policy_lfu,
+    &ct_policy_opt,
 };
 
 const ct_policy_ops *ct_policy_at(size_t i)
