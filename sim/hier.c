@@ -608,7 +608,8 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
  * memory or a plain level with the same line size; its misses take
  * plain_miss, where the general rules above reduce to: fetch the line from
  * below (unless a write covers it), evict the LRU line (a dirty victim is
- * one whole-line write below), fill. A plain level asks the plain level
+ * one whole-line write below), fill (last_miss when the level below is
+ * memory). A plain level asks the plain level
  * below it directly (serve_below), without looking at the memo: the line a
  * level above misses is rarely the one the level below was told about last.
  * Same counts, cycles and events as the general path (test_paths checks
@@ -617,12 +618,14 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
  * Each function exists as a copy for 8 ways, for 16 ways and for any
  * number of ways (W = 0; the copies for 8 and 16 also need a power-of-two
  * number of sets, which they index with a mask: the level's wsel), and
- * each miss function also for the ways of the level below (WN) and with
- * and without events (E; the copies without are chosen while no event sink
- * is installed), chosen per level with the rest. The batch loop (run_lru)
- * serves first-level accesses itself, finding lines again by hints (the
- * lines the fetches and the data accesses found last), and takes the
- * misses of an 8-way level above a 16-way one inline.
+ * each miss function also for the ways of the level below (WN), for a
+ * level below that is the last one (NLAST: its misses are served inline,
+ * last_miss_w, not by a call) or not, and with and without events (E; the
+ * copies without are chosen while no event sink is installed), chosen per
+ * level with the rest. The batch loop (run_lru, run_lru_last) serves
+ * first-level accesses itself, finding lines again by hints (the lines the
+ * fetches and the data accesses found last), and takes the misses of an
+ * 8-way level above a 16-way one inline.
  */
 
 /* Tell an LRU level that line idx of set was used: its recency row or its
@@ -678,19 +681,29 @@ FORCE_INLINE uint32_t serve_lru_w(ct_sim *s, int li, uint64_t addr, uint32_t byt
     return L->latency;
 }
 
+FORCE_INLINE uint32_t last_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32_t bytes,
+                                  int kind, int write, uint64_t set, uint64_t want,
+                                  const uint32_t W, const int E);
+
 /* A whole-line request (a fetch, or a write-back when write is set) from a
  * plain level to the plain level N below it, which has WN ways; want is
- * the block's fingerprint. E: an event sink is installed. */
+ * the block's fingerprint. NLAST: N is the last level (memory below it),
+ * whose misses are served here inline. E: an event sink is installed. */
 FORCE_INLINE uint32_t serve_below(ct_sim *s, ct_level *N, uint64_t block, uint64_t want,
-                                  int kind, int write, const uint32_t WN, const int E)
+                                  int kind, int write, const uint32_t WN, const int NLAST,
+                                  const int E)
 {
     ct_cache *c = &N->c;
     const uint64_t set = ct_cache_set_w(c, block, WN);
     const int64_t idx = lru_find(c, set, block, want, WN);
 
     N->st.kind[kind].accesses++;
-    if (idx < 0)
+    if (idx < 0) {
+        if (NLAST)
+            return last_miss_w(s, N, block << c->line_bits, N->line, kind, write, set, want,
+                               WN, E);
         return N->miss(s, N, block << c->line_bits, N->line, kind, write, set);
+    }
     if (write && !(c->flag[idx] & CT_LF_DIRTY)) {
         c->flag[idx] |= CT_LF_DIRTY;
         if (E)
@@ -699,54 +712,51 @@ FORCE_INLINE uint32_t serve_below(ct_sim *s, ct_level *N, uint64_t block, uint64
     return N->latency;
 }
 
-/* want is the fingerprint of the block of addr (the same in the level
- * below: a plain level has the line size of the plain level below it). E:
- * an event sink is installed (the copies without are chosen only when none
- * is). */
-FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32_t bytes,
-                                   int kind, int write, uint64_t set, uint64_t want,
-                                   const uint32_t W, const uint32_t WN, const int E)
+/* The parts of a plain miss of level L (plain_miss_w, last_miss_w). The
+ * start: count the miss; whether the line must be fetched (not when a
+ * write covers it). */
+FORCE_INLINE int miss_start(ct_level *L, uint32_t bytes, int kind, int write, int *change)
 {
-    ct_cache *c = &L->c;
-    const uint64_t block = addr >> c->line_bits;
-    ct_level *const N = L->below;
-    const int ns = s->ns;
-    uint64_t idx;
-    uint32_t lat;
-    int change = LC_FILL;
-
     L->st.kind[kind].misses++;
     if (write && bytes == L->line) {
-        lat = L->latency;  /* the write covers the line: no fetch */
-        change = LC_FILL_NODATA;
-    } else if (!N) {
-        L->st.bytes_from_below += L->line;
-        s->tot.mem_reads++;
-        lat = s->mem_latency;
-    } else {
-        L->st.bytes_from_below += L->line;
-        lat = serve_below(s, N, block, want, write ? CT_LOAD : kind, 0, WN, E);
+        *change = LC_FILL_NODATA;
+        return 0;
     }
-    idx = ct_cache_lru_victim(c, set, W);
+    L->st.bytes_from_below += L->line;
+    return 1;
+}
+
+/* The victim's line in set, evicted (counted, reported); its block and
+ * flags in *victim and *vflag when it is dirty and must be written below
+ * (which the caller does), else *vflag is 0. */
+FORCE_INLINE uint64_t miss_evict(ct_sim *s, ct_level *L, uint64_t set, uint64_t *victim,
+                                 uint8_t *vflag, const uint32_t W, const int E)
+{
+    ct_cache *c = &L->c;
+    const uint64_t idx = ct_cache_lru_victim(c, set, W);
+
+    *vflag = 0;
     if (ct_cache_tag(c, idx) != CT_TAG_INVALID) {
-        /* evict: a dirty victim is written below, with its own security */
-        const uint64_t victim = ct_cache_tag(c, idx);
-        const uint8_t vflag = c->flag[idx];
+        const uint8_t f = c->flag[idx];
+        *victim = ct_cache_tag(c, idx);
         L->st.evictions++;
         if (E)
-            emit(s, (size_t)L->index, LC_EVICT, idx, victim, (vflag & CT_LF_NS) != 0);
-        if (vflag & CT_LF_DIRTY) {
+            emit(s, (size_t)L->index, LC_EVICT, idx, *victim, (f & CT_LF_NS) != 0);
+        if (f & CT_LF_DIRTY) {
             L->st.writebacks++;
             L->st.bytes_to_below += L->line;
-            if (!N) {
-                s->tot.mem_writes++;
-            } else {
-                s->ns = (vflag & CT_LF_NS) != 0;
-                (void)serve_below(s, N, victim, ct_cache_fp8(victim), CT_WRITEBACK, 1, WN, E);
-                s->ns = ns;
-            }
+            *vflag = f;
         }
     }
+    return idx;
+}
+
+/* Line idx of set now holds block (ns: its security; write: dirty). */
+FORCE_INLINE void miss_fill(ct_sim *s, ct_level *L, uint64_t set, uint64_t idx, uint64_t block,
+                            uint64_t want, int write, int ns, int change, const uint32_t W,
+                            const int E)
+{
+    ct_cache *c = &L->c;
     ct_cache_put_fp(c, set, idx, block, want, W);
     c->flag[idx] = (uint8_t)((ns ? CT_LF_NS : 0) | (write ? CT_LF_DIRTY : 0));
     ct_cache_lru_fill(c, set, idx, W);
@@ -756,6 +766,59 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
         if (write)
             emit(s, (size_t)L->index, LC_WRITE, idx, block, ns);
     }
+}
+
+/* The miss of a plain level L above the plain level L->below, which has WN
+ * ways (NLAST: and is the last level). want is the fingerprint of the
+ * block of addr (the same in the level below: a plain level has the line
+ * size of the plain level below it). E: an event sink is installed (the
+ * copies without are chosen only when none is). The rules: fetch the line
+ * from below (unless a write covers it), evict the LRU line (a dirty
+ * victim is one whole-line write below, with its own security), fill. */
+FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32_t bytes,
+                                   int kind, int write, uint64_t set, uint64_t want,
+                                   const uint32_t W, const uint32_t WN, const int NLAST,
+                                   const int E)
+{
+    const uint64_t block = addr >> L->c.line_bits;
+    ct_level *const N = L->below;
+    const int ns = s->ns;
+    int change = LC_FILL;
+    uint64_t idx, victim = 0;
+    uint8_t vflag;
+    uint32_t lat = L->latency;
+
+    if (miss_start(L, bytes, kind, write, &change))
+        lat = serve_below(s, N, block, want, write ? CT_LOAD : kind, 0, WN, NLAST, E);
+    idx = miss_evict(s, L, set, &victim, &vflag, W, E);
+    if (vflag) {
+        s->ns = (vflag & CT_LF_NS) != 0;
+        (void)serve_below(s, N, victim, ct_cache_fp8(victim), CT_WRITEBACK, 1, WN, NLAST, E);
+        s->ns = ns;
+    }
+    miss_fill(s, L, set, idx, block, want, write, ns, change, W, E);
+    return lat;
+}
+
+/* The miss of a plain level L with memory below it: plain_miss_w's rules,
+ * memory serving the fetch and the write-back. */
+FORCE_INLINE uint32_t last_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32_t bytes,
+                                  int kind, int write, uint64_t set, uint64_t want,
+                                  const uint32_t W, const int E)
+{
+    int change = LC_FILL;
+    uint64_t idx, victim;
+    uint8_t vflag;
+    uint32_t lat = L->latency;
+
+    if (miss_start(L, bytes, kind, write, &change)) {
+        s->tot.mem_reads++;
+        lat = s->mem_latency;
+    }
+    idx = miss_evict(s, L, set, &victim, &vflag, W, E);
+    if (vflag)
+        s->tot.mem_writes++;
+    miss_fill(s, L, set, idx, addr >> L->c.line_bits, want, write, s->ns, change, W, E);
     return lat;
 }
 
@@ -765,48 +828,69 @@ FORCE_INLINE uint32_t plain_miss_w(ct_sim *s, ct_level *L, uint64_t addr, uint32
     {                                                                                        \
         return serve_lru_w(s, li, addr, bytes, kind, write, W);                              \
     }
-#define MISS_COPY(W, WN)                                                                     \
-    static NOINLINE uint32_t plain_miss_##W##_##WN(ct_sim *s, ct_level *L, uint64_t addr,    \
-                                                   uint32_t bytes, int kind, int write,     \
-                                                   uint64_t set)                            \
+#define MISS_COPY(W, WN, NLAST, SUFFIX)                                                     \
+    static NOINLINE uint32_t plain_miss_##W##_##WN##SUFFIX(                                  \
+        ct_sim *s, ct_level *L, uint64_t addr, uint32_t bytes, int kind, int write,          \
+        uint64_t set)                                                                        \
     {                                                                                        \
         return plain_miss_w(s, L, addr, bytes, kind, write, set,                             \
-                            ct_cache_fp8(addr >> L->c.line_bits), W, WN, 0);                 \
+                            ct_cache_fp8(addr >> L->c.line_bits), W, WN, NLAST, 0);          \
     }                                                                                        \
-    static NOINLINE uint32_t plain_miss_ev_##W##_##WN(ct_sim *s, ct_level *L, uint64_t addr, \
-                                                      uint32_t bytes, int kind, int write,  \
-                                                      uint64_t set)                         \
+    static NOINLINE uint32_t plain_miss_ev_##W##_##WN##SUFFIX(                               \
+        ct_sim *s, ct_level *L, uint64_t addr, uint32_t bytes, int kind, int write,          \
+        uint64_t set)                                                                        \
     {                                                                                        \
         return plain_miss_w(s, L, addr, bytes, kind, write, set,                             \
-                            ct_cache_fp8(addr >> L->c.line_bits), W, WN, 1);                 \
+                            ct_cache_fp8(addr >> L->c.line_bits), W, WN, NLAST, 1);          \
+    }
+#define MISS_COPIES(W)               \
+    MISS_COPY(W, 8, 0, )             \
+    MISS_COPY(W, 16, 0, )            \
+    MISS_COPY(W, 0, 0, )             \
+    MISS_COPY(W, 8, 1, _last)        \
+    MISS_COPY(W, 16, 1, _last)       \
+    MISS_COPY(W, 0, 1, _last)        \
+    static NOINLINE uint32_t last_miss_##W(ct_sim *s, ct_level *L, uint64_t addr,             \
+                                           uint32_t bytes, int kind, int write, uint64_t set) \
+    {                                                                                        \
+        return last_miss_w(s, L, addr, bytes, kind, write, set,                              \
+                           ct_cache_fp8(addr >> L->c.line_bits), W, 0);                      \
+    }                                                                                        \
+    static NOINLINE uint32_t last_miss_ev_##W(ct_sim *s, ct_level *L, uint64_t addr,          \
+                                              uint32_t bytes, int kind, int write,           \
+                                              uint64_t set)                                  \
+    {                                                                                        \
+        return last_miss_w(s, L, addr, bytes, kind, write, set,                              \
+                           ct_cache_fp8(addr >> L->c.line_bits), W, 1);                      \
     }
 SERVE_COPY(8)
 SERVE_COPY(16)
 SERVE_COPY(0)
-MISS_COPY(8, 8)
-MISS_COPY(8, 16)
-MISS_COPY(8, 0)
-MISS_COPY(16, 8)
-MISS_COPY(16, 16)
-MISS_COPY(16, 0)
-MISS_COPY(0, 8)
-MISS_COPY(0, 16)
-MISS_COPY(0, 0)
+MISS_COPIES(8)
+MISS_COPIES(16)
+MISS_COPIES(0)
 
-/* The plain miss function for W ways above WN ways (wsel values), with
- * events when ev is set. */
-static ct_miss_fn plain_miss_for(uint32_t ways, uint32_t below_ways, int ev)
+/* The plain miss function of a level of W ways (a wsel value) above N
+ * (NULL: memory), with events when ev is set. */
+static ct_miss_fn plain_miss_for(uint32_t ways, const ct_level *N, int ev)
 {
-    static const ct_miss_fn fns[2][3][3] = {
-        {{plain_miss_8_8, plain_miss_8_16, plain_miss_8_0},
-         {plain_miss_16_8, plain_miss_16_16, plain_miss_16_0},
-         {plain_miss_0_8, plain_miss_0_16, plain_miss_0_0}},
-        {{plain_miss_ev_8_8, plain_miss_ev_8_16, plain_miss_ev_8_0},
-         {plain_miss_ev_16_8, plain_miss_ev_16_16, plain_miss_ev_16_0},
-         {plain_miss_ev_0_8, plain_miss_ev_0_16, plain_miss_ev_0_0}},
+    /* [ev][ways][below: 8, 16, any, the last level of 8, 16, any, memory] */
+    static const ct_miss_fn fns[2][3][7] = {
+        {{plain_miss_8_8, plain_miss_8_16, plain_miss_8_0, plain_miss_8_8_last,
+          plain_miss_8_16_last, plain_miss_8_0_last, last_miss_8},
+         {plain_miss_16_8, plain_miss_16_16, plain_miss_16_0, plain_miss_16_8_last,
+          plain_miss_16_16_last, plain_miss_16_0_last, last_miss_16},
+         {plain_miss_0_8, plain_miss_0_16, plain_miss_0_0, plain_miss_0_8_last,
+          plain_miss_0_16_last, plain_miss_0_0_last, last_miss_0}},
+        {{plain_miss_ev_8_8, plain_miss_ev_8_16, plain_miss_ev_8_0, plain_miss_ev_8_8_last,
+          plain_miss_ev_8_16_last, plain_miss_ev_8_0_last, last_miss_ev_8},
+         {plain_miss_ev_16_8, plain_miss_ev_16_16, plain_miss_ev_16_0, plain_miss_ev_16_8_last,
+          plain_miss_ev_16_16_last, plain_miss_ev_16_0_last, last_miss_ev_16},
+         {plain_miss_ev_0_8, plain_miss_ev_0_16, plain_miss_ev_0_0, plain_miss_ev_0_8_last,
+          plain_miss_ev_0_16_last, plain_miss_ev_0_0_last, last_miss_ev_0}},
     };
     const int i = ways == 8 ? 0 : ways == 16 ? 1 : 2;
-    const int j = below_ways == 8 ? 0 : below_ways == 16 ? 1 : 2;
+    const int j = !N ? 6 : (N->below ? 0 : 3) + (N->wsel == 8 ? 0 : N->wsel == 16 ? 1 : 2);
     return fns[ev != 0][i][j];
 }
 
@@ -1363,8 +1447,15 @@ FORCE_INLINE void count_routes(ct_sim *s, const int taps)
  * With `taps` (a constant), a first level may be tapped: its requests
  * within one line go to the tap here (serve_tap, no cycles), and those
  * that go straight to memory are counted here too (as access_one counts
- * them), summed per core and kind like the rest. */
-FORCE_INLINE int run_first(ct_sim *s, const ct_batch *b, ct_error *err, const int taps)
+ * them), summed per core and kind like the rest.
+ *
+ * The misses of a first level of 8 ways above a plain level of 16 are
+ * served inline (miss_inline, choose_paths): with NLAST (a constant) those
+ * of a level above the last level, the last level's misses inline too
+ * (run_lru_last), else those of a level above a level with levels below
+ * it (run_lru). The others call the level's miss function. */
+FORCE_INLINE int run_first(ct_sim *s, const ct_batch *b, ct_error *err, const int taps,
+                           const int NLAST)
 {
     ct_route *const route = s->route;
     const uint16_t paddr_flag = s->paddr_flag;
@@ -1454,9 +1545,9 @@ FORCE_INLINE int run_first(ct_sim *s, const ct_batch *b, ct_error *err, const in
                 s->cur = a;
                 s->ns = (a->flags & CT_F_NS) != 0;
                 s->demand = 1;  /* a tap below reads it (access_one may have left 0) */
-                if (L->miss == plain_miss_8_16)
+                if (L->miss_inline == 1 + NLAST)
                     R->cycles[kind] += plain_miss_w(s, L, addr, bytes, (int)kind, write, set,
-                                                    want, 8, 16, 0);
+                                                    want, 8, 16, NLAST, 0);
                 else
                     R->cycles[kind] += L->miss(s, L, addr, bytes, (int)kind, write, set);
                 H->idx[0] = c->memo_idx; /* the line filled, if any */
@@ -1488,12 +1579,17 @@ FORCE_INLINE int run_first(ct_sim *s, const ct_batch *b, ct_error *err, const in
 
 static int run_lru(ct_sim *s, const ct_batch *b, ct_error *err)
 {
-    return run_first(s, b, err, 0);
+    return run_first(s, b, err, 0, 0);
+}
+
+static int run_lru_last(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    return run_first(s, b, err, 0, 1);
 }
 
 static int run_lru_tap(ct_sim *s, const ct_batch *b, ct_error *err)
 {
-    return run_first(s, b, err, 1);
+    return run_first(s, b, err, 1, 0);
 }
 
 /* One core whose loads and stores go to a tapped level with a batch tap
@@ -1659,7 +1755,7 @@ void ct_sim_set_interval(ct_sim *s, uint64_t n, ct_interval_fn fn, void *ctx)
  * any level is tapped, run_tap_batch when the tap takes runs of a batch itself). */
 static void choose_paths(ct_sim *s)
 {
-    int tapped = 0, all_lru = 1;
+    int tapped = 0, all_lru = 1, last_inline = 0;
 
     if (s->general) {
         for (size_t i = 0; i < s->nlv; i++) {
@@ -1686,7 +1782,12 @@ static void choose_paths(ct_sim *s)
                    : L->wsel == 8  ? serve_lru_8
                    : L->wsel == 16 ? serve_lru_16
                                    : serve_lru_0;
-        L->miss = plain ? plain_miss_for(L->wsel, N ? N->wsel : 0, s->ev_fn != NULL) : miss;
+        L->miss = plain ? plain_miss_for(L->wsel, N, s->ev_fn != NULL) : miss;
+        /* run_lru takes the misses of an 8-way level above a 16-way one
+         * inline (2: the 16-way level is the last, its misses inline too) */
+        L->miss_inline = !plain || L->wsel != 8 || !N || N->wsel != 16 || s->ev_fn ? 0
+                         : N->below ? 1 : 2;
+        last_inline |= L->miss_inline == 2;
         L->plain = plain;
         tapped |= L->tap != NULL;
     }
@@ -1697,7 +1798,7 @@ static void choose_paths(ct_sim *s)
             all_lru = 0;
     }
     s->run = s->dcs ? ct_dcs_run : s->xl ? run_tlb : !all_lru ? run_any
-             : tapped ? run_lru_tap : run_lru;
+             : tapped ? run_lru_tap : last_inline ? run_lru_last : run_lru;
     if (s->run == run_lru_tap && s->cores == 1) {
         const ct_route *R = &s->route[0];
         const ct_level *L = R->L[CT_LOAD];

@@ -115,6 +115,8 @@ typedef struct ct_level {
     int plain;                  /* misses take the plain path (hier.c, choose_paths) */
     uint32_t wsel;              /* 8 or 16: its paths are the copies for that many ways
                                    (and a power-of-two number of sets); 0: for any */
+    int miss_inline;            /* run_lru serves its misses inline: 1 the plain miss of
+                                   8 ways above 16, 2 the same above the last level */
     int index;                  /* position in ct_sim.lv */
     int next;                   /* index of the next level, -1: memory */
     struct ct_level *below;     /* the next level, NULL: memory */
