@@ -56,10 +56,14 @@
  * Scheduling (which simulated core runs each access), as drcachesim's
  * simulator assigns cores
  *   threads (default of drmemtrace and din): a thread gets a core when its
- *     first access is scheduled: the core with the fewest live threads (the
- *     lowest-numbered on a tie), so threads go round-robin in order of
- *     first appearance until threads exit; a THREAD_EXIT marker frees the
- *     thread's place on its core. This is drcachesim -no_core_sharded.
+ *     first record is scheduled, an access or a side record of the thread
+ *     (not an idle marker), once the stream has had an access or a thread
+ *     exit (side records before that claim nothing): the core with the
+ *     fewest live threads (the lowest-numbered on a tie), so threads go
+ *     round-robin in order of first appearance until threads exit; a
+ *     THREAD_EXIT marker frees the thread's place on its core. This is
+ *     drcachesim -no_core_sharded, whose simulator places a thread at its
+ *     first record of any kind once it has seen one that is not a marker.
  *   cpus: a CPU marker (a thread was seen running on traced cpu c) maps c to
  *     a core the first time c appears (the core with the fewest traced cpus,
  *     so cpus go round-robin in order of first appearance) and moves the
@@ -158,6 +162,8 @@ struct ct_trace {
                               thread keeps its key with the value NO_CORE */
     ct_map cpu_core;       /* traced cpu -> core (cpus schedule) */
     uint32_t *thread_count;/* per core: threads mapped there and not exited */
+    int placing;           /* side records place their thread (an access or a
+                              thread exit was scheduled: rule "Scheduling") */
     uint32_t *cpu_count;   /* per core: traced cpus mapped there */
     ct_map threads;        /* distinct threads seen (for info.threads) */
     char **structures;     /* shared by all streams */
@@ -800,21 +806,28 @@ static void count_thread(ct_trace *t, uint32_t thread)
 }
 
 /* Whether a side record can change the thread -> core map: a thread exit,
- * or a cpu move under the cpus schedule. */
+ * a cpu move under the cpus schedule, or any record but an idle marker of
+ * a thread not placed yet, once records place their thread. */
 static int moves_threads(const ct_trace *t, const ct_marker *m)
 {
     return t->schedule != CT_SCHED_SINGLE &&
            (m->type == CT_MK_THREAD_EXIT ||
-            (m->type == CT_MK_CPU && t->schedule == CT_SCHED_CPUS && m->cpu != 0xffff));
+            (m->type == CT_MK_CPU && t->schedule == CT_SCHED_CPUS && m->cpu != 0xffff) ||
+            (t->placing && m->type != CT_MK_IDLE && m->thread != 0));
 }
 
 /* Apply a side record that moves_threads() to the thread -> core map. */
 static void schedule_marker(ct_trace *t, const ct_marker *m)
 {
-    if (m->type == CT_MK_THREAD_EXIT)
+    if (m->type == CT_MK_THREAD_EXIT) {
+        (void)core_for_thread(t, m->thread);
         thread_exit(t, m->thread);
-    else
+        t->placing = 1;
+    } else if (m->type == CT_MK_CPU && t->schedule == CT_SCHED_CPUS && m->cpu != 0xffff) {
         thread_on_cpu(t, m->thread, m->cpu);
+    } else {
+        (void)core_for_thread(t, m->thread);
+    }
 }
 
 /* Give every access of b its core, applying the side records in order;
@@ -830,7 +843,12 @@ static void assign_cores(ct_trace *t, ct_batch *b, uint32_t dflt)
 
     for (;;) {
         uint32_t end = b->n;
-        while (mi < b->nmk && !moves_threads(t, &b->mk[mi]))
+        if (i > 0)
+            t->placing = 1; /* an access was scheduled */
+        /* pass over records that change nothing; before the first access a
+         * later record may yet place its thread: stop at it */
+        while (mi < b->nmk && !moves_threads(t, &b->mk[mi]) &&
+               (t->placing || b->mk[mi].index <= i))
             mi++;
         if (mi < b->nmk && b->mk[mi].index <= i) {
             schedule_marker(t, &b->mk[mi++]);

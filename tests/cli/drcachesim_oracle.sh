@@ -7,9 +7,6 @@
 # -no_core_sharded; traced cpus: -cpu_scheduling), each run by drcachesim
 # and by cachet run --compat drcachesim; every figure drcachesim prints
 # (per core L1I and L1D, the LL, the coherence totals) must be cachet's.
-# drmemtrace.threadsig.x64.tracedir runs in the cpus mode only: in the
-# threads mode cachet's assignment of its 9 threads to cores is not
-# drcachesim's (a difference of the schedule, not of the counting).
 #
 # Needs DRCACHESIM (the drmemtrace_launcher binary) and CACHET_CORPUS; skips
 # otherwise. ORACLE_PAIRS (default 12) pairs, ORACLE_SEED (default 1);
@@ -25,7 +22,7 @@ PAIRS=${ORACLE_PAIRS:-12}
 SEED=${ORACLE_SEED:-1}
 D=$CACHET_CORPUS/drmemtrace/dynamorio-tests
 # TRACE:MODES (both: threads and cpus)
-traces="$D/drmemtrace.threadsig.x64.tracedir:cpus $D/drmemtrace.simple_app.trace.zip:both $D/drmemtrace.chase-snappy.x64.tracedir:both"
+traces="$D/drmemtrace.threadsig.x64.tracedir:both $D/drmemtrace.simple_app.trace.zip:both $D/drmemtrace.chase-snappy.x64.tracedir:both"
 if [ "${ORACLE_BIG:-0}" = 1 ]; then
     traces="$traces $CACHET_CORPUS/drmemtrace/drmemtrace_samples/threadsig.x86_64/drmemtrace.threadsig.2765542.9400.dir/trace:threads"
 fi
