@@ -5,8 +5,13 @@
  * blanks. label 0 = data read, 1 = data write, 2 = instruction fetch,
  * 3 = unknown access type (kind "misc": a data access the model simulates
  * as a read, as DineroIV does),
- * 4 = copy back every dirty line of every cache (DineroIV's D4XCOPYB),
- * 5 = invalidate every cache (D4XINVAL). The address is hex, with or
+ * 4 = copy back (DineroIV's D4XCOPYB), 5 = invalidate (D4XINVAL). As in
+ * DineroIV 7, whose din reader gives every record a size of 4 and whose
+ * d4copyback / d4invalidate then act on one block, labels 4 and 5 act on
+ * the block of the record's address at every level: label 4 is a clean of
+ * the data side (CT_OP_CLEAN), label 5 an invalidate of the instruction
+ * side and then the data side (CT_OP_INVAL | CT_OP_BOTH), each of the 4
+ * bytes at the word's address. The address is hex, with or
  * without 0x, at most 16 digits. As in DineroIV (dinfmt.c) every reference
  * is one aligned 4-byte word: the address is rounded down to a multiple of
  * 4. Blank lines are skipped. Data accesses carry the address of the last
@@ -304,9 +309,9 @@ static const uint8_t *parse(din *d, const uint8_t *p, const uint8_t *lim, ct_bat
         d->lineno++;
         records++;
         if (UNLIKELY(label >= 4)) {
-            acc[n] = (ct_access){.vaddr = 0, .size = 0, .time = d->lineno,
-                                 .kind = CT_CACHEOP,
-                                 .op = (label == 4 ? CT_OP_CLEAN : CT_OP_INVAL) | CT_OP_ALL,
+            acc[n] = (ct_access){.vaddr = addr & DIN_WORD_MASK, .size = DIN_REF_SIZE,
+                                 .time = d->lineno, .kind = CT_CACHEOP,
+                                 .op = label == 4 ? CT_OP_CLEAN : CT_OP_INVAL | CT_OP_BOTH,
                                  .pc = d->pc};
             n++;
             continue;

@@ -1,9 +1,12 @@
 /*
  * write_din.c - DineroIV din output: "label address" per access, label 0
- * load, 1 store, 2 ifetch, 4 flush (a whole-cache clean+invalidate).
+ * load, 1 store, 2 ifetch, 3 misc, 4 copy back and 5 invalidate (of the
+ * block of the address, as din.c reads them).
  * din has no sizes: every access becomes one 4-byte reference at its
- * address. An atomic becomes a read then a write. Prefetches, other cache
- * operations and instructions without a fetch are dropped (counted). An
+ * address. An atomic becomes a read then a write. A data-side clean of at
+ * most 4 bytes is label 4; an invalidate of both sides (din.c's label 5)
+ * is label 5. Prefetches, other cache operations (whole-cache ones, ranges
+ * din cannot name) and instructions without a fetch are dropped (counted). An
  * access whose address the trace masks (CT_F_NOADDR) stops the writer
  * (CT_E_UNSUPPORTED): din would need an address, and none is invented.
  */
@@ -81,14 +84,11 @@ static int dw_put(void *st, const ct_batch *b, uint64_t *dropped, ct_error *err)
             line(d, 1, a->vaddr);
             break;
         case CT_CACHEOP:
-            if ((a->op & CT_OP_ALL) && (a->op & CT_OP_MASK) == CT_OP_CLEAN)
-                line(d, 4, 0);
-            else if ((a->op & CT_OP_ALL) && (a->op & CT_OP_MASK) == CT_OP_INVAL)
-                line(d, 5, 0);
-            else if ((a->op & CT_OP_ALL) && (a->op & CT_OP_MASK) == CT_OP_CLEAN_INVAL) {
-                line(d, 4, 0);
-                line(d, 5, 0);
-            } else
+            if (a->op == CT_OP_CLEAN && a->size <= 4)
+                line(d, 4, a->vaddr);
+            else if (a->op == (CT_OP_INVAL | CT_OP_BOTH))
+                line(d, 5, a->vaddr);
+            else
                 (*dropped)++;
             break;
         default:

@@ -28,6 +28,8 @@ struct ct_classify {
     /* fully-associative shadow */
     node *nodes;
     uint32_t cap, used, head, tail;
+    uint32_t *freed, nfreed;  /* nodes dropped by ct_classify_forget, taken
+                                 first by the next fills (allocated then) */
     ct_map index;      /* block -> its node */
     ct_map seen;       /* lines ever seen (no values) */
 };
@@ -66,6 +68,7 @@ void ct_classify_free(ct_classify *k)
     if (k->pst)
         k->pol->destroy(k->pst);
     free(k->nodes);
+    free(k->freed);
     ct_map_free(&k->index);
     ct_map_free(&k->seen);
     free(k);
@@ -74,6 +77,7 @@ void ct_classify_free(ct_classify *k)
 int ct_classify_reset(ct_classify *k)
 {
     k->used = 0;
+    k->nfreed = 0;
     k->head = k->tail = NIL;
     ct_map_clear(&k->index);
     ct_map_clear(&k->seen);
@@ -129,7 +133,9 @@ static int fa_access(ct_classify *k, uint64_t block, int alloc)
     }
     if (!alloc)
         return 0;
-    if (k->used < k->cap) {
+    if (k->nfreed) {
+        n = k->freed[--k->nfreed];
+    } else if (k->used < k->cap) {
         n = k->used++;
     } else {
         n = k->pol ? k->pol->victim(k->pst, 0) : k->tail;
@@ -144,6 +150,44 @@ static int fa_access(ct_classify *k, uint64_t block, int alloc)
         list_push_front(k, n);
     /* room reserved at creation for every node: no allocation here */
     *ct_map_put(&k->index, block, &added) = n;
+    return 0;
+}
+
+/* Drop node n, which holds block. */
+static int drop_node(ct_classify *k, uint32_t n, uint64_t block)
+{
+    if (!k->freed && !(k->freed = malloc(k->cap * sizeof *k->freed)))
+        return -1;
+    ct_map_del(&k->index, block);
+    if (k->pol)
+        k->pol->inval(k->pst, 0, n);
+    else
+        list_unlink(k, n);
+    k->freed[k->nfreed++] = n;
+    return 0;
+}
+
+int ct_classify_forget(ct_classify *k, uint64_t b0, uint64_t b1)
+{
+    if (b1 - b0 < k->cap) {
+        for (uint64_t b = b0;; b++) {
+            const uint64_t *slot = ct_map_find(&k->index, b);
+            if (slot && drop_node(k, (uint32_t)*slot, b) != 0)
+                return -1;
+            if (b == b1)
+                break;
+        }
+        return 0;
+    }
+    /* a range wider than the shadow: look at its nodes instead */
+    for (uint32_t n = 0; n < k->used; n++) {
+        const uint64_t b = k->nodes[n].block;
+        const uint64_t *slot;
+        if (b < b0 || b > b1 || !(slot = ct_map_find(&k->index, b)) || *slot != n)
+            continue;
+        if (drop_node(k, n, b) != 0)
+            return -1;
+    }
     return 0;
 }
 

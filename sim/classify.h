@@ -18,7 +18,13 @@
  * seen grows with the footprint of the trace, not with its length.
  * Invalidating the whole level forgets both (ct_classify_reset), as
  * DineroIV's d4invalidate empties the shadow and the infinite cache: a
- * line's next miss is compulsory again.
+ * line's next miss is compulsory again. Invalidating one line drops it
+ * from the shadow only (ct_classify_forget), whether or not the level
+ * holds it: its place is the first taken
+ * by the next fill, and the line stays seen, so its next miss is a
+ * capacity miss (DineroIV 7's one-block d4invalidate moves the block to
+ * the bottom of the fully-associative stack as invalid and, without
+ * sub-blocks, clears nothing in its infinite cache).
  */
 #ifndef CT_CLASSIFY_H
 #define CT_CLASSIFY_H
@@ -39,6 +45,10 @@ void ct_classify_free(ct_classify *k);
 /* Forget every line: the shadow is empty and no line was ever seen. 0, or
  * -1 out of memory (a drawing policy's state is made anew). */
 int ct_classify_reset(ct_classify *k);
+
+/* Drop the blocks b0..b1 from the shadow (those that are there); 0, or -1
+ * out of memory. */
+int ct_classify_forget(ct_classify *k, uint64_t b0, uint64_t b1);
 
 /* Record one access to block, a miss of the level when miss is set; alloc
  * is 0 when a miss of this access would not fill the level (a write

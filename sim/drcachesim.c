@@ -110,7 +110,9 @@
  *   one access of kind cacheop per operation (drcachesim's "Flushes"). (A
  *   range larger than a level is applied by looking at each of its lines:
  *   same result, bounded time.)
- *   CT_OP_ALL invalidates every level of every core.
+ *   CT_OP_BOTH (din label 5) flushes from the L1I, then from the L1D (a
+ *   level below both counts two flushes). CT_OP_ALL invalidates every
+ *   level of every core.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -391,9 +393,12 @@ static void dcs_access(ct_sim *s, const ct_access *a)
                                                                     : s->first_d[a->core];
         break;
     case CT_CACHEOP:
-        if (a->op & CT_OP_ALL)
+        if (a->op & CT_OP_ALL) {
             flush_all(s);
-        else
+        } else if (a->op & CT_OP_BOTH) {
+            flush(s, s->first_i[a->core], addr, ct_cacheop_bytes(a));
+            flush(s, s->first_d[a->core], addr, ct_cacheop_bytes(a));
+        } else
             flush(s, (a->op & CT_OP_ISIDE) ? s->first_i[a->core] : s->first_d[a->core], addr,
                   ct_cacheop_bytes(a));
         return;

@@ -110,9 +110,15 @@
  *   in set and way order (bounded time for huge ranges).
  *   zero / allocate: the first data level fills the line without fetching
  *   (zero also makes it dirty); levels below are not touched.
+ *   CT_OP_BOTH (din label 5) acts on the instruction side from the L1I
+ *   down, then on the data side from the L1D down, skipping the levels
+ *   already taken (DineroIV's invalidate of the instruction cache and then
+ *   of the data cache, each propagated to the caches below). An
+ *   invalidate also drops the lines of its range from the level's 3C
+ *   shadow, held by the level or not; they stay seen (sim/classify.h).
  *   CT_OP_ALL applies clean / invalidate / clean+invalidate to every line of
- *   every level of every core, top level first (din labels 4 and 5); with
- *   CT_OP_ISIDE, to every line of the core's L1I only. The lines of a level
+ *   every level of every core, top level first; with CT_OP_ISIDE, to every
+ *   line of the core's L1I only. The lines of a level
  *   are taken in DineroIV's copy-back order, which decides what the
  *   write-backs evict below: sets from the last to the first, and in a set
  *   from the least recently used line (LRU; FIFO: the oldest fill) to the
@@ -125,7 +131,7 @@
  *   (every record handed to the model: cache operations and instruction
  *   records without a fetch count too, as DineroIV's -flushcount counts
  *   every trace record) every level is cleaned, top level first, then
- *   invalidated, as din labels 4 and 5 (CT_OP_ALL) do one after the other;
+ *   invalidated, as DineroIV's -flushcount does;
  *   no cycles are charged. Invalidating a whole level also forgets its 3C
  *   history (sim/classify.h), as DineroIV's d4invalidate does.
  *
@@ -994,6 +1000,9 @@ static void cacheop_range(ct_sim *s, int li, uint64_t addr, uint64_t bytes, int 
     ct_cache *c = &L->c;
     uint64_t b0 = addr >> c->line_bits, b1 = ct_last_byte(addr, bytes) >> c->line_bits;
 
+    /* the lines of the range leave the 3C shadow, held by the level or not */
+    if (L->cls && (op == CT_OP_INVAL || op == CT_OP_CLEAN_INVAL))
+        (void)ct_classify_forget(L->cls, b0, b1);  /* out of memory: they stay */
     if (b1 - b0 >= c->sets * c->ways) {
         /* more lines in the range than in the level: visit the level's lines */
         uint64_t found = 0;
@@ -1092,6 +1101,21 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
             cacheop_all(s, op);
         } else if (li >= 0 && s->lv[li].lv == CT_LV_L1I) {
             maintain_level(s, li, op);
+        }
+        return lat;
+    }
+    if (a->op & CT_OP_BOTH) {
+        const int i0 = s->first_i[a->core];
+        if (op != CT_OP_CLEAN && op != CT_OP_INVAL && op != CT_OP_CLEAN_INVAL)
+            return lat;
+        for (int i = i0; i >= 0; i = s->lv[i].next)
+            cacheop_range(s, i, addr, ct_cacheop_bytes(a), op);
+        for (; li >= 0; li = s->lv[li].next) {
+            int taken = 0;
+            for (int i = i0; i >= 0 && !taken; i = s->lv[i].next)
+                taken = i == li;
+            if (!taken)
+                cacheop_range(s, li, addr, ct_cacheop_bytes(a), op);
         }
         return lat;
     }

@@ -19,8 +19,9 @@ flush every 200 to 5,000 references (-flushcount, flush_every). Everything is
 copied back at the end (DineroIV always does so; cachet's flush_at_end = yes).
 Traces: windows of 2,000 to 30,000 references of the 093.nasa7 din trace
 when CACHET_CORPUS (or --corpus) has it, and synthetic din traces of reads,
-writes, fetches and accesses of unknown type (labels 0, 1, 2, 3) over a few
-hot regions and a cold one.
+writes, fetches and accesses of unknown type (labels 0, 1, 2, 3), with a
+copy back or an invalidate of one block (labels 4, 5) in about one record
+of 55, over a few hot regions and a cold one.
 
 Compared for every level: demand fetches and demand misses by kind
 (DineroIV's Instrn, Read, Write, Misc columns: cachet's ifetch; load; store,
@@ -123,7 +124,7 @@ def synthetic_trace(rng, n):
         else:
             base, span = rng.choice(regions)
             addr = base + rng.randrange(0, span)
-        label = rng.choices([0, 1, 2, 3], [4, 2, 4, 1])[0]
+        label = rng.choices([0, 1, 2, 3, 4, 5], [40, 20, 40, 10, 1, 1])[0]
         lines.append('%d %x\n' % (label, addr & ~3))
     return ''.join(lines)
 

@@ -90,8 +90,8 @@ static const char din_text[] =
     "2 400174\r\n"
     "  0\t1003\n"          /* leading blanks, tab, unaligned: word 0x1000 */
     "3 1234\n"
-    "4 0\n"
-    "5 0\n"
+    "4 2a6\n"            /* copy back the block of word 0x2a4 */
+    "5 40\n"
     "2 ABCDEF";            /* no final newline, upper-case hex */
 
 TEST(din_decodes_every_label)
@@ -115,8 +115,11 @@ TEST(din_decodes_every_label)
     CHECK_EQ_U64(s.first[5].kind, CT_MISC);
     CHECK_EQ_U64(s.first[5].vaddr, 0x1234);
     CHECK_EQ_U64(s.first[5].size, 4);
-    CHECK_EQ_U64(s.first[6].op, CT_OP_CLEAN | CT_OP_ALL);
-    CHECK_EQ_U64(s.first[7].op, CT_OP_INVAL | CT_OP_ALL);
+    CHECK_EQ_U64(s.first[6].op, CT_OP_CLEAN);   /* the block of the address */
+    CHECK_EQ_U64(s.first[7].op, CT_OP_INVAL | CT_OP_BOTH);
+    CHECK_EQ_U64(s.first[6].vaddr, 0x2a4);
+    CHECK_EQ_U64(s.first[6].size, 4);
+    CHECK_EQ_U64(s.first[7].vaddr, 0x40);
     CHECK_EQ_U64(s.last_addr, 0xabcdef & ~3ull);
     CHECK_EQ_U64(s.warnings, 0);
     CHECK_EQ_U64(s.records, 9);

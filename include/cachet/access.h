@@ -65,8 +65,10 @@ enum ct_cacheop {
     CT_OP_ALLOC = 5,       /* allocate without fetching, line stays clean */
     CT_OP_MASK = 0x0f,
     CT_OP_ISIDE = 0x10,    /* instruction-side operation (starts at L1I) */
-    CT_OP_ALL = 0x20,      /* the whole cache(s), no address (din label 4) */
-    CT_OP_LONG = 0x40      /* a range of 4 GiB or more: its length is in `pc` */
+    CT_OP_ALL = 0x20,      /* the whole cache(s), no address (Tarmac "All" scope) */
+    CT_OP_LONG = 0x40,     /* a range of 4 GiB or more: its length is in `pc` */
+    CT_OP_BOTH = 0x80      /* the instruction side from the L1I down, then the
+                              data side from the L1D down (din label 5) */
 };
 
 /* Software prefetch hints (CT_PREFETCH): bits of `op`. */

@@ -261,6 +261,38 @@ if run_case flush; then
         2,1,1,1 "flush_every writes back, invalidates and forgets the 3C history"
 fi
 
+# Din labels 4 (copy back) and 5 (invalidate) act on the block of the
+# record's address at every level, as DineroIV 7 does (its din reader gives
+# every record 4 bytes, and d4copyback / d4invalidate of a size above 0 act
+# on one block): label 4 on the data side, label 5 on the instruction side
+# and the data side. A 256-byte direct-mapped L1D of 32-byte lines: loads
+# of 0 and 0x40 miss, label 5 drops 0's line only, so 0 misses again and
+# 0x40 hits: 3 misses. The 3C split: 0's second miss is a capacity miss
+# (the line was seen; the shadow lost it with the level). DineroIV 7
+# -l1-dsize 256 -l1-dbsize 32 -l1-dccc: 3 misses, 2 compulsory, 1 capacity.
+printf '[system]\nmiss_classes = yes\nflush_at_end = yes\n[l1d]\nsize = 256\nassoc = 1\nline = 32\n' > "$TMP/inval1.ini"
+printf '0 0\n0 40\n5 0\n0 0\n0 40\n' > "$TMP/inval1.din"
+if run_case inval1; then
+    expect_eq "$(lv "$TMP/inval1.json" l1d "['misses']"),$(lv "$TMP/inval1.json" l1d "['compulsory']"),$(lv "$TMP/inval1.json" l1d "['capacity']")" \
+        3,2,1 "din label 5 invalidates one block"
+fi
+# An L1I and an L1D of 256 B (32-byte lines) above a 1 KiB direct-mapped L2
+# of 64-byte lines. Fetch 0; stores to 0x40 and 0x80 (two L2 read misses);
+# label 4 at 0x40 writes that line to the L2 (a write hit), which writes its
+# 64-byte block to memory; 0x80 stays dirty. Label 5 at 0 drops 0 from the
+# L1I and the L2: the fetch of 0 misses both again. The load of 0x80 hits.
+# The copy-back at the end writes 0x80 down (L1D 2 x 32 bytes to the L2,
+# L2 2 x 64 to memory). DineroIV 7 (-l1-isize 256 -l1-ibsize 32 -l1-dsize
+# 256 -l1-dbsize 32 -l2-usize 1024 -l2-ubsize 64): L1I misses 2, L1D read
+# misses 0, write misses 2, bytes to memory 64; L2 misses 4 (instrn 2, read
+# 2), write fetches 2, bytes from memory 256, to memory 128.
+printf '[system]\nflush_at_end = yes\n[l1i]\nsize = 256\nassoc = 1\nline = 32\n[l1d]\nsize = 256\nassoc = 1\nline = 32\n[l2]\nsize = 1K\nassoc = 1\nline = 64\n' > "$TMP/cb1.ini"
+printf '2 0\n1 40\n1 80\n4 40\n5 0\n2 0\n0 80\n' > "$TMP/cb1.din"
+if run_case cb1; then
+    expect_eq "$(lv "$TMP/cb1.json" l1i "['misses']"),$(lv "$TMP/cb1.json" l1d "['by_kind']['load']['misses']"),$(lv "$TMP/cb1.json" l1d "['bytes_to_below']"),$(lv "$TMP/cb1.json" l2 "['misses']"),$(lv "$TMP/cb1.json" l2 "['by_kind']['writeback']['accesses']"),$(lv "$TMP/cb1.json" l2 "['bytes_from_below']"),$(lv "$TMP/cb1.json" l2 "['bytes_to_below']")" \
+        2,0,64,4,2,256,128 "din label 4 copies back one block at every level"
+fi
+
 # cachet run --interval N (DineroIV's -stat-interval N): after every N
 # accesses a CSV row per level with the counts so far (cumulative), then
 # the final rows. A 64-byte direct-mapped L1D: loads of 0, 40, 0, 4 miss,
