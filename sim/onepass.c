@@ -56,28 +56,17 @@
  *    those it does not skip (Levels, below), in order (stacks are
  *    independent of each other, so the result is that of taking each
  *    request through every stack in turn, with less work per request).
- *    With helper threads, batches of 2048 requests go round a ring of 16
- *    (handed to two helpers or more 4 at a time: fewer wake-ups): the caller
- *    runs the levels above, the table and its share of the stacks, each helper
- *    its own share, every stack still taking its requests in order. With two
- *    helpers or more the table may become helper 1's (piped): the caller then
- *    runs the levels above and gathers batches, and no stack; helper 1 takes
- *    each batch through the table before the other helpers may run it, and runs
- *    its own share of the stacks when no batch waits for the table. It is
- *    decided once, at the second deal (below), by the times measured since the
- *    first: piped when the longer of the caller's processor time without the
- *    table and the table and every stack shared by the helpers is under 0.9 of
- *    the longer of the caller's own work and everything shared by every thread
- *    (waiting for the trace does not count). The 3C split needs each request's
- *    fully-associative depth in the set stacks: the thread of the table runs
- *    the fully-associative stack over a batch right after the table (with the
- *    3C split of a sampled pass, whose replicas each write depths, there are no
- *    helpers). The caller reuses a batch once every helper is done with it, and
- *    waits for them all before anything reads the counts. Every 64 batches,
- *    with every stack idle (each has taken every batch before the next), the
- *    stacks are dealt to the threads again by the time each took (the table's
- *    thread's own work counted first): which thread runs a stack changes no
- *    figure. The times are renumbered (below) with every stack idle too.
+ *    With helper threads, batches of 2048 requests go round a ring of 16:
+ *    the caller runs the levels above, the table and its share of the
+ *    stacks, each helper its own share, every stack still taking its
+ *    requests in order. The stacks are dealt to the threads once, by a cost
+ *    per kind of stack; which thread runs a stack changes no figure. The
+ *    3C split needs each request's fully-associative depth in the set
+ *    stacks: the caller runs the fully-associative stack over a batch right
+ *    after the table (with the 3C split of a sampled pass, whose replicas
+ *    each write depths, there are no helpers). The caller reuses a batch
+ *    once every helper is done with it, and waits for them all before
+ *    anything reads the counts or the times are renumbered (below).
  *  - A request to the block of the request just before it at L is at depth
  *    1 in every stack and changes none: the order is the same whether its
  *    block's time moves on or not, a read leaves dirty-from as it is
@@ -722,14 +711,6 @@ static void fen_build(stack *s)
 #define BATCH 256                /* requests gathered before the stacks run over them */
 #define BATCH_HELPED 2048        /* the same with helper threads (fewer hand-overs) */
 #define RING 16                  /* batches in flight with helper threads */
-#define PUBLISH_EVERY 4          /* batches handed to two helpers or more at a time (fewer
-                                    wake-ups; one helper takes them one by one) */
-#define PIPE_HELPERS 2           /* helpers from which the table may be helper 1's */
-#define PIPE_GAIN 0.9            /* piped when its estimated time is below this share */
-#define PIPE_DEAL_AT 2           /* the deal that decides it (the first one's window
-                                    starts cold) */
-enum { PIPE_COST, PIPE_NEVER, PIPE_DEAL };
-#define DEAL_EVERY 64            /* batches between deals of the stacks by measured time */
 #define FRONT_WEIGHT 8.0         /* the caller's own work per request: levels above, table */
 #define FA_WEIGHT 9.0            /* a fully-associative stack (64-deep set stack: 4) */
 
@@ -880,27 +861,8 @@ struct ct_onepass {
     uint32_t *owner;        /* stack -> thread that runs it (0: the caller) */
     pthread_mutex_t mu;
     pthread_cond_t work, done;
-    pthread_cond_t ready;   /* piped: batches the table pass has seen */
     uint64_t published;     /* batches handed to the helpers */
-    uint32_t publish_every; /* batches handed over at a time */
-    int piped;              /* the table pass on helper 1, the caller runs no stack */
-    int pipe;               /* PIPE_COST: piped if the deal at PIPE_DEAL_AT finds it
-                               pays; PIPE_NEVER (decided); tests: PIPE_DEAL */
-    uint64_t tabled;        /* piped: batches the table pass has seen */
     uint64_t *finished;     /* per helper: batches it has run */
-    /* measured work, for dealing the stacks again every DEAL_EVERY batches */
-    uint64_t busy_ns[MAX_STACKS];   /* per stack (written by the thread running it) */
-    uint64_t front_ns;      /* the caller's own: levels above, tap, table (piped:
-                               helper 1's table pass) */
-    uint64_t table_ns;      /* not piped: the caller's table pass (in front_ns) */
-    uint64_t tap_cpu_ns;    /* until piped or not is decided: the caller's processor
-                               time between batches (the levels above, the tap) */
-    uint64_t mark_cpu_ns;   /* the caller's processor time when it last finished a batch */
-    uint32_t deals;         /* deals so far */
-    uint64_t mark_ns;       /* when the caller last finished a batch */
-    uint32_t since_deal;    /* batches since the last deal */
-    uint32_t deal_every;    /* DEAL_EVERY */
-    uint64_t moves;         /* stacks dealt to another thread than before */
     int stop;
     int sync;               /* mu, work and done exist */
     struct helper_arg *arg;
@@ -1108,11 +1070,6 @@ static uint32_t rep_of(const stack *s, uint64_t block, uint32_t rep)
 
 static void renumber(ct_onepass *o);
 
-/* Out of memory in the table pass, which may run on helper 1 (piped)
- * while the caller asks. */
-static void oom_set(ct_onepass *o) { __atomic_store_n(&o->oom, 1, __ATOMIC_RELAXED); }
-static int oom_get(ct_onepass *o) { return __atomic_load_n(&o->oom, __ATOMIC_RELAXED); }
-
 /* The set of block at level l of a chain (p2: the power-of-two one). */
 FORCE_INLINE uint64_t lvl_set(const ct_onepass *o, uint32_t l, uint64_t block, int p2)
 {
@@ -1245,7 +1202,7 @@ static void table_pass(ct_onepass *o, reqbuf *q)
         }
         e = seen_get(&o->seen, q->block[i], q->hash[i]);
         if (UNLIKELY(!e)) {
-            oom_set(o);
+            o->oom = 1;
             return;
         }
         q->tx[i] = e->time;
@@ -1267,21 +1224,6 @@ static void table_pass(ct_onepass *o, reqbuf *q)
     }
     if (o->nlvl && (o->lvl_seen += n) >= o->lvl_window)
         levels_trial(o);
-}
-
-/* This thread's processor time. */
-static uint64_t cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* The requests of a batch that a stack takes (their indices, in order). */
@@ -1435,7 +1377,7 @@ STACK_PASS(pass_list_any_wt, ST_LIST, 0, 1)
 enum { RUN_SETS = 0, RUN_FA = 1, RUN_ALL = 2 };
 static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who, int fa)
 {
-    const int wb = o->write_back, timed = o->nhelp > 0;
+    const int wb = o->write_back;
     takes all, lv, sel;
     uint32_t lv_of = NO_LEVEL;      /* the level lv holds the requests of (NO_LEVEL: none) */
     uint32_t lv_chain = 0;          /* its chain */
@@ -1476,7 +1418,6 @@ static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who, int fa)
             lv_chain = s->chain;
             t = &lv;
         }
-        const uint64_t t0 = timed ? now_ns() : 0;
         switch (s->kind) {
         case ST_FA:
             if (general)
@@ -1506,8 +1447,6 @@ static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who, int fa)
                 wb ? pass_list_wb(o, q, k, t) : pass_list_wt(o, q, k, t);
             break;
         }
-        if (timed)
-            o->busy_ns[k] += now_ns() - t0;
     }
 }
 
@@ -1521,106 +1460,27 @@ static void own_stacks(ct_onepass *o, uint32_t who, uint64_t seq)
     pthread_mutex_unlock(&o->mu);
 }
 
-/* Wait until helpers from..nhelp have run the batches before `upto`. */
-static void wait_from(ct_onepass *o, uint32_t from, uint64_t upto)
-{
-    pthread_mutex_lock(&o->mu);
-    for (uint32_t h = from; h <= o->nhelp; h++)
-        while (o->finished[h - 1] < upto)
-            pthread_cond_wait(&o->done, &o->mu);
-    pthread_mutex_unlock(&o->mu);
-}
+static void wait_helpers(ct_onepass *o, uint64_t upto);
 
-static void deal_stacks(ct_onepass *o, uint32_t helpers, const uint64_t *cost, uint64_t front);
-
-/* Deal the stacks again by the time each took since the last deal, and
- * the table pass's thread's own work. Which thread runs a stack changes no
- * figure: each stack still takes every batch in order. Every thread must
- * be idle while the owners change: it has run every batch before the
- * next. */
-static void redeal(ct_onepass *o)
-{
-    uint32_t was[MAX_STACKS];
-
-    memcpy(was, o->owner, o->nstk * sizeof *was);
-    deal_stacks(o, o->nhelp, o->busy_ns, o->front_ns);
-    for (uint32_t k = 0; k < o->nstk; k++)
-        o->moves += o->owner[k] != was[k];
-    memset(o->busy_ns, 0, sizeof o->busy_ns);
-    o->front_ns = 0;
-    o->table_ns = 0;
-    o->tap_cpu_ns = 0;
-    o->since_deal = 0;
-}
-
-/* The table's work on batch q, on the caller or (piped) helper 1: the
- * times renumbered when they would run out, the table pass, and the depths
- * the 3C split reads (the fully-associative stack, before any set stack
- * sees the batch). `idle` makes every stack idle first: each has run every
- * batch before this one. Out of memory, the batch is emptied. */
-static void table_work(ct_onepass *o, reqbuf *q, void (*idle)(ct_onepass *o))
+/* The table's work on batch q: the times renumbered when they would run
+ * out (every stack idle first: each has run every batch before this one),
+ * the table pass, and the depths the 3C split reads (the fully-associative
+ * stack, before any set stack sees the batch). Out of memory, the batch is
+ * emptied. */
+static void table_work(ct_onepass *o, reqbuf *q)
 {
     if (UNLIKELY(o->clock >= o->clock_limit - q->n)) {
-        idle(o);
+        wait_helpers(o, o->filling);
         renumber(o);
     }
-    if (!oom_get(o))
+    if (!o->oom)
         table_pass(o, q);
-    if (oom_get(o)) {
+    if (o->oom) {
         q->n = 0;
         return;
     }
     if (o->fa_first)
-        run_stacks(o, q, o->piped, RUN_FA);
-}
-
-/* Helper 1 when piped, before the batch it is about to pass: its own
- * stacks over the batches before it, then the other helpers'. */
-static void idle_piped(ct_onepass *o)
-{
-    for (uint64_t s = o->finished[0]; s < o->tabled; s++)
-        own_stacks(o, 1, s);
-    pthread_mutex_lock(&o->mu);
-    pthread_cond_broadcast(&o->ready);
-    pthread_mutex_unlock(&o->mu);
-    wait_from(o, 2, o->tabled);
-}
-
-/* Helper 1 when piped: the table pass of every batch the caller hands
- * over, in order (first), and its own stacks over the batches passed. */
-static void table_main(ct_onepass *o)
-{
-    for (;;) {
-        uint64_t b, seq;
-        pthread_mutex_lock(&o->mu);
-        while (o->published <= o->tabled && o->finished[0] >= o->tabled && !o->stop)
-            pthread_cond_wait(&o->work, &o->mu);
-        b = o->tabled;          /* (only this thread moves it) */
-        seq = o->finished[0];
-        const int table = o->published > b;
-        pthread_mutex_unlock(&o->mu);
-        if (!table && seq >= b)                     /* stopped, nothing left */
-            return;
-        if (table) {
-            reqbuf *q = &o->rb[b % o->nrb];
-            uint64_t t0;
-            if (o->since_deal >= o->deal_every) {
-                idle_piped(o);
-                redeal(o);
-            }
-            t0 = now_ns();
-            table_work(o, q, idle_piped);
-            o->since_deal++;
-            o->front_ns += now_ns() - t0;
-            pthread_mutex_lock(&o->mu);
-            o->tabled = b + 1;
-            if (o->tabled % o->publish_every == 0 || o->tabled == o->published)
-                pthread_cond_broadcast(&o->ready);
-            pthread_mutex_unlock(&o->mu);
-        } else {
-            own_stacks(o, 1, seq);
-        }
-    }
+        run_stacks(o, q, 0, RUN_FA);
 }
 
 static void *helper_main(void *arg)
@@ -1629,22 +1489,14 @@ static void *helper_main(void *arg)
     ct_onepass *o = h->o;
 
     for (;;) {
-        uint64_t seq = 0, avail = 0;
+        uint64_t seq, avail;
         pthread_mutex_lock(&o->mu);
         for (;;) {
-            if (o->piped && h->id == 1)     /* the table's thread from now on */
-                break;
-            /* the batches it may run: those passed (piped), or handed over */
             seq = o->finished[h->id - 1];
-            avail = o->piped ? o->tabled : o->published;
+            avail = o->published;
             if (avail > seq || o->stop)
                 break;
-            pthread_cond_wait(o->piped ? &o->ready : &o->work, &o->mu);
-        }
-        if (o->piped && h->id == 1) {
-            pthread_mutex_unlock(&o->mu);
-            table_main(o);
-            break;
+            pthread_cond_wait(&o->work, &o->mu);
         }
         pthread_mutex_unlock(&o->mu);
         if (avail <= seq)                   /* stopped */
@@ -1663,108 +1515,38 @@ static void publish(ct_onepass *o, uint64_t upto)
     pthread_mutex_unlock(&o->mu);
 }
 
-/* Wait until every helper has run the batches before number `upto` (those
- * not handed over yet are handed over first). */
+/* Wait until every helper has run the batches before number `upto`. */
 static void wait_helpers(ct_onepass *o, uint64_t upto)
 {
     if (!o->nhelp)
         return;
-    if (o->published < upto)
-        publish(o, o->filling);
-    wait_from(o, 1, upto);
-}
-
-/* Whether the table on helper 1 would end the run sooner, by the times
- * measured since the last deal: piped, the caller's own work without the
- * table (the tap: processor time, so that waiting for the trace does not
- * count), and the table and every stack on the helpers (the table's
- * thread no less than the table); not piped, all of it on every thread
- * (the caller no less than its own work). */
-static int pipe_pays(const ct_onepass *o)
-{
-    const double tap = (double)o->tap_cpu_ns, table = (double)o->table_ns, n = o->nhelp;
-    double stacks = 0, now, piped;
-
-    for (uint32_t k = 0; k < o->nstk; k++)
-        stacks += (double)o->busy_ns[k];
-    now = (tap + table + stacks) / (n + 1);
-    now = now > tap + table ? now : tap + table;
-    piped = (table + stacks) / n;
-    piped = piped > table ? piped : table;
-    piped = piped > tap ? piped : tap;
-    return o->nhelp >= PIPE_HELPERS && piped < PIPE_GAIN * now;
-}
-
-/* Every thread idle (each has run every batch before o->filling): the
- * table becomes helper 1's. The deal that follows counts the table's time
- * as that thread's own work. */
-static void go_piped(ct_onepass *o)
-{
     pthread_mutex_lock(&o->mu);
-    o->tabled = o->filling;
-    o->piped = 1;
-    pthread_cond_broadcast(&o->work);
-    pthread_cond_broadcast(&o->ready);
+    for (uint32_t h = 1; h <= o->nhelp; h++)
+        while (o->finished[h - 1] < upto)
+            pthread_cond_wait(&o->done, &o->mu);
     pthread_mutex_unlock(&o->mu);
-    o->front_ns = o->table_ns;
 }
 
-/* The caller, not piped: every batch before this one has gone through
- * every stack. */
-static void idle_caller(ct_onepass *o) { wait_helpers(o, o->filling); }
-
-/* The batch being filled is full (or the trace ends): not piped, the
- * table's work on it here, then this thread's stacks while the helpers
- * run theirs; piped, it goes to helper 1. The next batch is one every
- * thread is done with. */
+/* The batch being filled is full (or the trace ends): the table's work on
+ * it here, then it goes to the helpers and this thread runs its own
+ * stacks over it. The next batch is one every thread is done with. */
 static void flush_batch(ct_onepass *o)
 {
     reqbuf *q = o->cur;
-    uint64_t t0 = 0;
     if (q->n == 0)
         return;
-    if (o->piped) {
-        if ((o->filling + 1) % o->publish_every == 0)
-            publish(o, o->filling + 1);
-    } else {
-        if (o->nhelp) {         /* since the last batch: the levels above and the tap */
-            t0 = now_ns();
-            o->front_ns += o->mark_ns ? t0 - o->mark_ns : 0;
-            if (o->pipe == PIPE_COST && o->mark_cpu_ns)
-                o->tap_cpu_ns += cpu_ns() - o->mark_cpu_ns;
-        }
-        table_work(o, q, idle_caller);
-        if (q->n == 0)
-            return;
-        if (o->nhelp) {
-            const uint64_t t1 = now_ns();
-            o->front_ns += t1 - t0;
-            o->table_ns += t1 - t0;
-            if ((o->filling + 1) % o->publish_every == 0)
-                publish(o, o->filling + 1);
-        }
-        run_stacks(o, q, 0, o->fa_first ? RUN_SETS : RUN_ALL);
-    }
+    table_work(o, q);
+    if (q->n == 0)
+        return;
+    if (o->nhelp)
+        publish(o, o->filling + 1);
+    run_stacks(o, q, 0, o->fa_first ? RUN_SETS : RUN_ALL);
     o->filling++;
     o->cur = &o->rb[o->filling % o->nrb];
     if (o->filling >= o->nrb)
         wait_helpers(o, o->filling - o->nrb + 1);
     o->cur->n = 0;
     o->cur->nfold = 0;
-    if (o->nhelp && !o->piped) {
-        if (++o->since_deal >= o->deal_every) {
-            wait_helpers(o, o->filling);
-            if (o->pipe == PIPE_DEAL || (o->pipe == PIPE_COST && ++o->deals >= PIPE_DEAL_AT)) {
-                if (o->pipe == PIPE_DEAL || pipe_pays(o))
-                    go_piped(o);
-                o->pipe = PIPE_NEVER;   /* decided */
-            }
-            redeal(o);
-        }
-        o->mark_ns = now_ns();
-        if (o->pipe == PIPE_COST)
-            o->mark_cpu_ns = cpu_ns();
-    }
 }
 
 /* Put one request into the batch being filled: the stacks that follow it
@@ -1780,7 +1562,7 @@ FORCE_INLINE void put(ct_onepass *o, uint64_t block, uint32_t cls, int write, ui
     q->cls[i] = (uint8_t)cls;
     q->write[i] = (uint8_t)write;
     q->rep[i] = (uint8_t)rep;
-    if (i < 8 && !o->piped)     /* (piped, the table is helper 1's) */
+    if (i < 8)
         PREFETCH_R(&o->seen.e[q->hash[i] & o->seen.mask]);
     if (++q->n == o->batch)
         flush_batch(o);
@@ -2099,12 +1881,12 @@ static void renumber(ct_onepass *o)
     uint32_t *v, n = 0;
 
     if (o->seen.used >= o->clock_limit - 1) {
-        oom_set(o);  /* more lines than times: cannot happen in memory */
+        o->oom = 1;  /* more lines than times: cannot happen in memory */
         return;
     }
     v = malloc((o->seen.used + 1) * sizeof *v);
     if (!v) {
-        oom_set(o);
+        o->oom = 1;
         return;
     }
     for (uint64_t i = 0; i <= o->seen.mask; i++)
@@ -2159,28 +1941,9 @@ void ct_onepass_set_level_window(ct_onepass *o, uint32_t requests)
     o->lvl_window = requests ? requests : 1;
 }
 
-void ct_onepass_set_deal_every(ct_onepass *o, uint32_t batches)
-{
-    o->deal_every = batches ? batches : 1;
-}
-
-uint64_t ct_onepass_moves(const ct_onepass *o) { return o->moves; }
 uint64_t ct_onepass_folded(const ct_onepass *o) { return o->folded; }
 
 unsigned ct_onepass_threads(const ct_onepass *o) { return 1 + o->nhelp; }
-int ct_onepass_piped(const ct_onepass *o) { return o->piped; }
-
-int ct_onepass_set_pipe(ct_onepass *o, int when)
-{
-    if (o->nhelp < PIPE_HELPERS)
-        return 0;
-    o->pipe = when == 2 ? PIPE_DEAL : PIPE_NEVER;
-    if (when == 1) {
-        go_piped(o);
-        deal_stacks(o, o->nhelp, NULL, 0);
-    }
-    return 1;
-}
 unsigned ct_onepass_chains(const ct_onepass *o) { return o->nchain; }
 
 int ct_onepass_point_sampled(const ct_onepass *o, size_t k)
@@ -2464,37 +2227,32 @@ static size_t find_level(const ct_sim *sim, const char *section)
 }
 
 /* Deal the stacks to the caller (0) and `helpers` threads, heaviest first
- * onto the least loaded. With cost NULL, weights follow the instruction
- * counts per request of each kind of stack and the caller starts with
- * FRONT_WEIGHT for the levels above and the table (the two weights of the
- * caller and the fully-associative stack balance the threads' CPU times
- * within about 15 % on a random and a real trace, l1d-size-assoc.ini).
- * Otherwise cost[k] is stack k's measured time and front the caller's own. */
-static void deal_stacks(ct_onepass *o, uint32_t helpers, const uint64_t *cost, uint64_t front)
+ * onto the least loaded. Weights follow the instruction counts per request
+ * of each kind of stack, and the caller starts with FRONT_WEIGHT for the
+ * levels above and the table (the two weights of the caller and the
+ * fully-associative stack balance the threads' CPU times within about 15 %
+ * on a random and a real trace, l1d-size-assoc.ini). With the 3C split the
+ * fully-associative stacks are the caller's (it runs them right after the
+ * table pass). Which thread runs a stack changes no figure. */
+static void deal_stacks(ct_onepass *o, uint32_t helpers)
 {
     double load[MAX_HELPERS + 1] = {0};
     uint8_t placed[MAX_STACKS] = {0};
-    /* the thread that runs the table pass: the caller, or helper 1 (piped:
-     * the caller runs no stack) */
-    const uint32_t first = o->piped ? 1 : 0;
 
-    load[first] = cost ? (double)front : FRONT_WEIGHT;
+    load[0] = FRONT_WEIGHT;
     for (uint32_t k = 0; k < o->nstk; k++) {
-        /* with fa_first the fully-associative stacks are the table pass's
-         * thread's (timed as its own work) */
-        o->owner[k] = first;
+        o->owner[k] = 0;
         placed[k] = o->fa_first && o->stk[k].kind == ST_FA;
     }
     for (;;) {
-        uint32_t big = UINT32_MAX, least = first;
+        uint32_t big = UINT32_MAX, least = 0;
         double wbig = -1;
         for (uint32_t k = 0; k < o->nstk; k++) {
             const stack *s = &o->stk[k];
             /* (s->rate: the share of the requests it follows) */
-            const double w = cost ? (double)cost[k]
-                             : s->rate * (s->kind == ST_FA ? FA_WEIGHT
-                                          : s->kind == ST_DM ? 1.5
-                                          : 1.0 + log2((double)s->depth + 1) / 2);
+            const double w = s->rate * (s->kind == ST_FA ? FA_WEIGHT
+                                        : s->kind == ST_DM ? 1.5
+                                        : 1.0 + log2((double)s->depth + 1) / 2);
             if (!placed[k] && w > wbig) {
                 wbig = w;
                 big = k;
@@ -2502,7 +2260,7 @@ static void deal_stacks(ct_onepass *o, uint32_t helpers, const uint64_t *cost, u
         }
         if (big == UINT32_MAX)
             break;
-        for (uint32_t t = first + 1; t <= helpers; t++)
+        for (uint32_t t = 1; t <= helpers; t++)
             if (load[t] < load[least])
                 least = t;
         placed[big] = 1;
@@ -2517,7 +2275,6 @@ static void stop_helpers(ct_onepass *o, uint32_t n)
     pthread_mutex_lock(&o->mu);
     o->stop = 1;
     pthread_cond_broadcast(&o->work);
-    pthread_cond_broadcast(&o->ready);
     pthread_mutex_unlock(&o->mu);
     for (uint32_t t = 0; t < n; t++)
         pthread_join(o->th[t], NULL);
@@ -2551,17 +2308,9 @@ static void start_helpers(ct_onepass *o, uint32_t helpers)
         pthread_mutex_destroy(&o->mu);
         return;
     }
-    if (pthread_cond_init(&o->ready, NULL) != 0) {
-        pthread_cond_destroy(&o->done);
-        pthread_cond_destroy(&o->work);
-        pthread_mutex_destroy(&o->mu);
-        return;
-    }
     o->sync = 1;
     o->nhelp = helpers;          /* the helpers read it */
-    o->pipe = helpers >= PIPE_HELPERS ? PIPE_COST : PIPE_NEVER;
-    o->publish_every = helpers >= 2 ? PUBLISH_EVERY : 1;
-    deal_stacks(o, helpers, NULL, 0);
+    deal_stacks(o, helpers);
     for (; started < helpers; started++) {
         args[started].o = o;
         args[started].id = started + 1;
@@ -2572,8 +2321,7 @@ static void start_helpers(ct_onepass *o, uint32_t helpers)
         stop_helpers(o, started);
         o->stop = 0;
         o->nhelp = 0;
-        o->piped = 0;
-        deal_stacks(o, 0, NULL, 0);
+        deal_stacks(o, 0);
     }
 }
 
@@ -2598,7 +2346,6 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
     o->fa = -1;
     o->last_block = EMPTY_KEY;
     o->clock_limit = CLOCK_LIMIT;
-    o->deal_every = DEAL_EVERY;
     o->sampled = sample > 0 && sample < 1;
     o->rate = o->sampled ? sample : 1.0;
     o->thr24 = (uint64_t)(o->rate * 16777216.0);
@@ -2774,7 +2521,6 @@ void ct_onepass_free(ct_onepass *o)
     if (o->nhelp)
         stop_helpers(o, o->nhelp);
     if (o->sync) {
-        pthread_cond_destroy(&o->ready);
         pthread_cond_destroy(&o->work);
         pthread_cond_destroy(&o->done);
         pthread_mutex_destroy(&o->mu);
@@ -2807,7 +2553,7 @@ void ct_onepass_free(ct_onepass *o)
 int ct_onepass_run(ct_onepass *o, const ct_batch *b, ct_error *err)
 {
     int rc = ct_sim_run(o->sim, b, err);
-    if (rc == CT_OK && oom_get(o))
+    if (rc == CT_OK && o->oom)
         rc = ct_error_set(err, CT_E_NOMEM, "one-pass analysis: out of memory");
     return rc;
 }
@@ -2916,7 +2662,7 @@ int ct_onepass_finish(ct_onepass *o, ct_error *err)
                 s->resident[c] += live < s->cap[c] ? live : s->cap[c];
         }
     }
-    if (oom_get(o))
+    if (o->oom)
         return ct_error_set(err, CT_E_NOMEM, "one-pass analysis: out of memory");
     return CT_OK;
 }

@@ -85,10 +85,6 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
 void ct_onepass_set_clock_limit(ct_onepass *op, uint32_t limit);
 /* Tests: requests per trial of the levels (onepass.c, "Levels"). */
 void ct_onepass_set_level_window(ct_onepass *op, uint32_t requests);
-/* Tests: batches between deals of the stacks to threads by measured time
- * (onepass.c, DEAL_EVERY), and how many stacks the deals have moved. */
-void ct_onepass_set_deal_every(ct_onepass *op, uint32_t batches);
-uint64_t ct_onepass_moves(const ct_onepass *op);
 /* Requests folded in pairs (onepass.c, "Pairs"); tests: classes per fold
  * (2 to FOLD_NCLS: a pair of a load and a store then starts a new fold
  * whenever the classes change). */
@@ -97,13 +93,6 @@ uint64_t ct_onepass_folded(const ct_onepass *op);
 unsigned ct_onepass_chains(const ct_onepass *op);
 /* Threads the analysis runs on: the caller and the helpers that started. */
 unsigned ct_onepass_threads(const ct_onepass *op);
-/* Whether the table pass runs on a helper of its own (onepass.c,
- * "piped"), the caller then running no stack. */
-int ct_onepass_piped(const ct_onepass *op);
-/* Tests, before the first request: whether the table goes to a helper,
- * whatever the measured times say: 0 never, 1 from the start, 2 at the
- * first deal of the stacks. Returns 0 when there are too few helpers. */
-int ct_onepass_set_pipe(ct_onepass *op, int when);
 /* Points whose figures are estimated from a sample (onepass.c, "Sampled
  * mode": the others have too few sets or lines for the rate, and are exact). */
 size_t ct_onepass_sampled_points(const ct_onepass *op);

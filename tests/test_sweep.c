@@ -201,10 +201,8 @@ typedef struct got {
     ct_sim_totals tot[256];
     ct_interval_stats iv[256][4];
     double err[256], rate[256];
-    uint64_t moves;         /* stacks the one-pass deals moved to another thread */
     uint64_t folded;        /* requests the one-pass folded in pairs */
     unsigned chains;        /* chains of levels the one-pass kept */
-    int piped;              /* the one-pass ran its table pass on a helper */
 } got;
 
 static int collect(void *ctx, const ct_sweep_result *r)
@@ -665,14 +663,12 @@ TEST(sampled_errors_cover_the_true_deviation)
 typedef struct direct_opts {
     uint32_t clock_limit;   /* requests numbered before the times are renumbered */
     uint32_t level_window;  /* requests per trial of the levels */
-    uint32_t deal_every;    /* batches between deals of the stacks to threads */
     unsigned helpers;       /* helper threads (0: none) */
     uint32_t fold_classes;  /* classes per fold */
     double sample;          /* sampling rate (0: exact) */
     uint64_t seed;          /* which sample */
     int plain;              /* no shortcuts (ct_onepass_set_shortcuts) */
     int interval;           /* an interval ends after every batch of 4096 accesses */
-    int pipe;               /* 1 + ct_onepass_set_pipe's `when` (0: by measured times) */
 } direct_opts;
 
 /* Run the one-pass analysis of every point of sw over a trace directly.
@@ -713,14 +709,10 @@ static int onepass_direct(const ct_sweep *sw, const char *trace, direct_opts o, 
         ct_onepass_set_clock_limit(op, o.clock_limit);
     if (rc == CT_OK && o.level_window)
         ct_onepass_set_level_window(op, o.level_window);
-    if (rc == CT_OK && o.deal_every)
-        ct_onepass_set_deal_every(op, o.deal_every);
     if (rc == CT_OK && o.fold_classes)
         ct_onepass_set_fold_classes(op, o.fold_classes);
     if (rc == CT_OK && o.plain)
         ct_onepass_set_shortcuts(op, 0);
-    if (rc == CT_OK && o.pipe && !ct_onepass_set_pipe(op, o.pipe - 1))
-        rc = CT_E_USAGE;
     while (rc == CT_OK && (got_n = ct_trace_next(t, &b, &err)) > 0) {
         rc = ct_onepass_run(op, &b, &err);
         if (o.interval)
@@ -729,13 +721,9 @@ static int onepass_direct(const ct_sweep *sw, const char *trace, direct_opts o, 
     if (rc == CT_OK)
         rc = ct_onepass_finish(op, &err);
     if (rc == CT_OK)
-        g->moves = ct_onepass_moves(op);
-    if (rc == CT_OK)
         g->folded = ct_onepass_folded(op);
     if (rc == CT_OK)
         g->chains = ct_onepass_chains(op);
-    if (rc == CT_OK)
-        g->piped = ct_onepass_piped(op);
     for (size_t i = 0; rc == CT_OK && i < n; i++) {
         double re[4];
         ct_onepass_result(op, i, g->info[i], g->stats[i], &g->tot[i], g->iv[i], re);
@@ -921,29 +909,6 @@ TEST(switching_levels_on_and_off_changes_no_figure)
     /* the 3C split takes the levels too: skipped requests are hits */
     compare_methods("[system]\nflush_at_end = yes\nmiss_classes = yes\n[l1d]\nline = 64\n"
                     "[sweep]\nl1d.size = 1K..64K x4\nl1d.assoc = 1 2 8 16 full\n", trace, 1);
-}
-
-/* With helper threads the stacks are dealt to threads again every few
- * batches by the time each took (onepass.c, redeal). Dealt after every
- * batch of a trace whose phases load the stacks differently, stacks move
- * between threads, and every figure must be that of one thread. */
-TEST(dealing_stacks_to_other_threads_changes_no_figure)
-{
-    static got a, b;
-    ct_sweep *sw = load_ok("deal.ini", DIRECT_SWEEP);
-    const char *trace = phases_trace();
-
-    CHECK(sw != NULL && trace != NULL);
-    if (!sw || !trace) {
-        ct_sweep_free(sw);
-        return;
-    }
-    CHECK(onepass_direct(sw, trace, (direct_opts){0}, &a) == CT_OK);
-    CHECK(onepass_direct(sw, trace, (direct_opts){.deal_every = 1, .helpers = 2}, &b) == CT_OK);
-    same_figures(sw, &a, &b);
-    CHECK(b.moves > 0);
-    CHECK_EQ_U64(a.moves, 0);
-    ct_sweep_free(sw);
 }
 
 /* One request of a turns trace: din, or Tarmac with 8-byte lines (reads of
@@ -1141,50 +1106,40 @@ TEST(levels_in_chains_of_set_counts_change_no_figure)
     ct_sweep_free(sw);
 }
 
-/* With two helpers or more the table pass may run on helper 1 while the
- * caller gathers the next batches (onepass.c, "piped"): from the start, or
- * from the first deal of the stacks on. Its renumbering and its deals then
- * wait for every stack on that thread: with times renumbered every few
- * thousand requests, the stacks dealt again after (nearly) every batch and
- * an interval after every batch, each figure equals that of one thread,
- * with and without the 3C split, on traces of phases, of pairs and of
- * reads then writes (each of fewer than 4000 lines: the times must
- * outnumber them). */
-TEST(table_pass_on_a_helper_changes_no_figure)
+/* With two or three helper threads sharing the stacks, times renumbered
+ * every few thousand requests and an interval after every batch, each
+ * figure equals that of one thread, with and without the 3C split, on
+ * traces of phases, of pairs and of reads then writes (each of fewer than
+ * 4000 lines: the times must outnumber them). */
+TEST(helper_threads_change_no_figure)
 {
     static got a, b;
     const char *sweeps[2] = {DIRECT_SWEEP, "[system]\nflush_at_end = yes\nmiss_classes = yes\n"
                              "[l1d]\nline = 64\n[sweep]\nl1d.size = 1K..64K x4\n"
                              "l1d.assoc = 1 2 8 16 full\n"};
     const char *traces[3] = {phases_trace(), turns_trace("pturns.din", 1500, 0), rw_trace()};
-    const direct_opts piped[3] = {
-        {.clock_limit = 4000, .deal_every = 1, .helpers = 2, .interval = 1, .pipe = 2},
-        {.clock_limit = 6000, .deal_every = 3, .level_window = 70, .helpers = 3, .interval = 1,
-         .pipe = 2},
-        {.clock_limit = 5000, .deal_every = 2, .helpers = 2, .interval = 1, .pipe = 3}};
-    uint64_t moves = 0;
+    const direct_opts helped[3] = {
+        {.clock_limit = 4000, .helpers = 2, .interval = 1},
+        {.clock_limit = 6000, .level_window = 70, .helpers = 3, .interval = 1},
+        {.clock_limit = 5000, .helpers = 1, .interval = 1}};
 
     for (int w = 0; w < 2; w++) {
-        ct_sweep *sw = load_ok(w ? "piped3c.ini" : "piped.ini", sweeps[w]);
+        ct_sweep *sw = load_ok(w ? "helped3c.ini" : "helped.ini", sweeps[w]);
         CHECK(sw != NULL);
         for (int t = 0; sw && t < 3; t++) {
             CHECK(traces[t] != NULL);
             if (!traces[t])
                 continue;
             CHECK(onepass_direct(sw, traces[t], (direct_opts){.interval = 1}, &a) == CT_OK);
-            CHECK(!a.piped);
             for (int k = 0; k < 3; k++) {
-                direct_opts o = piped[k];
+                direct_opts o = helped[k];
                 o.level_window = w ? o.level_window : 0;
                 CHECK(onepass_direct(sw, traces[t], o, &b) == CT_OK);
-                CHECK(b.piped);
                 same_figures(sw, &a, &b);
-                moves += b.moves;
             }
         }
         ct_sweep_free(sw);
     }
-    CHECK(moves > 0);
 }
 
 /* A sampled pass takes the shortcuts of an exact one (onepass.c: repeats,
@@ -1423,8 +1378,7 @@ int main(void)
     RUN(onepass_refuses_a_point_without_sets_or_ways);
     RUN(renumbering_times_changes_no_figure);
     RUN(switching_levels_on_and_off_changes_no_figure);
-    RUN(dealing_stacks_to_other_threads_changes_no_figure);
-    RUN(table_pass_on_a_helper_changes_no_figure);
+    RUN(helper_threads_change_no_figure);
     RUN(folding_pairs_of_two_lines_taking_turns_changes_no_figure);
     RUN(intervals_count_full_intervals_only);
     RUN(progress_line_reports_rate_share_and_time_left);

@@ -97,8 +97,8 @@ static const ct_op_point sampled_pts[] = {
 
 /* The one-pass analysis of sampled_pts (the rest of their configuration
  * the sweep's) over the trace, sampled at `rate`, with or without its
- * shortcuts, with `helpers` helper threads (two: the table on helper 1
- * from the start); an interval ends after every batch of 64 accesses. */
+ * shortcuts, with `helpers` helper threads; an interval ends after every
+ * batch of 64 accesses. */
 static void run_sampled(ct_sweep *sw, const char *trace, double rate, int shortcuts,
                         unsigned helpers, got *g)
 {
@@ -117,7 +117,6 @@ static void run_sampled(ct_sweep *sw, const char *trace, double rate, int shortc
     rc = ct_onepass_create(&op, to.cfg, "l1d", sampled_pts, NSAMPLED, rate, 3, helpers, &err);
     if (rc == CT_OK) {
         ct_onepass_set_shortcuts(op, shortcuts);
-        (void)ct_onepass_set_pipe(op, 1);   /* (none with the 3C split: no helpers) */
         rc = ct_trace_open(&t, paths, 1, &to, &err);
     }
     while (rc == CT_OK && (n = ct_trace_next(t, &b, &err)) > 0) {
