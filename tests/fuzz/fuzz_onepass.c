@@ -12,8 +12,8 @@
  * goes), a write-through level, a one-line fully-associative cache, the
  * 3C split with and without one, and set counts that are not powers of
  * two. Then the one-pass analysis samples the trace (at a rate picked by
- * the first byte), with its shortcuts (and, by the first byte, the table
- * on a helper) and without, and every estimate, error and interval must
+ * the first byte), with its shortcuts (and, by the first byte, with
+ * helper threads) and without, and every estimate, error and interval must
  * be equal.
  */
 #include <stdint.h>
