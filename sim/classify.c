@@ -18,6 +18,7 @@
 typedef struct node {
     uint64_t block;
     uint32_t prev, next;
+    uint32_t valid;           /* sub-blocks held (bit 0 alone without sub-blocks) */
 } node;
 
 struct ct_classify {
@@ -113,13 +114,14 @@ static void list_push_front(ct_classify *k, uint32_t n)
         k->tail = n;
 }
 
-/* 1 when block hits in the fully-associative shadow; the policy learns of
- * a hit, and a miss fills when alloc is set. */
-static int fa_access(ct_classify *k, uint64_t block, int alloc)
+/* 1 when the sub-blocks `mask` of block hit in the fully-associative
+ * shadow. When the block is there the policy learns of the use and the
+ * sub-blocks become valid; a block miss fills when alloc is set. */
+static int fa_access(ct_classify *k, uint64_t block, uint32_t mask, int alloc)
 {
     const uint64_t *slot = ct_map_find(&k->index, block);
     uint32_t n;
-    int added;
+    int added, hit;
 
     if (slot) {
         n = (uint32_t)*slot;
@@ -129,7 +131,9 @@ static int fa_access(ct_classify *k, uint64_t block, int alloc)
             list_unlink(k, n);
             list_push_front(k, n);
         }
-        return 1;
+        hit = (k->nodes[n].valid & mask) == mask;
+        k->nodes[n].valid |= mask;
+        return hit;
     }
     if (!alloc)
         return 0;
@@ -144,6 +148,7 @@ static int fa_access(ct_classify *k, uint64_t block, int alloc)
         ct_map_del(&k->index, k->nodes[n].block);
     }
     k->nodes[n].block = block;
+    k->nodes[n].valid = mask;
     if (k->pol)
         k->pol->fill(k->pst, 0, n);
     else
@@ -167,13 +172,16 @@ static int drop_node(ct_classify *k, uint32_t n, uint64_t block)
     return 0;
 }
 
-int ct_classify_forget(ct_classify *k, uint64_t b0, uint64_t b1)
+int ct_classify_forget(ct_classify *k, uint64_t b0, uint64_t b1, uint32_t unseen)
 {
     if (b1 - b0 < k->cap) {
         for (uint64_t b = b0;; b++) {
             const uint64_t *slot = ct_map_find(&k->index, b);
+            uint64_t *seen;
             if (slot && drop_node(k, (uint32_t)*slot, b) != 0)
                 return -1;
+            if (unseen && (seen = (uint64_t *)ct_map_find(&k->seen, b)) != NULL)
+                *seen &= ~(uint64_t)unseen;
             if (b == b1)
                 break;
         }
@@ -191,18 +199,25 @@ int ct_classify_forget(ct_classify *k, uint64_t b0, uint64_t b1)
     return 0;
 }
 
-int ct_classify_access(ct_classify *k, uint64_t block, int miss, int alloc)
+int ct_classify_access_sub(ct_classify *k, uint64_t block, uint32_t mask, int miss, int alloc)
 {
     int first;
     int fa_hit;
+    uint64_t *seen = ct_map_put(&k->seen, block, &first);
 
-    if (!ct_map_put(&k->seen, block, &first))
-        first = -1;
-    fa_hit = fa_access(k, block, alloc);
-
-    if (first < 0)
+    fa_hit = fa_access(k, block, mask, alloc);
+    if (!seen)
         return -1;
+    if (first)
+        *seen = 0;
+    first = (*seen & mask) != mask;  /* a sub-block never accessed before */
+    *seen |= mask;
     if (!miss || fa_hit)
         return CT_MC_CONFLICT;
     return first ? CT_MC_COMPULSORY : CT_MC_CAPACITY;
+}
+
+int ct_classify_access(ct_classify *k, uint64_t block, int miss, int alloc)
+{
+    return ct_classify_access_sub(k, block, 1, miss, alloc);
 }

@@ -11,6 +11,9 @@
  *   conflict:   when the shadow hits;
  *   compulsory: else when the line was never accessed at this level before;
  *   capacity:   else.
+ * With sub-blocks (ct_classify_access_sub) the shadow holds a valid bit
+ * per sub-block and the set of lines seen a bit per sub-block, as
+ * DineroIV's fully-associative stack and infinite cache do.
  * Policies: LRU and FIFO are the shadow's own lists (exact, any number of
  * lines); the other policies run as plug-ins on one set of `lines` ways
  * (random draws from the level's seed), except PLRU beyond what its tree
@@ -46,14 +49,24 @@ void ct_classify_free(ct_classify *k);
  * -1 out of memory (a drawing policy's state is made anew). */
 int ct_classify_reset(ct_classify *k);
 
-/* Drop the blocks b0..b1 from the shadow (those that are there); 0, or -1
- * out of memory. */
-int ct_classify_forget(ct_classify *k, uint64_t b0, uint64_t b1);
+/* Drop the blocks b0..b1 from the shadow (those that are there), and with
+ * a range no wider than the shadow forget the sub-blocks `unseen` of each
+ * as seen (0 with whole lines; see sim/hier.c, "Sub-blocks"); 0, or -1 out
+ * of memory. */
+int ct_classify_forget(ct_classify *k, uint64_t b0, uint64_t b1, uint32_t unseen);
 
 /* Record one access to block, a miss of the level when miss is set; alloc
  * is 0 when a miss of this access would not fill the level (a write
  * without write-allocate). Returns the enum ct_miss_class of a miss (the
  * value is meaningless when miss is 0), or -1 when out of memory. */
 int ct_classify_access(ct_classify *k, uint64_t block, int miss, int alloc);
+
+/* ct_classify_access for a level with sub-blocks: the access touches the
+ * sub-blocks `mask` of block (bit i: sub-block i). It hits the shadow when
+ * the block is there with every sub-block of mask valid; when the block is
+ * there (or fills) the sub-blocks of mask become valid. A miss is
+ * compulsory when a sub-block of mask was never accessed before at this
+ * level (DineroIV's d4infcache). ct_classify_access is this with mask 1. */
+int ct_classify_access_sub(ct_classify *k, uint64_t block, uint32_t mask, int miss, int alloc);
 
 #endif

@@ -376,6 +376,15 @@ static int check_level(struct ct_config *c, int lv, ct_error *err)
                          (unsigned long long)k->size, k->assoc, k->line);
     if (pol->check && (why = pol->check(k->assoc)) != NULL)
         return geometry_error(c, s, "replacement", err, "%s", why);
+    if (k->subblock && ((k->subblock & (k->subblock - 1)) || k->subblock > k->line ||
+                        k->line / k->subblock > 32))
+        return geometry_error(c, s, "subblock", err,
+                              "%u is not a power of two dividing the %u-byte line into at "
+                              "most 32 sub-blocks", k->subblock, k->line);
+    if (k->subblock && k->subblock < k->line && k->inclusion != CT_INCL_NONINCLUSIVE)
+        return geometry_error(c, s, "subblock", err,
+                              "sub-blocks need a non-inclusive level (this one is %s)",
+                              k->inclusion == CT_INCL_INCLUSIVE ? "inclusive" : "exclusive");
     if (lv <= CT_LV_L1D && k->shared)
         return geometry_error(c, s, "shared", err, "L1 caches are private to a core");
     if (lv <= CT_LV_L1D && k->inclusion != CT_INCL_NONINCLUSIVE)

@@ -40,6 +40,7 @@ typedef struct ct_cache_cfg {
     uint64_t size;            /* bytes */
     uint32_t assoc;           /* ways; 0 in the text "full" = size / line */
     uint32_t line;            /* bytes, power of two */
+    uint32_t subblock;        /* bytes of a sub-block, dividing line; 0: the line */
     int replacement;          /* index into the policy registry */
     int write_back;           /* 1 write-back, 0 write-through */
     int write_allocate;       /* 1 allocate on store miss */

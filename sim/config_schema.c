@@ -59,6 +59,9 @@ static const char *const nofetch_names[] = {"nofetch", NULL}; /* CT_WRITE_NOFETC
      "ways per set, or \"full\" for fully associative"},                                      \
     {sec, "line", CT_VT_SIZE, CF(lv, line), 4, 4096, "64", NULL, NULL,                        \
      "line size in bytes, a power of two"},                                                  \
+    {sec, "subblock", CT_VT_SIZE, CF(lv, subblock), 0, 4096, "0", NULL, NULL,                 \
+     "sub-block size in bytes (valid and dirty bits per sub-block, DineroIV's -sbsize): a "  \
+     "power of two dividing the line into at most 32; 0: the line (rule in sim/hier.c)"},   \
     {sec, "replacement", CT_VT_ENUM, CF(lv, replacement), 0, 0, "lru", NULL,                 \
      ct_policy_name_at, "replacement policy"},                                               \
     {sec, "write_back", CT_VT_BOOL, CF(lv, write_back), 0, 2, "yes", nofetch_names, NULL,    \

@@ -533,6 +533,10 @@ int ct_dcs_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err)
     for (size_t li = 0; li < s->nlv; li++) {
         const ct_level *L = &s->lv[li];
         const ct_cache_cfg *k = &cfg->cache[L->lv];
+        if (L->sb_valid)
+            return ct_error_set(err, CT_E_CONFIG,
+                                "%s: [%s] subblock: compat = drcachesim has no sub-blocks",
+                                where, L->name);
         if (L->c.pol != &ct_policy_lru && L->c.pol != &ct_policy_fifo &&
             L->c.pol != &ct_policy_lfu)
             return ct_error_set(err, CT_E_CONFIG,

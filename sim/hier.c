@@ -74,6 +74,30 @@
  *   level has made its line valid first (a hit, or an allocating miss), so
  *   this is write-back (DineroIV 7 also counts alike with -wback f and a).
  *
+ * Sub-blocks ([level] subblock = BYTES < line; DineroIV's -sbsize)
+ *   A line holds a valid and a dirty bit per sub-block. An access (within
+ *   one line) touches the sub-blocks from the one of its first byte to the
+ *   one of its last. It misses when the line is absent or one of those
+ *   sub-blocks is not valid (a miss of either kind counts as a miss of the
+ *   access's kind, as DineroIV's demand misses). A miss fetches exactly
+ *   the touched sub-blocks, valid or not (one read below of their bytes:
+ *   bytes_from_below), except a write that does not allocate and a write
+ *   that covers its sub-blocks whole (no inclusive level below); a line
+ *   absent is filled with only those sub-blocks valid. A write that does
+ *   not allocate goes below only when its line is absent: when the line is
+ *   there, its touched sub-blocks become valid without a fetch (and dirty
+ *   in a write-back level), as in DineroIV. write_allocate = nofetch
+ *   allocates when the write covers its sub-blocks whole. A write-back
+ *   (eviction, clean) writes each run of consecutive valid dirty
+ *   sub-blocks as one write of its bytes. Lines filled otherwise (hardware
+ *   prefetch, zero / allocate operations) are valid whole. The 3C split
+ *   follows the sub-blocks (sim/classify.h); invalidating one line also
+ *   forgets, as seen, its first log2(line / subblock) sub-blocks, as
+ *   DineroIV 7's d4_invinfcache does. A level with sub-blocks must be
+ *   non-inclusive with no exclusive level under it; such a level takes the
+ *   general path (serve_sub), and its bits live in arrays allocated only
+ *   for it.
+ *
  * Evictions and write-backs
  *   A dirty victim is written to the next level as one write of its line,
  *   counted there as kind "writeback" (a miss there allocates without a
@@ -369,6 +393,32 @@ static int drop_range(ct_sim *s, uint32_t li, uint64_t addr, uint64_t bytes)
     return dirty != 0;
 }
 
+/* Write the dirty data of line idx (holding block) of level L below: one
+ * write of the line, or with sub-blocks one write per run of valid dirty
+ * sub-blocks (rule "Sub-blocks"). */
+static void write_back_line(ct_sim *s, ct_level *L, uint64_t idx, uint64_t block)
+{
+    const uint64_t base = block << L->c.line_bits;
+    uint32_t d;
+
+    if (!L->sb_valid || !(d = L->sb_valid[idx] & L->sb_dirty[idx])) {
+        L->st.bytes_to_below += L->line;
+        write_down(s, L->next, base, L->line, CT_WRITEBACK);
+        return;
+    }
+    L->sb_dirty[idx] = 0;
+    while (d) {
+        const uint32_t i = (uint32_t)__builtin_ctz(d);
+        uint32_t n = 0;
+        while (i + n < 32 && (d >> (i + n) & 1))
+            n++;
+        d &= ~(uint32_t)(((1ull << n) - 1) << i);
+        L->st.bytes_to_below += (uint64_t)n << L->sb_bits;
+        write_down(s, L->next, base + ((uint64_t)i << L->sb_bits), n << L->sb_bits,
+                   CT_WRITEBACK);
+    }
+}
+
 /* Remove the valid line at idx of level li to make room, honouring
  * inclusion and writing back dirty data. */
 static void evict(ct_sim *s, int li, uint64_t idx)
@@ -395,8 +445,7 @@ static void evict(ct_sim *s, int li, uint64_t idx)
         fill_victim(s, L->next, block, dirty);
     } else if (dirty) {
         L->st.writebacks++;
-        L->st.bytes_to_below += L->line;
-        write_down(s, L->next, block << c->line_bits, L->line, CT_WRITEBACK);
+        write_back_line(s, L, idx, block);
     }
     s->ns = outer_ns;
 }
@@ -417,6 +466,10 @@ static uint64_t install(ct_sim *s, int li, uint64_t set, uint64_t block, uint8_t
     ct_cache_put(c, set, idx, block);
     c->flag[idx] = flags;
     ct_cache_filled(c, set, idx);
+    if (UNLIKELY(s->lv[li].sb_valid != NULL)) {  /* valid whole (rule "Sub-blocks") */
+        s->lv[li].sb_valid[idx] = s->lv[li].sb_full;
+        s->lv[li].sb_dirty[idx] = (flags & CT_LF_DIRTY) ? s->lv[li].sb_full : 0;
+    }
     EMIT(s, (size_t)li, change, idx, block, s->ns);
     if (flags & CT_LF_DIRTY)
         EMIT(s, (size_t)li, LC_WRITE, idx, block, s->ns);
@@ -603,6 +656,76 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
     if (L->pf)
         prefetch_after(s, li, block, kind, seen);
     return L->latency;
+}
+
+/* One access within one line of level li, which has sub-blocks (rule
+ * "Sub-blocks"). Returns its latency. */
+static uint32_t serve_sub(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
+{
+    ct_level *L = &s->lv[li];
+    ct_cache *c = &L->c;
+    const uint32_t sbb = L->sb_bits;
+    const uint64_t block = addr >> c->line_bits, base = block << c->line_bits;
+    const uint64_t sb0 = addr >> sbb, nsb = ((addr + bytes - 1) >> sbb) - sb0 + 1;
+    const uint32_t mask = (uint32_t)(((1ull << nsb) - 1) << ((addr - base) >> sbb));
+    const int covers = (uint64_t)bytes == nsb << sbb;
+    const int atomic = kind == CT_ATOMIC;
+    const int walloc = atomic || (write && (L->write_allocate == 1 ||
+                                            (L->write_allocate == CT_WRITE_NOFETCH && covers)));
+    const uint64_t set = ct_cache_set(c, block);
+    const int64_t found = ct_cache_find(c, set, block);
+    const int miss = found < 0 || (mask & ~L->sb_valid[found]) != 0;
+    uint32_t lat = L->latency;
+    int dirty_in = 0, fetched = 0, seen = miss ? CT_PF_MISS : CT_PF_HIT;
+    uint64_t idx;
+
+    L->st.kind[kind].accesses++;
+    if (L->cls) {
+        const int mc = ct_classify_access_sub(L->cls, block, mask, miss, !write || walloc);
+        if (miss && mc >= 0) {
+            if (mc == CT_MC_COMPULSORY) L->st.kind[kind].compulsory++;
+            else if (mc == CT_MC_CAPACITY) L->st.kind[kind].capacity++;
+            else L->st.kind[kind].conflict++;
+        }
+    }
+    if (miss)
+        L->st.kind[kind].misses++;
+    if (write && !walloc && found < 0) {
+        L->st.bytes_to_below += bytes;
+        write_down(s, L->next, addr, bytes, kind == CT_WRITEBACK ? CT_WRITEBACK : CT_STORE);
+        return L->latency;
+    }
+    if (miss && (!write || atomic || (walloc && (!covers || L->incl_below)))) {
+        L->st.bytes_from_below += nsb << sbb;
+        fetched = 1;
+        lat = fetch(s, L->next, sb0 << sbb, (uint32_t)(nsb << sbb), write ? CT_LOAD : kind,
+                    &dirty_in);
+    }
+    if (found < 0) {
+        /* the slot is chosen after the fetch, which may have changed the set */
+        idx = install(s, li, set, block, dirty_in ? CT_LF_DIRTY : 0,
+                      fetched || !L->write_back ? LC_FILL : LC_FILL_NODATA);
+        L->sb_valid[idx] = 0;
+        L->sb_dirty[idx] = 0;
+    } else {
+        idx = (uint64_t)found;
+        ct_cache_touch(c, set, idx);
+        if ((c->flag[idx] & CT_LF_PREFETCHED) && demand_kind(kind)) {
+            c->flag[idx] &= (uint8_t)~CT_LF_PREFETCHED;
+            L->st.prefetch_useful++;
+            if (!miss)
+                seen = CT_PF_HIT_PREFETCHED;
+        }
+    }
+    L->sb_valid[idx] |= mask;
+    if (write) {
+        write_line(s, li, idx, addr, bytes);
+        if (L->write_back)
+            L->sb_dirty[idx] |= mask;
+    }
+    if (L->pf)
+        prefetch_after(s, li, block, kind, seen);
+    return lat;
 }
 
 /* ---- LRU levels: the fast path ---------------------------------------------
@@ -979,8 +1102,7 @@ static void maintain_line(ct_sim *s, int li, uint64_t idx, int op)
         if (op == CT_OP_CLEAN)
             EMIT(s, (size_t)li, LC_CLEAN, idx, block, ns);
         s->ns = ns;
-        L->st.bytes_to_below += L->line;
-        write_down(s, L->next, block << c->line_bits, L->line, CT_WRITEBACK);
+        write_back_line(s, L, idx, block);
         s->ns = outer_ns;
     }
     if (op == CT_OP_INVAL || op == CT_OP_CLEAN_INVAL) {
@@ -1002,7 +1124,8 @@ static void cacheop_range(ct_sim *s, int li, uint64_t addr, uint64_t bytes, int 
 
     /* the lines of the range leave the 3C shadow, held by the level or not */
     if (L->cls && (op == CT_OP_INVAL || op == CT_OP_CLEAN_INVAL))
-        (void)ct_classify_forget(L->cls, b0, b1);  /* out of memory: they stay */
+        (void)ct_classify_forget(L->cls, b0, b1,  /* out of memory: they stay */
+                                 L->sb_valid ? (1u << (c->line_bits - L->sb_bits)) - 1 : 0);
     if (b1 - b0 >= c->sets * c->ways) {
         /* more lines in the range than in the level: visit the level's lines */
         uint64_t found = 0;
@@ -1783,7 +1906,7 @@ static void choose_paths(ct_sim *s)
 
     if (s->general) {
         for (size_t i = 0; i < s->nlv; i++) {
-            s->lv[i].serve = s->lv[i].tap ? serve_tap : serve_any;
+            s->lv[i].serve = s->lv[i].tap ? serve_tap : s->lv[i].sb_valid ? serve_sub : serve_any;
             s->lv[i].miss = miss;
             s->lv[i].plain = 0;
         }
@@ -1795,13 +1918,14 @@ static void choose_paths(ct_sim *s)
     for (size_t i = s->nlv; i-- > 0;) {
         ct_level *L = &s->lv[i];
         const ct_level *N = L->next >= 0 ? &s->lv[L->next] : NULL;
-        const int lru = (L->c.lru_row || L->c.lru_stamp) && !L->cls && !L->pf;
+        const int lru = (L->c.lru_row || L->c.lru_stamp) && !L->cls && !L->pf && !L->sb_valid;
         const int plain = lru && !L->tap && L->write_back && L->write_allocate == 1 &&
                           L->inclusion == CT_INCL_NONINCLUSIVE &&
                           (!N || (N->plain && N->line == L->line));
         const uint32_t ways = L->c.ways;
         L->wsel = (ways == 8 || ways == 16) && L->c.set_pow2 ? ways : 0;
         L->serve = L->tap          ? serve_tap
+                   : L->sb_valid   ? serve_sub
                    : !lru          ? serve_any
                    : L->wsel == 8  ? serve_lru_8
                    : L->wsel == 16 ? serve_lru_16
@@ -1869,6 +1993,15 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
         L->pf = pf;
         L->pfst = pf->create(&pp);
         if (!L->pfst)
+            return ct_error_set(err, CT_E_NOMEM, "[%s]: out of memory", level_names[lv]);
+    }
+    if (k->subblock && k->subblock < k->line) {  /* rule "Sub-blocks" */
+        const uint64_t lines = L->c.sets * L->c.ways;
+        L->sb_bits = (uint32_t)__builtin_ctz(k->subblock);
+        L->sb_full = (uint32_t)((1ull << (k->line / k->subblock)) - 1);
+        L->sb_valid = calloc(lines, sizeof *L->sb_valid);
+        L->sb_dirty = calloc(lines, sizeof *L->sb_dirty);
+        if (!L->sb_valid || !L->sb_dirty)
             return ct_error_set(err, CT_E_NOMEM, "[%s]: out of memory", level_names[lv]);
     }
     if (cfg->miss_classes) {
@@ -2068,6 +2201,14 @@ static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         }
     for (size_t li = 0; li < s->nlv; li++) {
         ct_level *L = &s->lv[li];
+        if (L->sb_valid && L->next >= 0 && s->lv[L->next].inclusion == CT_INCL_EXCLUSIVE) {
+            rc = ct_error_set(err, CT_E_CONFIG,
+                              "%s: [%s] subblock: a level with sub-blocks cannot be above an "
+                              "exclusive level ([%s])",
+                              cfg->path[0] ? cfg->path : "configuration", L->name,
+                              s->lv[L->next].name);
+            goto fail;
+        }
         if (L->inclusion != CT_INCL_EXCLUSIVE)
             continue;
         for (uint32_t i = 0; i < L->nabove; i++)
@@ -2151,6 +2292,8 @@ void ct_sim_free(ct_sim *s)
         if (L->pf)
             L->pf->destroy(L->pfst);
         ct_classify_free(L->cls);
+        free(L->sb_valid);
+        free(L->sb_dirty);
         free(L->above);
     }
     ct_dcs_free(s->dcs);

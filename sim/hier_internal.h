@@ -140,6 +140,9 @@ typedef struct ct_level {
     ct_level_info info;
     char name[8];
     int system_events;          /* 1: emits system-cache events (rule "Events") */
+    uint32_t *sb_valid, *sb_dirty; /* per line: valid and dirty sub-blocks; NULL
+                                      without sub-blocks (hier.c, "Sub-blocks") */
+    uint32_t sb_bits, sb_full;  /* log2 of the sub-block bytes; the mask of a line's */
 } ct_level;
 
 /* Where the accesses of one core enter the hierarchy, by kind (ifetch,

@@ -2006,6 +2006,8 @@ const char *ct_onepass_unsuitable(const ct_config *cfg, const char *section)
         return "the level does not allocate on every write miss";
     if (k->inclusion != CT_INCL_NONINCLUSIVE)
         return "the level is inclusive or exclusive";
+    if (k->subblock && k->subblock < k->line)
+        return "the level has sub-blocks";
     if (k->assoc >= DM_INF && k->assoc != k->size / k->line)
         return "more than 65534 ways in a set-associative level";
     /* nothing below L on its paths */

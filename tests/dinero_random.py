@@ -11,7 +11,8 @@ the fields that differ, and the exit status is 1.
 
 Configurations: an L1I and an L1D, each 256 B to 16 KiB with lines of 16 to
 128 B (4 to 128 B in a quarter of the levels), direct-mapped to fully
-associative, LRU or FIFO, write-back, write-through or nofetch,
+associative, sub-blocks of 1 byte to the line in a third of the levels
+(-sbsize, subblock), LRU or FIFO, write-back, write-through or nofetch,
 write-allocate, not or nofetch (the L1I only reads), optionally a
 unified L2 and L3 (up to 256 KiB, any line size, the same policies), with
 or without the 3C split at each level; in a quarter of the pairs a periodic
@@ -59,7 +60,11 @@ def rand_level(rng, name, lo, hi, reads_only=False):
     assoc = rng.choice([a for a in [1, 2, 4, 8, 16, lines] if a <= lines])
     lv = {'name': name, 'size': size, 'line': line, 'assoc': assoc,
           'repl': rng.choice('lf'), 'ccc': rng.random() < 0.5,
-          'wback': 'a', 'walloc': 'a'}
+          'wback': 'a', 'walloc': 'a', 'sub': line}
+    # sub-blocks (-sbsize) in a third of the levels: 1 byte to the line, at
+    # most 32 per line
+    if rng.random() < 1 / 3:
+        lv['sub'] = rng.choice(pow2s(max(1, line // 32), line))
     if not reads_only:
         lv['wback'] = rng.choice('anf')
         lv['walloc'] = rng.choice('anf')
@@ -89,6 +94,8 @@ def dinero_args(levels):
             p = '-%s-u' % lv['name']
         args += [p + 'size', str(lv['size']), p + 'bsize', str(lv['line']),
                  p + 'assoc', str(lv['assoc']), p + 'repl', lv['repl']]
+        if lv['sub'] != lv['line']:
+            args += [p + 'sbsize', str(lv['sub'])]
         if lv['name'] != 'l1i':  # an instruction cache takes no write policy
             args += [p + 'wback', lv['wback'], p + 'walloc', lv['walloc']]
         if lv['ccc']:
@@ -106,7 +113,7 @@ def cachet_ini(levels):
            'miss_classes = %s' % ('yes' if any(lv['ccc'] for lv in levels) else 'no')]
     for lv in levels:
         out += ['[%s]' % lv['name'], 'size = %d' % lv['size'], 'line = %d' % lv['line'],
-                'assoc = %d' % lv['assoc'],
+                'assoc = %d' % lv['assoc'], 'subblock = %d' % lv['sub'],
                 'replacement = %s' % ('lru' if lv['repl'] == 'l' else 'fifo'),
                 'write_back = %s' % POLICY[lv['wback']],
                 'write_allocate = %s' % POLICY[lv['walloc']]]

@@ -293,6 +293,32 @@ if run_case cb1; then
         2,0,64,4,2,256,128 "din label 4 copies back one block at every level"
 fi
 
+# Sub-blocks (subblock = BYTES, DineroIV's -sbsize): valid and dirty bits per
+# sub-block. A 64-byte direct-mapped L1D of 32-byte lines and 8-byte
+# sub-blocks: load 0 misses and fetches its sub-block (8 bytes), load 4
+# hits it, load 8 misses sub-block 1 of the resident line (8 more bytes),
+# the store to 0x10 misses sub-block 2 and fetches it (the 4 bytes do not
+# cover it; 8 more), the store to 0x14 hits; the copy-back at the end
+# writes the one dirty sub-block: 3 misses, 2 hits, 24 bytes from below, 8
+# to below. Without write-allocate a store to an invalid sub-block of a
+# resident line makes it valid and dirty without a fetch, and the load
+# after it hits: load 0, store 8, load 8 give 2 misses, 1 hit, 8 bytes
+# each way. DineroIV 7 (-l1-dsize 64 -l1-dbsize 32 -l1-dsbsize 8, and
+# -l1-dwalloc n): the same misses and bytes.
+printf '[system]\nflush_at_end = yes\n[l1d]\nsize = 64\nassoc = 1\nline = 32\nsubblock = 8\n' > "$TMP/sb.ini"
+printf '0 0\n0 4\n0 8\n1 10\n1 14\n' > "$TMP/sb.din"
+{ cat "$TMP/sb.ini"; printf 'write_allocate = no\n'; } > "$TMP/sbna.ini"
+printf '0 0\n1 8\n0 8\n' > "$TMP/sbna.din"
+if run_case sb && run_case sbna; then
+    expect_eq "$(lv "$TMP/sb.json" l1d "['misses']"),$(lv "$TMP/sb.json" l1d "['hits']"),$(lv "$TMP/sb.json" l1d "['bytes_from_below']"),$(lv "$TMP/sb.json" l1d "['bytes_to_below']")" \
+        3,2,24,8 "sub-blocks: fetched, valid and written back one by one"
+    expect_eq "$(lv "$TMP/sbna.json" l1d "['misses']"),$(lv "$TMP/sbna.json" l1d "['hits']"),$(lv "$TMP/sbna.json" l1d "['bytes_from_below']"),$(lv "$TMP/sbna.json" l1d "['bytes_to_below']")" \
+        2,1,8,8 "sub-blocks: a store without write-allocate fills a resident line's sub-block"
+fi
+expect_status 2 "subblock larger than the line" "$CACHET" run -q -c "$TMP/sb.ini" -s l1d.subblock=64 "$TMP/sb.din"
+expect_err_contains "[l1d] subblock: 64 is not a power of two dividing the 32-byte line" \
+    "subblock larger than the line: the reason"
+
 # cachet run --interval N (DineroIV's -stat-interval N): after every N
 # accesses a CSV row per level with the counts so far (cumulative), then
 # the final rows. A 64-byte direct-mapped L1D: loads of 0, 40, 0, 4 miss,
