@@ -381,6 +381,10 @@ static int check_level(struct ct_config *c, int lv, ct_error *err)
         return geometry_error(c, s, "subblock", err,
                               "%u is not a power of two dividing the %u-byte line into at "
                               "most 32 sub-blocks", k->subblock, k->line);
+    if (ct_prefetch_at((size_t)k->prefetcher)->propose && k->inclusion != CT_INCL_NONINCLUSIVE)
+        return geometry_error(c, s, "prefetcher", err,
+                              "%s (a DineroIV fetch policy) needs a non-inclusive level",
+                              ct_prefetch_at((size_t)k->prefetcher)->name);
     if (k->subblock && k->subblock < k->line && k->inclusion != CT_INCL_NONINCLUSIVE)
         return geometry_error(c, s, "subblock", err,
                               "sub-blocks need a non-inclusive level (this one is %s)",

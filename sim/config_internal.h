@@ -52,6 +52,7 @@ typedef struct ct_cache_cfg {
     uint32_t prefetch_distance;   /* lines (strides) ahead where requests start */
     uint32_t prefetch_table;      /* prefetcher table entries */
     uint32_t prefetch_confidence; /* stride repeats before prefetching */
+    uint32_t prefetch_abort;      /* fetch policies: percent of prefetches dropped */
     char tarmac_name[128];    /* Tarmac structure id this level is compared with */
     int events;               /* enum ct_level_events: the vocabulary of its events */
 } ct_cache_cfg;

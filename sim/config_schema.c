@@ -83,7 +83,11 @@ static const char *const nofetch_names[] = {"nofetch", NULL}; /* CT_WRITE_NOFETC
     {sec, "prefetch_degree", CT_VT_UINT, CF(lv, prefetch_degree), 1, 64, "1", NULL, NULL,     \
      "lines requested per prefetch trigger"},                                                \
     {sec, "prefetch_distance", CT_VT_UINT, CF(lv, prefetch_distance), 1, 4096, "1", NULL,    \
-     NULL, "stride, stream: how many lines (strides) ahead of the access the requests start"}, \
+     NULL, "stride, stream: how many lines (strides) ahead of the access the requests start; " \
+     "always, miss, tagged, load-forward, subblock: how many sub-blocks (DineroIV's -pfdist)"}, \
+    {sec, "prefetch_abort", CT_VT_UINT, CF(lv, prefetch_abort), 0, 100, "0", NULL, NULL,      \
+     "always, miss, tagged, load-forward, subblock: percent of prefetches dropped "           \
+     "(DineroIV's -pfabort; rule in sim/prefetch/dinero.c)"},                                 \
     {sec, "prefetch_table", CT_VT_UINT, CF(lv, prefetch_table), 1, 65536, "64", NULL, NULL,  \
      "stride: entries of the per-pc table; stream: streams tracked"},                       \
     {sec, "prefetch_confidence", CT_VT_UINT, CF(lv, prefetch_confidence), 0, 3, "1", NULL,   \

@@ -203,6 +203,12 @@
  *   coverage = useful / (useful + demand misses), the demand misses being
  *   those of ifetch, load, store and atomic accesses. In this blocking model
  *   a prefetch completes before the next access, so none is late.
+ *   DineroIV's fetch policies (always, miss, tagged, load-forward, subblock)
+ *   work on sub-blocks instead, by the rules at the top of
+ *   sim/prefetch/dinero.c (fetch_policy_prefetch); a level with one takes
+ *   the sub-block path (serve_sub, one sub-block per line without the
+ *   subblock key), and must be non-inclusive with no exclusive level
+ *   under it.
  *
  * Events (only with an event sink installed)
  *   The model reports what happens to its lines in the vocabulary of Tarmac
@@ -469,6 +475,7 @@ static uint64_t install(ct_sim *s, int li, uint64_t set, uint64_t block, uint8_t
     if (UNLIKELY(s->lv[li].sb_valid != NULL)) {  /* valid whole (rule "Sub-blocks") */
         s->lv[li].sb_valid[idx] = s->lv[li].sb_full;
         s->lv[li].sb_dirty[idx] = (flags & CT_LF_DIRTY) ? s->lv[li].sb_full : 0;
+        s->lv[li].sb_ref[idx] = (flags & CT_LF_PREFETCHED) ? 0 : s->lv[li].sb_full;
     }
     EMIT(s, (size_t)li, change, idx, block, s->ns);
     if (flags & CT_LF_DIRTY)
@@ -658,8 +665,53 @@ static uint32_t serve_any(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
     return L->latency;
 }
 
+/* The prefetch of the sub-block at addr by level li's fetch policy, which
+ * a demand access of kind `below` proposed (rules in sim/prefetch/dinero.c). */
+static void fetch_policy_prefetch(ct_sim *s, int li, uint64_t addr, int below)
+{
+    ct_level *L = &s->lv[li];
+    ct_cache *c = &L->c;
+    const uint64_t block = addr >> c->line_bits, set = ct_cache_set(c, block);
+    const uint32_t mask = 1u << ((addr - (block << c->line_bits)) >> L->sb_bits);
+    const uint32_t bytes = 1u << L->sb_bits;
+    const int64_t found = ct_cache_find(c, set, block);
+    const int miss = found < 0 || !(L->sb_valid[found] & mask);
+    int dirty_in = 0, demand = s->demand;
+    uint64_t idx;
+
+    L->st.prefetches_issued++;
+    L->st.kind[CT_HWPREFETCH].accesses++;
+    if (L->cls) {
+        const int mc = ct_classify_access_sub(L->cls, block, mask, miss, 1);
+        if (miss && mc >= 0) {
+            if (mc == CT_MC_COMPULSORY) L->st.kind[CT_HWPREFETCH].compulsory++;
+            else if (mc == CT_MC_CAPACITY) L->st.kind[CT_HWPREFETCH].capacity++;
+            else L->st.kind[CT_HWPREFETCH].conflict++;
+        }
+    }
+    if (!miss) {
+        ct_cache_touch(c, set, (uint64_t)found);
+        return;
+    }
+    L->st.kind[CT_HWPREFETCH].misses++;
+    L->st.bytes_from_below += bytes;
+    s->demand = 0;  /* prefetches cost nothing */
+    (void)fetch(s, L->next, addr, bytes, below, &dirty_in);
+    s->demand = demand;
+    if (found < 0) {
+        idx = install(s, li, set, block, (uint8_t)(CT_LF_PREFETCHED | (dirty_in ? CT_LF_DIRTY : 0)),
+                      LC_FILL);
+        L->sb_valid[idx] = 0;
+        L->sb_dirty[idx] = 0;
+    } else {
+        idx = (uint64_t)found;
+        ct_cache_touch(c, set, idx);
+    }
+    L->sb_valid[idx] |= mask;
+}
+
 /* One access within one line of level li, which has sub-blocks (rule
- * "Sub-blocks"). Returns its latency. */
+ * "Sub-blocks") or a fetch policy. Returns its latency. */
 static uint32_t serve_sub(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write)
 {
     ct_level *L = &s->lv[li];
@@ -676,9 +728,17 @@ static uint32_t serve_sub(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
     const int64_t found = ct_cache_find(c, set, block);
     const int miss = found < 0 || (mask & ~L->sb_valid[found]) != 0;
     uint32_t lat = L->latency;
-    int dirty_in = 0, fetched = 0, seen = miss ? CT_PF_MISS : CT_PF_HIT;
-    uint64_t idx;
+    int dirty_in = 0, fetched = 0, seen = miss ? CT_PF_MISS : CT_PF_HIT, propose = 0;
+    uint64_t idx, target = 0;
 
+    if (L->pf && L->pf->propose) {  /* a fetch policy decides before the access */
+        const int pseen = miss ? CT_PF_MISS
+                          : (mask & L->sb_ref[found]) ? CT_PF_HIT : CT_PF_HIT_PREFETCHED;
+        propose = L->pf->propose(L->pfst, addr, kind, pseen, c->line_bits, sbb, &target);
+        if (propose && L->pf_abort &&
+            ct_libc_random_next(&s->libc_rand) / 21474836 < (int32_t)L->pf_abort)
+            propose = 0;
+    }
     L->st.kind[kind].accesses++;
     if (L->cls) {
         const int mc = ct_classify_access_sub(L->cls, block, mask, miss, !write || walloc);
@@ -707,6 +767,7 @@ static uint32_t serve_sub(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
                       fetched || !L->write_back ? LC_FILL : LC_FILL_NODATA);
         L->sb_valid[idx] = 0;
         L->sb_dirty[idx] = 0;
+        L->sb_ref[idx] = 0;
     } else {
         idx = (uint64_t)found;
         ct_cache_touch(c, set, idx);
@@ -718,12 +779,16 @@ static uint32_t serve_sub(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int 
         }
     }
     L->sb_valid[idx] |= mask;
+    if (kind != CT_HWPREFETCH)
+        L->sb_ref[idx] |= mask;
     if (write) {
         write_line(s, li, idx, addr, bytes);
         if (L->write_back)
             L->sb_dirty[idx] |= mask;
     }
-    if (L->pf)
+    if (propose)
+        fetch_policy_prefetch(s, li, target, kind);
+    else if (L->pf && !L->pf->propose)
         prefetch_after(s, li, block, kind, seen);
     return lat;
 }
@@ -1995,13 +2060,18 @@ static int add_level(ct_sim *s, const struct ct_config *cfg, int lv, int core, c
         if (!L->pfst)
             return ct_error_set(err, CT_E_NOMEM, "[%s]: out of memory", level_names[lv]);
     }
-    if (k->subblock && k->subblock < k->line) {  /* rule "Sub-blocks" */
+    /* sub-blocks (rule "Sub-blocks"); a fetch policy (sim/prefetch/dinero.c)
+     * works on them too: one per line without them */
+    if ((k->subblock && k->subblock < k->line) || (pf && pf->propose)) {
         const uint64_t lines = L->c.sets * L->c.ways;
-        L->sb_bits = (uint32_t)__builtin_ctz(k->subblock);
-        L->sb_full = (uint32_t)((1ull << (k->line / k->subblock)) - 1);
+        const uint32_t sub = k->subblock && k->subblock < k->line ? k->subblock : k->line;
+        L->sb_bits = (uint32_t)__builtin_ctz(sub);
+        L->sb_full = (uint32_t)((1ull << (k->line / sub)) - 1);
         L->sb_valid = calloc(lines, sizeof *L->sb_valid);
         L->sb_dirty = calloc(lines, sizeof *L->sb_dirty);
-        if (!L->sb_valid || !L->sb_dirty)
+        L->sb_ref = calloc(lines, sizeof *L->sb_ref);
+        L->pf_abort = k->prefetch_abort;
+        if (!L->sb_valid || !L->sb_dirty || !L->sb_ref)
             return ct_error_set(err, CT_E_NOMEM, "[%s]: out of memory", level_names[lv]);
     }
     if (cfg->miss_classes) {
@@ -2086,6 +2156,7 @@ static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
     *out = NULL;
     if (!s)
         return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    ct_libc_random_seed(&s->libc_rand, 1);  /* as a program that never calls srandom */
     if ((rc = check_size(cfg, err)) != CT_OK) {
         free(s);
         return rc;
@@ -2203,8 +2274,8 @@ static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         ct_level *L = &s->lv[li];
         if (L->sb_valid && L->next >= 0 && s->lv[L->next].inclusion == CT_INCL_EXCLUSIVE) {
             rc = ct_error_set(err, CT_E_CONFIG,
-                              "%s: [%s] subblock: a level with sub-blocks cannot be above an "
-                              "exclusive level ([%s])",
+                              "%s: [%s] subblock: a level with sub-blocks or a DineroIV fetch "
+                              "policy cannot be above an exclusive level ([%s])",
                               cfg->path[0] ? cfg->path : "configuration", L->name,
                               s->lv[L->next].name);
             goto fail;
@@ -2294,6 +2365,7 @@ void ct_sim_free(ct_sim *s)
         ct_classify_free(L->cls);
         free(L->sb_valid);
         free(L->sb_dirty);
+        free(L->sb_ref);
         free(L->above);
     }
     ct_dcs_free(s->dcs);

@@ -12,6 +12,7 @@
 #include "classify.h"
 #include "config_internal.h"
 #include "policy.h"
+#include "rng.h"
 #include "uncached.h"
 
 #define CT_MAX_LEVELS_ABOVE 2048
@@ -142,6 +143,9 @@ typedef struct ct_level {
     int system_events;          /* 1: emits system-cache events (rule "Events") */
     uint32_t *sb_valid, *sb_dirty; /* per line: valid and dirty sub-blocks; NULL
                                       without sub-blocks (hier.c, "Sub-blocks") */
+    uint32_t *sb_ref;           /* per line: sub-blocks a demand access used since the
+                                   fill (DineroIV's referenced bits), with sb_valid */
+    uint32_t pf_abort;          /* fetch policies: percent of proposals dropped */
     uint32_t sb_bits, sb_full;  /* log2 of the sub-block bytes; the mask of a line's */
 } ct_level;
 
@@ -164,6 +168,7 @@ struct ct_sim {
     size_t nlv;
     uint32_t cores;
     int *first_i;               /* per core: level taking instruction fetches, -1: memory */
+    ct_libc_random libc_rand;   /* the fetch policies' prefetch_abort draws */
     int *first_d;               /* per core: level taking data accesses, -1: memory */
     uint32_t mem_latency;
     int use_paddr;              /* [system] indexing = physical */

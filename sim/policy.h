@@ -78,10 +78,19 @@ typedef struct ct_prefetch_ops {
      * out[]; return how many. */
     uint32_t (*observe)(void *st, uint64_t block, uint64_t pc, int kind,
                         int seen, uint64_t *out, uint32_t max);
+    /* DineroIV's fetch policies (sim/prefetch/dinero.c) have this as well,
+     * and the level calls it instead of observe: before a demand access of
+     * `kind` at byte addr is served (`seen` for the sub-blocks it touches;
+     * lines of 2^line_bits bytes, sub-blocks of 2^sb_bits), return 1 with
+     * the byte address of the sub-block to prefetch in *out, or 0. NULL
+     * for the block prefetchers. */
+    int (*propose)(void *st, uint64_t addr, int kind, int seen, uint32_t line_bits,
+                   uint32_t sb_bits, uint64_t *out);
 } ct_prefetch_ops;
 
 extern const ct_prefetch_ops ct_prefetch_none, ct_prefetch_nextline, ct_prefetch_stride,
-    ct_prefetch_stream;
+    ct_prefetch_stream, ct_prefetch_always, ct_prefetch_miss, ct_prefetch_tagged,
+    ct_prefetch_loadforw, ct_prefetch_subblock;
 
 const ct_prefetch_ops *ct_prefetch_at(size_t i);
 const char *ct_prefetch_name_at(size_t i);

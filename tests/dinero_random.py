@@ -12,7 +12,8 @@ the fields that differ, and the exit status is 1.
 Configurations: an L1I and an L1D, each 256 B to 16 KiB with lines of 16 to
 128 B (4 to 128 B in a quarter of the levels), direct-mapped to fully
 associative, sub-blocks of 1 byte to the line in a third of the levels
-(-sbsize, subblock), LRU or FIFO, write-back, write-through or nofetch,
+(-sbsize, subblock), a fetch policy in a third of them (-fetch, -pfdist,
+-pfabort: prefetcher, prefetch_distance, prefetch_abort), LRU or FIFO, write-back, write-through or nofetch,
 write-allocate, not or nofetch (the L1I only reads), optionally a
 unified L2 and L3 (up to 256 KiB, any line size, the same policies), with
 or without the 3C split at each level; in a quarter of the pairs a periodic
@@ -29,7 +30,9 @@ Compared for every level: demand fetches and demand misses by kind
 its write-backs from above and atomics; misc), and with the 3C split the compulsory,
 capacity and conflict misses by kind; the bytes read from and written to
 the next level (DineroIV's Bytes From Memory and Bytes To Memory of each
-cache: cachet's bytes_from_below and bytes_to_below).
+cache: cachet's bytes_from_below and bytes_to_below); the prefetch fetches and
+misses and their 3C split, in the Total column (cachet counts them as one kind,
+hwprefetch).
 """
 import argparse
 import json
@@ -65,6 +68,14 @@ def rand_level(rng, name, lo, hi, reads_only=False):
     # most 32 per line
     if rng.random() < 1 / 3:
         lv['sub'] = rng.choice(pow2s(max(1, line // 32), line))
+    # a fetch policy (-fetch) in a third of the levels, at a distance of up to
+    # a line (-pfdist; DineroIV refuses more), dropping some (-pfabort) in a
+    # quarter of those
+    lv['fetch'], lv['pfdist'], lv['pfabort'] = 'd', 1, 0
+    if rng.random() < 1 / 3:
+        lv['fetch'] = rng.choice('amtls')
+        lv['pfdist'] = rng.randint(1, line // lv['sub'])
+        lv['pfabort'] = rng.randint(1, 99) if rng.random() < 0.25 else 0
     if not reads_only:
         lv['wback'] = rng.choice('anf')
         lv['walloc'] = rng.choice('anf')
@@ -96,6 +107,9 @@ def dinero_args(levels):
                  p + 'assoc', str(lv['assoc']), p + 'repl', lv['repl']]
         if lv['sub'] != lv['line']:
             args += [p + 'sbsize', str(lv['sub'])]
+        if lv['fetch'] != 'd':
+            args += [p + 'fetch', lv['fetch'], p + 'pfdist', str(lv['pfdist']),
+                     p + 'pfabort', str(lv['pfabort'])]
         if lv['name'] != 'l1i':  # an instruction cache takes no write policy
             args += [p + 'wback', lv['wback'], p + 'walloc', lv['walloc']]
         if lv['ccc']:
@@ -106,6 +120,8 @@ def dinero_args(levels):
 
 
 POLICY = {'a': 'yes', 'n': 'no', 'f': 'nofetch'}   # DineroIV's -wback / -walloc letters
+FETCH = {'d': 'none', 'a': 'always', 'm': 'miss', 't': 'tagged', 'l': 'load-forward',
+         's': 'subblock'}                           # DineroIV's -fetch letters
 
 
 def cachet_ini(levels):
@@ -114,6 +130,8 @@ def cachet_ini(levels):
     for lv in levels:
         out += ['[%s]' % lv['name'], 'size = %d' % lv['size'], 'line = %d' % lv['line'],
                 'assoc = %d' % lv['assoc'], 'subblock = %d' % lv['sub'],
+                'prefetcher = %s' % FETCH[lv['fetch']],
+                'prefetch_distance = %d' % lv['pfdist'], 'prefetch_abort = %d' % lv['pfabort'],
                 'replacement = %s' % ('lru' if lv['repl'] == 'l' else 'fifo'),
                 'write_back = %s' % POLICY[lv['wback']],
                 'write_allocate = %s' % POLICY[lv['walloc']]]
@@ -151,10 +169,14 @@ def parse_dinero(text):
         if cur is None:
             continue
         m = re.match(r'^\s*(Demand Fetches|Demand Misses|Compulsory misses|Capacity misses|'
-                     r'Conflict misses)\s+(.*)$', line)
+                     r'Conflict misses|Prefetch Fetches|Prefetch Misses|PF compulsory misses|'
+                     r'PF capacity misses|PF conflict misses)\s+(.*)$', line)
         if m:
             vals = m.group(2).split()
-            out[cur][m.group(1)] = {c: int(float(v)) for c, v in zip(COLS, vals)}
+            d = {c: int(float(v)) for c, v in zip(COLS, vals)}
+            if m.group(1).startswith('P'):   # cachet counts prefetches as one kind
+                d = {'Total': d['Total']}
+            out[cur][m.group(1)] = d
         m = re.match(r'^\s*Bytes (From|To) Memory\s+(\d+)', line)
         if m:
             out[cur]['Bytes ' + m.group(1)] = {'Total': int(m.group(2))}
@@ -181,6 +203,11 @@ def cachet_figures(js, levels):
             f['Compulsory misses'] = col('compulsory')
             f['Capacity misses'] = col('capacity')
             f['Conflict misses'] = col('conflict')
+        pf = bk.get('hwprefetch', {})
+        f['Prefetch Fetches'] = {'Total': pf.get('accesses', 0)}
+        f['Prefetch Misses'] = {'Total': pf.get('misses', 0)}
+        for c3 in ('compulsory', 'capacity', 'conflict'):
+            f['PF %s misses' % c3] = {'Total': pf.get(c3, 0)}
         out[lv['name']] = f
     return out
 

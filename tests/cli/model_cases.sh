@@ -319,6 +319,21 @@ expect_status 2 "subblock larger than the line" "$CACHET" run -q -c "$TMP/sb.ini
 expect_err_contains "[l1d] subblock: 64 is not a power of two dividing the 32-byte line" \
     "subblock larger than the line: the reason"
 
+# DineroIV's fetch policies as prefetchers (sim/prefetch/dinero.c): with
+# prefetcher = always a 64-byte direct-mapped L1D of 32-byte lines, after
+# each demand read, prefetches the sub-block (here the line) one ahead.
+# Load 0 misses, prefetch 0x20 misses; load 0x20 hits, prefetch 0x40
+# misses and evicts 0; load 0 misses, prefetch 0x20 hits: loads 2 misses,
+# prefetches 3 accesses, 2 misses, 4 lines from below. DineroIV 7
+# (-l1-dsize 64 -l1-dbsize 32 -l1-dfetch a): demand misses 2, prefetch
+# fetches 3, prefetch misses 2, 128 bytes from memory.
+printf '[l1d]\nsize = 64\nassoc = 1\nline = 32\nprefetcher = always\n' > "$TMP/fpa.ini"
+printf '0 0\n0 20\n0 0\n' > "$TMP/fpa.din"
+if run_case fpa; then
+    expect_eq "$(lv "$TMP/fpa.json" l1d "['by_kind']['load']['misses']"),$(lv "$TMP/fpa.json" l1d "['by_kind']['hwprefetch']['accesses']"),$(lv "$TMP/fpa.json" l1d "['by_kind']['hwprefetch']['misses']"),$(lv "$TMP/fpa.json" l1d "['bytes_from_below']")" \
+        2,3,2,128 "fetch policy always: one sub-block ahead after every read"
+fi
+
 # cachet run --interval N (DineroIV's -stat-interval N): after every N
 # accesses a CSV row per level with the counts so far (cumulative), then
 # the final rows. A 64-byte direct-mapped L1D: loads of 0, 40, 0, 4 miss,
