@@ -165,7 +165,10 @@
  *   passing through an exclusive level. bytes_to_below: a line for every
  *   write-back and every victim sent to an exclusive level below, and the
  *   bytes of every write the level passes down (a write-through, a write
- *   that does not allocate). DineroIV leaves its prefetches' fetches out.
+ *   that does not allocate). With sub-blocks or a fetch policy the bytes
+ *   are those of the sub-blocks fetched and of the dirty runs written back
+ *   (rule "Sub-blocks"); a fetch policy's prefetches count theirs, as
+ *   DineroIV counts them in its Bytes From Memory.
  *
  * End of run
  *   With [system] flush_at_end, ct_sim_finish cleans every level, top level
