@@ -2,8 +2,12 @@
  * test_policy.c - every replacement policy, driven directly: the exact
  * victim after each step on one 4-way set, worked out by hand.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "harness.h"
 #include "sim/policy.h"
+#include "sim/policy/opt.h"
 #include "sim/policy/lru.h"
 
 static void *make(const ct_policy_ops *p) { return p->create(1, 4, 7); }
@@ -248,6 +252,63 @@ TEST(lru_rows_match_an_array)
     CHECK(ok);
 }
 
+TEST(opt_evicts_the_furthest_next_use)
+{
+    ct_opt *o = make(&ct_policy_opt);
+    const uint64_t next[4] = {5, CT_OPT_NEVER, 3, 9};
+    for (uint32_t w = 0; w < 4; w++) {
+        o->cur = next[w];                   /* the arrival that fills way w */
+        ct_policy_opt.fill(o, 0, w);
+    }
+    CHECK_EQ_U64(ct_policy_opt.victim(o, 0), 1);  /* never used again */
+    o->cur = 7;
+    ct_policy_opt.hit(o, 0, 1);             /* next uses 5, 7, 3, 9 */
+    CHECK_EQ_U64(ct_policy_opt.victim(o, 0), 3);
+    o->cur = 9;
+    ct_policy_opt.hit(o, 0, 0);             /* 9, 7, 3, 9: the lowest way of a tie */
+    CHECK_EQ_U64(ct_policy_opt.victim(o, 0), 0);
+    ct_policy_opt.destroy(o);
+}
+
+/* The next uses of a recorded stream, read back in step: A B A C B gives
+ * 2, 4, never, never, never; a stream of three blocks in turn over several
+ * chunks gives i + 3 to all but the last three. */
+TEST(opt_next_uses_from_the_backward_pass)
+{
+    const char *dir = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+    const uint64_t blocks[5] = {10, 11, 10, 12, 11};
+    const uint64_t want[5] = {2, 4, CT_OPT_NEVER, CT_OPT_NEVER, CT_OPT_NEVER};
+    const uint64_t n = 3 * (uint64_t)CT_OPT_CHUNK + 5;
+    ct_opt *rec = make(&ct_policy_opt), *sim = make(&ct_policy_opt);
+    int ok = 1;
+
+    CHECK(ct_opt_record(rec, dir) == 0);
+    for (int i = 0; i < 5; i++)
+        ct_opt_arrive(rec, blocks[i]);
+    CHECK(ct_opt_replay(sim, rec, dir) == 0);
+    for (int i = 0; i < 5; i++) {
+        ct_opt_arrive(sim, blocks[i]);
+        CHECK_EQ_U64(sim->cur, want[i]);
+    }
+    CHECK(!sim->failed);
+    ct_opt_arrive(sim, 10);                 /* one more than the first pass saw */
+    CHECK(sim->failed);
+    CHECK(strstr(sim->msg, "more arrivals than the first") != NULL);
+
+    CHECK(ct_opt_record(rec, dir) == 0);
+    for (uint64_t i = 0; i < n; i++)
+        ct_opt_arrive(rec, i % 3);
+    CHECK(ct_opt_replay(sim, rec, dir) == 0);
+    for (uint64_t i = 0; i < n; i++) {
+        ct_opt_arrive(sim, i % 3);
+        ok &= sim->cur == (i + 3 < n ? i + 3 : CT_OPT_NEVER);
+    }
+    CHECK(ok);
+    CHECK_EQ_U64(ct_opt_position(sim), n);
+    ct_policy_opt.destroy(rec);
+    ct_policy_opt.destroy(sim);
+}
+
 int main(void)
 {
     RUN(lru_victim_is_least_recent);
@@ -260,5 +321,7 @@ int main(void)
     RUN(brrip_inserts_distant_mostly);
     RUN(lfu_keeps_frequent_lines);
     RUN(registry_finds_every_policy);
+    RUN(opt_evicts_the_furthest_next_use);
+    RUN(opt_next_uses_from_the_backward_pass);
     return harness_done();
 }

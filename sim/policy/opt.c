@@ -218,6 +218,10 @@ void ct_opt_turn(ct_opt *o)
 
 int ct_opt_record(ct_opt *o, const char *dir)
 {
+    o->failed = 0;
+    if (o->fd >= 0)
+        close(o->fd);
+    o->fd = -1;
     if (!o->buf && !(o->buf = malloc(CT_OPT_CHUNK * sizeof *o->buf)))
         return fail(o, "out of memory");
     if ((o->fd = temp_file(dir)) < 0)
@@ -236,6 +240,8 @@ int ct_opt_replay(ct_opt *to, ct_opt *from, const char *dir)
     ct_map seen = {0};
     int out = -1;
 
+    if (to != from)
+        to->failed = 0;
     if (from->mode != CT_OPT_RECORD)
         return fail(to, "no first pass was recorded");
     ct_opt_turn(from);  /* the last, partial chunk */
