@@ -73,6 +73,18 @@ expect_err_contains "temporary file in $TMP/nonexistent" "the error names the di
     "gen:random:n=20000,footprint=16K"
 check "gen:random: OPT misses less than LRU" \
     test "$(misses "$TMP/go.json" l1d)" -lt "$(misses "$TMP/gl.json" l1d)"
+# Two cores, each with its opt L1D, and a window: both passes take the same
+# references (the second pass checks it saw exactly the first's arrivals).
+two=(-s system.cores=2 -s l1d.size=2K --skip 100 --warmup 1000 -n 20000
+     "gen:random:n=20000,footprint=16K,seed=1" "gen:random:n=20000,footprint=16K,seed=2")
+"$CACHET" run -q --json "$TMP/wl.json" "${two[@]}"
+check "two cores and a window with opt L1Ds" \
+    "$CACHET" run -q --json "$TMP/wo.json" -s l1d.replacement=opt "${two[@]}"
+check "two cores: each opt L1D misses less than its LRU one" python3 -c "
+import json
+l, o = (json.load(open(f)) for f in ('$TMP/wl.json', '$TMP/wo.json'))
+m = lambda d: [x['misses'] for x in d['levels'] if x['name'] == 'l1d']
+assert len(m(o)) == 2 and all(a < b for a, b in zip(m(o), m(l))), (m(o), m(l))"
 expect_status 1 "stdin is refused" \
     bash -c "\"$CACHET\" run -q -s l1d.replacement=opt - <\"$TMP/abcab.din\""
 expect_err_contains "reads the trace twice" "stdin: the reason"
