@@ -155,28 +155,15 @@ static int temp_file(const char *dir)
     return fd;
 }
 
-static int write_all(int fd, const void *p, size_t n, off_t at)
-{
-    const char *c = p;
-    while (n) {
-        const ssize_t k = pwrite(fd, c, n, at);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        c += k;
-        n -= (size_t)k;
-        at += k;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *p, size_t n, off_t at)
+/* Move n bytes between p and the file at offset at (pwrite when out is
+ * set, else pread), retrying short counts. 0, or -1 with errno (0: the file
+ * ended first). */
+static int file_io(int fd, void *p, size_t n, off_t at, int out)
 {
     char *c = p;
     errno = 0;
     while (n) {
-        const ssize_t k = pread(fd, c, n, at);
+        const ssize_t k = out ? pwrite(fd, c, n, at) : pread(fd, c, n, at);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -194,7 +181,7 @@ void ct_opt_turn(ct_opt *o)
 
     if (o->mode == CT_OPT_RECORD) {
         if (!o->failed &&
-            write_all(o->fd, o->buf, (size_t)o->at * w, (off_t)(o->done * w)) != 0)
+            file_io(o->fd, o->buf, (size_t)o->at * w, (off_t)(o->done * w), 1) != 0)
             (void)fail(o, "writing the arrivals of the first pass: %s", strerror(errno));
         o->done += o->at;
         o->at = 0;
@@ -210,7 +197,7 @@ void ct_opt_turn(ct_opt *o)
     }
     o->fill = o->total - o->done < CT_OPT_CHUNK ? (uint32_t)(o->total - o->done) : CT_OPT_CHUNK;
     if (!o->failed &&
-        read_all(o->fd, o->buf, (size_t)o->fill * w, (off_t)(o->done * w)) != 0) {
+        file_io(o->fd, o->buf, (size_t)o->fill * w, (off_t)(o->done * w), 0) != 0) {
         (void)fail(o, "reading next uses: %s", errno ? strerror(errno) : "short file");
         o->fill = 0;
     }
@@ -261,7 +248,7 @@ int ct_opt_replay(ct_opt *to, ct_opt *from, const char *dir)
     for (end = total; end > 0;) {
         const uint64_t start = end > CT_OPT_CHUNK ? end - CT_OPT_CHUNK : 0;
         const size_t n = (size_t)(end - start);
-        if (read_all(from->fd, blocks, n * w, (off_t)(start * w)) != 0) {
+        if (file_io(from->fd, blocks, n * w, (off_t)(start * w), 0) != 0) {
             fail(to, "reading the arrivals of the first pass: %s",
                  errno ? strerror(errno) : "short file");
             goto done;
@@ -276,7 +263,7 @@ int ct_opt_replay(ct_opt *to, ct_opt *from, const char *dir)
             nexts[i] = added ? CT_OPT_NEVER : *v;
             *v = start + i;
         }
-        if (write_all(out, nexts, n * w, (off_t)(start * w)) != 0) {
+        if (file_io(out, nexts, n * w, (off_t)(start * w), 1) != 0) {
             fail(to, "writing next uses: %s", strerror(errno));
             goto done;
         }
@@ -306,7 +293,7 @@ int ct_opt_replay(ct_opt *to, ct_opt *from, const char *dir)
     if (total > 0) {
         /* the first chunk (ct_opt_turn adds fill to done when it is used up) */
         to->fill = total < CT_OPT_CHUNK ? (uint32_t)total : CT_OPT_CHUNK;
-        if (read_all(to->fd, to->buf, (size_t)to->fill * w, 0) != 0)
+        if (file_io(to->fd, to->buf, (size_t)to->fill * w, 0, 0) != 0)
             fail(to, "reading next uses: %s", errno ? strerror(errno) : "short file");
     }
 done:
