@@ -1194,6 +1194,8 @@ static void cacheop_range(ct_sim *s, int li, uint64_t addr, uint64_t bytes, int 
     if (L->cls && (op == CT_OP_INVAL || op == CT_OP_CLEAN_INVAL))
         (void)ct_classify_forget(L->cls, b0, b1,  /* out of memory: they stay */
                                  L->sb_valid ? (1u << (c->line_bits - L->sb_bits)) - 1 : 0);
+    if (UNLIKELY(L->opt != NULL) && op != CT_OP_CLEAN && b1 - b0 >= c->sets * c->ways)
+        ct_opt_kill(L->opt, b0, b1);
     if (b1 - b0 >= c->sets * c->ways) {
         /* more lines in the range than in the level: visit the level's lines */
         uint64_t found = 0;
@@ -1210,6 +1212,8 @@ static void cacheop_range(ct_sim *s, int li, uint64_t addr, uint64_t bytes, int 
     for (uint64_t b = b0; b <= b1; b++) {
         int64_t idx = ct_cache_find(c, ct_cache_set(c, b), b);
         L->st.kind[CT_CACHEOP].accesses++;
+        if (UNLIKELY(L->opt != NULL) && op != CT_OP_CLEAN)
+            ct_opt_kill(L->opt, b, b);
         if (idx < 0) {
             L->st.kind[CT_CACHEOP].misses++;
             continue;

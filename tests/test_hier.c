@@ -878,9 +878,54 @@ TEST(lru_order_follows_cache_operations)
     }
 }
 
+/* replacement = opt looks at invalidations ahead (sim/policy/opt.c, "Next
+ * use"). One set of 2 ways; loads of A (0xc0), B (0x0), C (0x200); an
+ * invalidation of A, by a one-line operation or by one of three lines
+ * (more than the level holds); loads of A and B. Not looking at the
+ * invalidation, C would replace B (A's next load, 4, comes before B's, 5),
+ * the invalidation would drop A and both would miss: 5 misses, as LRU. A
+ * line invalidated before its next use is never used again: C replaces A,
+ * A misses once more, B hits: 4 misses. */
+static void opt_inval_trace(ct_sim *s, uint32_t inval_bytes)
+{
+    acc(s, CT_LOAD, 0xc0, 4);
+    acc(s, CT_LOAD, 0x0, 4);
+    acc(s, CT_LOAD, 0x200, 4);
+    op(s, CT_OP_INVAL, 0xc0, inval_bytes);
+    acc(s, CT_LOAD, 0xc0, 4);
+    acc(s, CT_LOAD, 0x0, 4);
+}
+
+TEST(opt_looks_at_invalidations_ahead)
+{
+    const char *kv[] = {"l1d.size=128", "l1d.assoc=2", "l1d.line=64", "l1d.replacement=opt",
+                        NULL};
+    const char *lru[] = {"l1d.size=128", "l1d.assoc=2", "l1d.line=64", NULL};
+    const char *dir = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+    ct_sim *l = sim_of(lru);
+
+    opt_inval_trace(l, 64);
+    CHECK_EQ_U64(ks(l, lvl(l, "l1d", 0), CT_LOAD)->misses, 5);
+    ct_sim_free(l);
+    for (uint32_t bytes = 64; bytes <= 192; bytes += 128) {
+        ct_sim *first = sim_of(kv), *s = sim_of(kv);
+        ct_error err = {0};
+        CHECK(ct_sim_opt_record(first, dir, &err) == CT_OK);
+        opt_inval_trace(first, bytes);
+        CHECK(ct_sim_opt_replay(s, first, dir, &err) == CT_OK);
+        ct_sim_free(first);
+        opt_inval_trace(s, bytes);
+        CHECK(ct_sim_opt_check(s, &err) == CT_OK);
+        CHECK_EQ_U64(ks(s, lvl(s, "l1d", 0), CT_LOAD)->misses, 4);
+        CHECK_EQ_U64(ks(s, lvl(s, "l1d", 0), CT_LOAD)->hits, 1);
+        ct_sim_free(s);
+    }
+}
+
 int main(void)
 {
     RUN(lru_two_way_keeps_the_recent_pair);
+    RUN(opt_looks_at_invalidations_ahead);
     RUN(lru_order_follows_cache_operations);
     RUN(policies_evict_the_expected_line_in_the_model);
     RUN(random_replacement_evicts_the_drawn_way);

@@ -13,18 +13,24 @@
  *   a zero or allocate operation at a first level. A request split at line
  *   boundaries arrives once per line. Maintenance (clean, invalidate, the
  *   periodic flush) and back-invalidations drop or clean lines without a
- *   use: they are not arrivals.
+ *   use: they are not arrivals (the record holds some invalidations: below).
  *   Next use. Arrival i of the stream (counted from 0) has as next use the
- *   position of the next arrival of the same block, or "never". Writes,
- *   write-backs and prefetches from above are uses like reads: each is a hit
- *   or a miss of the level. A line keeps the next use of the arrival that
- *   last hit or filled it.
+ *   position of the next arrival of the same block, or "never" when there
+ *   is none or the block is invalidated first. Writes, write-backs and
+ *   prefetches from above are uses like reads: each is a hit or a miss of
+ *   the level. A line keeps the next use of the arrival that last hit or
+ *   filled it.
+ *   Invalidations looked at ahead: an invalidate or clean+invalidate cache
+ *   operation on a range at the level (the record holds each block of the
+ *   range, or the range itself when it has more lines than the level). An
+ *   invalidation of every line (CT_OP_ALL, [system] flush_every)
+ *   is not recorded: it would change no choice, every line whose next use
+ *   lies beyond it being further than any line used before it.
+ *   Back-invalidations (from an inclusive level below a first level) are not
+ *   known ahead: they depend on the level below, which the policy changes.
  *   Victim. Of the lines of a full set, the one whose next use is largest
  *   ("never" above all), the lowest way on a tie. A miss always fills (no
  *   bypass), as with every other policy.
- *   Invalidations are not looked at ahead: a line invalidated before its
- *   next use still counts that use. With cache maintenance in a trace OPT
- *   stays a policy that knows the future arrivals, not the optimum.
  *   Exactness. The stream comes from a first pass over the same trace and
  *   window (cachet run does both passes). It equals the stream of the
  *   second pass when nothing the level holds changes what reaches it, so
@@ -33,10 +39,10 @@
  *   own next uses the first pass does not have yet), with a level above it
  *   and an inclusive level at or below it (back-invalidations would change
  *   the levels above), with miss classification (its shadow has no next
- *   uses), and under compat = drcachesim. With these rules, on a trace
- *   without maintenance and with every write allocating, the level has the
- *   fewest misses any policy can have at its geometry (Belady's MIN; the
- *   tests check it against every other policy on the corpus).
+ *   uses), and under compat = drcachesim. With these rules, when every
+ *   write allocates and no back-invalidation reaches the level, it has the
+ *   fewest misses any policy can have at its geometry (Belady's MIN; the tests check it against every other
+ *   policy on the corpus).
  *   Files. The first pass writes the level's blocks in arrival order, 8
  *   bytes each, to a file created exclusively (mkstemp) in the directory it
  *   is given and unlinked at once: it lives while the process holds it open
@@ -44,10 +50,13 @@
  *   The backward pass reads it from the end in chunks of CT_OPT_CHUNK
  *   arrivals, with a map (sim/map.h) from block to the position of its
  *   latest arrival seen so far, which is the next use of the arrival before
- *   it; each chunk of next uses is written at the same place of a second
- *   such file, and the first file is cut back to the chunks not read yet.
+ *   it ("never" once an invalidation of the block is seen; a range is
+ *   applied to every block the map holds); each chunk of next uses is
+ *   written at the same place of a second such file, and the first file is
+ *   cut back to the chunks not read yet.
  *   The second pass reads the next uses forward, one chunk at a time.
- *   Disk: 8 bytes per arrival of each opt level at most (plus a chunk).
+ *   Disk: 8 bytes per entry (an arrival, a block invalidated, either end of
+ *   a range invalidated) of each opt level at most (plus a chunk).
  *   Memory: 512 KiB of buffer per opt level; during the backward pass the
  *   map holds one entry per distinct block of the stream (16-byte slots at
  *   most 3/4 full: 21 to 43 bytes per block).
@@ -219,10 +228,19 @@ int ct_opt_record(ct_opt *o, const char *dir)
     return 0;
 }
 
+/* Every block of [b0, b1] the map holds is invalidated before its next use. */
+static void kill_range(ct_map *m, uint64_t b0, uint64_t b1)
+{
+    for (uint64_t h = 0; m->slot && h <= m->mask; h++)
+        if (m->slot[h].key != CT_MAP_EMPTY && m->slot[h].key >= b0 && m->slot[h].key <= b1)
+            m->slot[h].val = CT_OPT_NEVER;
+}
+
 int ct_opt_replay(ct_opt *to, ct_opt *from, const char *dir)
 {
     const size_t w = sizeof(uint64_t);
-    uint64_t total, end;
+    uint64_t total, end, range_end = 0;
+    int in_range = 0;  /* the last block of a range is seen, its first not yet */
     uint64_t *blocks = NULL, *nexts = NULL;
     ct_map seen = {0};
     int out = -1;
@@ -254,11 +272,27 @@ int ct_opt_replay(ct_opt *to, ct_opt *from, const char *dir)
             goto done;
         }
         for (size_t i = n; i-- > 0;) {
+            const uint64_t e = blocks[i], b = e & CT_OPT_BLOCK;
             int added;
-            uint64_t *v = ct_map_put(&seen, blocks[i], &added);
+            uint64_t *v;
+            if (UNLIKELY(e != b)) {  /* an invalidation (backwards: a range's last block first) */
+                nexts[i] = CT_OPT_NEVER;
+                if ((e & ~CT_OPT_BLOCK) == CT_OPT_KILL_RANGE) {
+                    if (in_range)
+                        kill_range(&seen, b, range_end);
+                    range_end = b;
+                    in_range = !in_range;
+                    continue;
+                }
+            }
+            v = ct_map_put(&seen, b, &added);
             if (!v) {
                 fail(to, "out of memory (the map of next uses holds every distinct line)");
                 goto done;
+            }
+            if (e != b) {
+                *v = CT_OPT_NEVER;
+                continue;
             }
             nexts[i] = added ? CT_OPT_NEVER : *v;
             *v = start + i;

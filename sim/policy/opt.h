@@ -17,6 +17,14 @@
 
 #define CT_OPT_NEVER UINT64_MAX  /* the next use of a block never used again */
 
+/* Entries of the first pass's record other than arrivals (a block number
+ * has at most 62 bits: lines have 4 bytes or more): the invalidation of
+ * one block, and of a range of blocks (two entries: its first block, then
+ * its last). */
+#define CT_OPT_KILL (2ull << 62)
+#define CT_OPT_KILL_RANGE (3ull << 62)
+#define CT_OPT_BLOCK (~(3ull << 62))
+
 enum ct_opt_mode {
     CT_OPT_NONE = 0,   /* no pass attached: every next use is "never" */
     CT_OPT_RECORD,     /* first pass: arrivals are written down */
@@ -54,6 +62,19 @@ FORCE_INLINE void ct_opt_arrive(ct_opt *o, uint64_t block)
         if (UNLIKELY(o->at == o->fill))
             ct_opt_turn(o);
         o->cur = o->at < o->fill ? o->buf[o->at++] : CT_OPT_NEVER;
+    }
+}
+
+/* An invalidation by a cache operation at the level: of block b alone, or of
+ * the blocks [b0, b1] when the range holds more lines than the level (rule
+ * "Next use"). It takes a place in the stream as an arrival does. */
+FORCE_INLINE void ct_opt_kill(ct_opt *o, uint64_t b0, uint64_t b1)
+{
+    if (b0 == b1) {
+        ct_opt_arrive(o, CT_OPT_KILL | b0);
+    } else {
+        ct_opt_arrive(o, CT_OPT_KILL_RANGE | b0);
+        ct_opt_arrive(o, CT_OPT_KILL_RANGE | b1);
     }
 }
 
