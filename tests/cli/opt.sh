@@ -11,15 +11,22 @@ source "$(dirname "$0")/lib.bash"
 # misses FILE.json LEVEL: the level's misses (summed over its instances)
 misses() { json_get "$1" "sum(l['misses'] for l in d['levels'] if l['name'] == '$2')"; }
 hits() { json_get "$1" "sum(l['hits'] for l in d['levels'] if l['name'] == '$2')"; }
+# two_way TRACE POLICY...: TRACE through one 2-way set of an L1D per policy,
+# the figures in $TMP/POLICY.json
+two_way() {
+    local t=$1 p
+    shift
+    for p in "$@"; do
+        "$CACHET" run -q --json "$TMP/$p.json" -s l1d.size=128 -s l1d.assoc=2 \
+            -s "l1d.replacement=$p" "$t"
+    done
+}
 
 # A B C A B in one 2-way set (64-byte lines at 0x0, 0x40, 0x80). LRU and
 # FIFO miss all five. OPT at C: A's next use (3) is nearer than B's (4),
 # B goes; A hits, B misses: 4 misses, 1 hit.
 printf '0 0\n0 40\n0 80\n0 0\n0 40\n' >"$TMP/abcab.din"
-for p in lru fifo opt; do
-    "$CACHET" run -q --json "$TMP/$p.json" -s l1d.size=128 -s l1d.assoc=2 \
-        -s "l1d.replacement=$p" "$TMP/abcab.din"
-done
+two_way "$TMP/abcab.din" lru fifo opt
 expect_eq "$(misses "$TMP/lru.json" l1d)/$(misses "$TMP/fifo.json" l1d)" 5/5 "A B C A B: LRU, FIFO"
 expect_eq "$(misses "$TMP/opt.json" l1d)/$(hits "$TMP/opt.json" l1d)" 4/1 \
     "A B C A B: OPT evicts B (next use 4) for C, keeps A (next use 3)"
@@ -27,10 +34,7 @@ expect_eq "$(misses "$TMP/opt.json" l1d)/$(hits "$TMP/opt.json" l1d)" 4/1 \
 # A B A C B: at C, LRU and LFU evict B (least recent; used once), OPT
 # evicts A (never used again), so B hits: 3 misses against 4.
 printf '0 0\n0 40\n0 0\n0 80\n0 40\n' >"$TMP/abacb.din"
-for p in lru lfu opt; do
-    "$CACHET" run -q --json "$TMP/$p.json" -s l1d.size=128 -s l1d.assoc=2 \
-        -s "l1d.replacement=$p" "$TMP/abacb.din"
-done
+two_way "$TMP/abacb.din" lru lfu opt
 expect_eq "$(misses "$TMP/lru.json" l1d)/$(misses "$TMP/lfu.json" l1d)" 4/4 "A B A C B: LRU, LFU"
 expect_eq "$(misses "$TMP/opt.json" l1d)" 3 "A B A C B: OPT evicts A, never used again"
 
