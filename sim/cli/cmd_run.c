@@ -104,6 +104,32 @@ static void report_diagnostics(const ct_trace_info *ti)
                   ti->ignored_first);
 }
 
+/* Simulate t's batches in s until the trace or s's window ends, with a
+ * progress line. 0 at the end; CT_E_INTERRUPTED after SIGINT or SIGTERM
+ * (also while the records held no access); else the error, in err. */
+static int simulate(ct_sim *s, ct_trace *t, ct_batch *b, int quiet, ct_error *err)
+{
+    cli_progress pg = {0};
+    uint64_t done = 0; /* accesses read, for the progress line */
+    int rc = 0;
+
+    cli_progress_start(&pg, quiet);
+    while (!ct_sim_window_done(s) && (rc = ct_trace_next(t, b, err)) > 0) {
+        done += b->n;
+        if (ct_sim_run(s, b, err) != CT_OK) {
+            rc = err->code;
+            break;
+        }
+        cli_progress_update(&pg, t, done);
+        if (cli_interrupted()) {
+            rc = ct_error_set(err, CT_E_INTERRUPTED, "interrupted");
+            break;
+        }
+    }
+    cli_progress_end(&pg);
+    return rc;
+}
+
 /* replacement = opt (rules at the top of sim/policy/opt.c): refuse inputs
  * that cannot be read twice, and run the first pass, which records what
  * arrives at each opt level in files in $TMPDIR (else /tmp), and hand its
@@ -118,8 +144,6 @@ static int opt_first_pass(ct_sim *s, const ct_config *cfg, const ct_window *win,
     ct_sim *first = NULL;
     ct_trace *t = NULL;
     ct_batch b = {0};
-    cli_progress pg = {0};
-    uint64_t done = 0;
     int rc;
 
     for (int i = 0; i < n; i++) {
@@ -139,18 +163,7 @@ static int opt_first_pass(ct_sim *s, const ct_config *cfg, const ct_window *win,
         (rc = ct_sim_opt_record(first, dir, err)) != CT_OK ||
         (rc = cli_open_trace(&t, &b, paths, n, to, err)) != CT_OK)
         goto out;
-    cli_progress_start(&pg, quiet);
-    while (!ct_sim_window_done(first) && (rc = ct_trace_next(t, &b, err)) > 0) {
-        done += b.n;
-        if ((rc = ct_sim_run(first, &b, err)) != CT_OK)
-            break;
-        cli_progress_update(&pg, t, done);
-        if (cli_interrupted()) {
-            rc = ct_error_set(err, CT_E_INTERRUPTED, "interrupted");
-            break;
-        }
-    }
-    cli_progress_end(&pg);
+    rc = simulate(first, t, &b, quiet, err);
     *masked = rc == CT_E_UNSUPPORTED && ct_trace_get_info(t)->masked_addresses;
     if (rc >= 0)
         rc = ct_sim_opt_replay(s, first, dir, err);
@@ -191,8 +204,6 @@ int cmd_run(int argc, char **argv)
     uint64_t *sizes = NULL;
     ct_window win = {0, 0, UINT64_MAX, 0};
     double t0;
-    cli_progress pg = {0};
-    uint64_t done = 0;   /* accesses read, for the progress line */
 
     optind = 1;
     while ((c = cli_option(argc, argv, "c:s:f:n:qh", opts, &co, help, &opt_status)) !=
@@ -326,22 +337,8 @@ int cmd_run(int argc, char **argv)
         ct_sim_set_interval(s, interval, log_interval, &ivl);
     }
     t0 = cli_now();
-    cli_progress_start(&pg, quiet);
-    while (!ct_sim_window_done(s) && (rc = ct_trace_next(t, &b, &err)) > 0) {
-        done += b.n;
-        if (ct_sim_run(s, &b, &err) != CT_OK) {
-            rc = err.code;
-            break;
-        }
-        cli_progress_update(&pg, t, done);
-        if (cli_interrupted()) {
-            stopped = 1;
-            break;
-        }
-    }
-    cli_progress_end(&pg);
-    if (rc == CT_E_INTERRUPTED)
-        stopped = 1; /* while reading records that held no access */
+    rc = simulate(s, t, &b, quiet, &err);
+    stopped = rc == CT_E_INTERRUPTED;
     if (rc == CT_E_UNSUPPORTED && ct_trace_get_info(t)->masked_addresses) {
         status = cli_masked(argc - optind, argv + optind, "simulated");
         goto out;
