@@ -820,8 +820,7 @@ static int moves_threads(const ct_trace *t, const ct_marker *m)
 static void schedule_marker(ct_trace *t, const ct_marker *m)
 {
     if (m->type == CT_MK_THREAD_EXIT) {
-        (void)core_for_thread(t, m->thread);
-        thread_exit(t, m->thread);
+        thread_exit(t, m->thread);  /* a thread never placed: nothing to free */
         t->placing = 1;
     } else if (m->type == CT_MK_CPU && t->schedule == CT_SCHED_CPUS && m->cpu != 0xffff) {
         thread_on_cpu(t, m->thread, m->cpu);
