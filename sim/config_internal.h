@@ -29,6 +29,7 @@ enum ct_indexing { CT_INDEX_PHYSICAL, CT_INDEX_VIRTUAL };
 enum ct_interleave { CT_IL_AUTO, CT_IL_TIMESTAMP, CT_IL_QUANTUM };
 enum ct_compat { CT_COMPAT_NONE, CT_COMPAT_DRCACHESIM };
 enum ct_coherence { CT_COHERENCE_NONE, CT_COHERENCE_MSI, CT_COHERENCE_MESI };
+enum ct_timing_mode { CT_TIMING_BLOCKING, CT_TIMING_OVERLAP };
 enum ct_tt6_dst { CT_TT6_DST_OFF, CT_TT6_DST_FIRST, CT_TT6_DST_STREAM };
 
 /* Translation structures a configuration can describe, each one per core. */
@@ -53,6 +54,7 @@ typedef struct ct_cache_cfg {
     uint32_t prefetch_table;      /* prefetcher table entries */
     uint32_t prefetch_confidence; /* stride repeats before prefetching */
     uint32_t prefetch_abort;      /* fetch policies: percent of prefetches dropped */
+    uint32_t mshrs;           /* timing = overlap: misses in flight per core (timing.c) */
     char tarmac_name[128];    /* Tarmac structure id this level is compared with */
     int events;               /* enum ct_level_events: the vocabulary of its events */
 } ct_cache_cfg;
@@ -84,6 +86,10 @@ struct ct_config {
                                  full (sim/window.c); "0": no */
     int device_uncached;      /* 1: CT_F_DEVICE accesses bypass the caches */
     char uncached[1024];      /* ranges that bypass the caches (uncached.c) */
+    int timing;               /* enum ct_timing_mode (sim/timing.c) */
+    uint32_t window;          /* timing = overlap: instructions in flight per core */
+    char base_cpi[32];        /* timing = overlap: cycles per instruction besides memory,
+                                 a decimal with at most 3 decimals (timing.c) */
     /* cache sections */
     ct_cache_cfg cache[CT_LV_COUNT];
     /* translation sections: [itlb] [dtlb] [stlb] [walkcache] */

@@ -12,6 +12,7 @@
 #include "policy.h"
 #include "tlb.h"
 #include "uncached.h"
+#include "timing.h"
 #include "window.h"
 
 enum { S_SYSTEM, S_L1I, S_L1D, S_L2, S_L3, S_ITLB, S_DTLB, S_STLB, S_WALKCACHE, S_WALK,
@@ -41,6 +42,7 @@ static const char *const schedule_names[] = {"auto", "threads", "cpus", "single"
 static const char *const interleave_names[] = {"auto", "timestamp", "quantum", NULL};
 static const char *const compat_names[] = {"none", "drcachesim", NULL};
 static const char *const coherence_names[] = {"none", "msi", "mesi", NULL};
+static const char *const timing_names[] = {"blocking", "overlap", NULL};
 static const char *const tt6_dst_names[] = {"off", "first", "stream", NULL};
 static const char *const port_names[] = {"l1d", "l2", "l3", "memory", NULL};
 static const char *const tables_names[] = {"auto", "trace", "synthetic", NULL};
@@ -52,7 +54,7 @@ static const char *const nofetch_names[] = {"nofetch", NULL}; /* CT_WRITE_NOFETC
 
 /* The rows every cache section has, with the per-level defaults of size,
  * associativity, latency, sharing and event vocabulary. */
-#define CACHE_ROWS(sec, lv, defsize, defassoc, deflat, defshared, defevents)                       \
+#define CACHE_ROWS(sec, lv, defsize, defassoc, deflat, defshared, defevents, defmshrs)             \
     {sec, "size", CT_VT_SIZE, CF(lv, size), 64, 1ull << 40, defsize, NULL, NULL,             \
      "capacity in bytes (K/M/G suffixes)"},                                                  \
     {sec, "assoc", CT_VT_ASSOC, CF(lv, assoc), 1, 1u << 20, defassoc, NULL, NULL,            \
@@ -78,6 +80,9 @@ static const char *const nofetch_names[] = {"nofetch", NULL}; /* CT_WRITE_NOFETC
      "one instance shared by all cores (L1 levels are always private)"},                     \
     {sec, "latency", CT_VT_UINT, CF(lv, latency), 0, 1000000, deflat, NULL, NULL,                \
      "cycles charged when this level services an access"},                                   \
+    {sec, "mshrs", CT_VT_UINT, CF(lv, mshrs), 1, 4096, defmshrs, NULL, NULL,                  \
+     "timing = overlap: misses of one core in flight here at once (a shared level gives "   \
+     "each core this many; rules in sim/timing.c)"},                                          \
     {sec, "prefetcher", CT_VT_ENUM, CF(lv, prefetcher), 0, 0, "none", NULL,                  \
      ct_prefetch_name_at, "hardware prefetcher"},                                            \
     {sec, "prefetch_degree", CT_VT_UINT, CF(lv, prefetch_degree), 1, 64, "1", NULL, NULL,     \
@@ -153,11 +158,21 @@ const ct_schema_row ct_schema_rows[] = {
     {S_SYSTEM, "uncached", CT_VT_STRING, F(uncached), 0, 0, "", NULL, NULL,
      "address ranges that bypass the caches: START-END[, START-END...] (inclusive; rules "
      "in sim/uncached.c)"},
+    {S_SYSTEM, "timing", CT_VT_ENUM, F(timing), 0, 0, "blocking", timing_names, NULL,
+     "blocking: every demand access waits for the one before (cycles = the sum of "
+     "latencies); overlap: independent misses inside an instruction window overlap, "
+     "limited by each level's mshrs (rules in sim/timing.c)"},
+    {S_SYSTEM, "window", CT_VT_UINT, F(window), 1, 65536, "128", NULL, NULL,
+     "timing = overlap: instructions a core has in flight (an instruction enters when the "
+     "one this many places older has retired)"},
+    {S_SYSTEM, "base_cpi", CT_VT_STRING, F(base_cpi), 0, 0, "0", NULL, NULL,
+     "timing = overlap: cycles each instruction takes besides its memory accesses, a "
+     "decimal with at most 3 decimals (0.25: four a cycle; 0: memory time only)"},
 
-    CACHE_ROWS(S_L1I, CT_LV_L1I, "32K", "8", "1", "no", "processor"),
-    CACHE_ROWS(S_L1D, CT_LV_L1D, "32K", "8", "4", "no", "processor"),
-    CACHE_ROWS(S_L2, CT_LV_L2, "1M", "16", "12", "yes", "processor"),
-    CACHE_ROWS(S_L3, CT_LV_L3, "8M", "16", "40", "yes", "system"),
+    CACHE_ROWS(S_L1I, CT_LV_L1I, "32K", "8", "1", "no", "processor", "8"),
+    CACHE_ROWS(S_L1D, CT_LV_L1D, "32K", "8", "4", "no", "processor", "16"),
+    CACHE_ROWS(S_L2, CT_LV_L2, "1M", "16", "12", "yes", "processor", "32"),
+    CACHE_ROWS(S_L3, CT_LV_L3, "8M", "16", "40", "yes", "system", "32"),
 
     TLB_ROWS(S_ITLB, CT_TLB_I, "32", "full", "0", "TLB"),
     WALK_NAME_ROW(S_ITLB, CT_TLB_I),
@@ -244,6 +259,7 @@ const ct_schema_check ct_schema_checks[] = {
     {S_WALKCACHE, "levels", ct_walkcache_levels_check},
     {S_SYSTEM, "warmup_fraction", ct_warmup_fraction_check},
     {S_SYSTEM, "uncached", ct_uncached_check},
+    {S_SYSTEM, "base_cpi", ct_timing_base_cpi_check},
 };
 const size_t ct_schema_nchecks = sizeof ct_schema_checks / sizeof ct_schema_checks[0];
 

@@ -204,8 +204,10 @@
  *   by a prefetch) counts in prefetch_useless; lines still marked when the
  *   trace ends count in neither. accuracy = useful / hwprefetch misses;
  *   coverage = useful / (useful + demand misses), the demand misses being
- *   those of ifetch, load, store and atomic accesses. In this blocking model
- *   a prefetch completes before the next access, so none is late.
+ *   those of ifetch, load, store and atomic accesses. In the blocking timing
+ *   a prefetch completes before the next access, so none is late; with
+ *   timing = overlap a demand access may wait for one (prefetch_late,
+ *   sim/timing.c).
  *   DineroIV's fetch policies (always, miss, tagged, load-forward, subblock)
  *   work on sub-blocks instead, by the rules at the top of
  *   sim/prefetch/dinero.c (fetch_policy_prefetch); a level with one takes
@@ -234,7 +236,8 @@
  *   non-secure copies of one address are not told apart). Time and cpu are
  *   those of the trace access being simulated (0 during ct_sim_finish).
  *
- * Timing (blocking, in order)
+ * Timing (blocking, in order; [system] timing = overlap starts each access
+ * by the rules of sim/timing.c, with the latency charged here)
  *   A demand piece costs the latency of the level that hit ([memory]
  *   latency when none did); a fetch that covers several lines of the next
  *   level costs the largest of their latencies. A write that does not
@@ -281,6 +284,7 @@
 
 #include "hier_internal.h"
 #include "policy/opt.h"
+#include "timing.h"
 #include "window.h"
 #include "tlb.h"
 
@@ -552,6 +556,8 @@ static uint32_t fetch(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
     L->st.kind[kind].misses++;
     if (L->cls)
         (void)ct_classify_access(L->cls, block, 1, 1);
+    if (UNLIKELY(s->tm != NULL) && s->demand)
+        ct_timing_miss(s->tm, li, block);
     /* a line moving up from an exclusive level further down passes through
      * with its dirty state */
     L->st.bytes_from_below += bytes;
@@ -607,6 +613,8 @@ static NOINLINE uint32_t miss(ct_sim *s, ct_level *L, uint64_t addr, uint32_t by
         change = L->write_back ? LC_FILL_NODATA : LC_FILL;
     } else {
         L->st.bytes_from_below += L->line;
+        if (UNLIKELY(s->tm != NULL) && s->demand)
+            ct_timing_miss(s->tm, li, block);
         lat = fetch(s, L->next, block << c->line_bits, L->line, write ? CT_LOAD : kind,
                     &dirty_in);
     }
@@ -1138,6 +1146,7 @@ static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int seen
     for (uint32_t i = 0; i < n; i++) {
         ct_cache *c = &L->c;
         uint64_t b = want[i], set = ct_cache_set(c, b);
+        uint32_t lat;
         int dirty_in;
 
         L->st.prefetches_issued++;
@@ -1147,7 +1156,9 @@ static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int seen
         }
         L->st.kind[CT_HWPREFETCH].misses++;
         L->st.bytes_from_below += L->line;
-        (void)fetch(s, L->next, b << c->line_bits, L->line, CT_HWPREFETCH, &dirty_in);
+        lat = fetch(s, L->next, b << c->line_bits, L->line, CT_HWPREFETCH, &dirty_in);
+        if (UNLIKELY(s->tm != NULL))
+            ct_timing_prefetch(s->tm, li, b, lat);
         (void)install(s, li, set, b, (uint8_t)(CT_LF_PREFETCHED | (dirty_in ? CT_LF_DIRTY : 0)),
                       LC_FILL);
     }
@@ -1537,11 +1548,22 @@ static void access_translated(ct_sim *s, const ct_access *a)
     }
 }
 
+/* timing = overlap: one access as access_one serves it, then placed in its
+ * core's time with the latency it was charged (sim/timing.c). */
+static void access_timed(ct_sim *s, const ct_access *a)
+{
+    const uint64_t before = s->core_tot[a->core].kind_cycles[a->kind];
+    access_one(s, a);
+    ct_timing_access(s->tm, a, s->core_tot[a->core].kind_cycles[a->kind] - before);
+}
+
 void ct_sim_access(ct_sim *s, const ct_access *a)
 {
     assert(a->kind < CT_KIND_STREAM && a->core < s->cores);
     if (UNLIKELY(s->dcs != NULL))
         ct_dcs_access(s, a);
+    else if (UNLIKELY(s->tm != NULL))
+        access_timed(s, a);
     else if (s->xl)
         access_translated(s, a);
     else
@@ -1620,6 +1642,18 @@ static int run_any(ct_sim *s, const ct_batch *b, ct_error *err)
         if (REFUSED(s, a))
             return refuse(s, a, err);
         access_one(s, a);
+    }
+    s->cur = NULL;
+    return CT_OK;
+}
+
+/* timing = overlap: each access by access_timed. */
+static int run_overlap(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    for (const ct_access *a = b->acc, *end = b->acc + b->n; a < end; a++) {
+        if (REFUSED(s, a))
+            return refuse(s, a, err);
+        access_timed(s, a);
     }
     s->cur = NULL;
     return CT_OK;
@@ -1982,7 +2016,7 @@ static void choose_paths(ct_sim *s)
             s->lv[i].miss = miss;
             s->lv[i].plain = 0;
         }
-        s->run = s->dcs ? ct_dcs_run : s->xl ? run_tlb : run_any;
+        s->run = s->tm ? run_overlap : s->dcs ? ct_dcs_run : s->xl ? run_tlb : run_any;
         return;
     }
 
@@ -2336,6 +2370,11 @@ static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         if ((rc = ct_window_fraction(s, f, err)) != CT_OK)
             goto fail;
     }
+    if (cfg->timing == CT_TIMING_OVERLAP) {
+        if ((rc = ct_timing_create(&s->tm, s, cfg, err)) != CT_OK)
+            goto fail;
+        s->general = 1;  /* every miss on the general path, which tells timing.c */
+    }
     choose_paths(s);
     *out = s;
     return CT_OK;
@@ -2378,6 +2417,7 @@ void ct_sim_free(ct_sim *s)
     ct_dcs_free(s->dcs);
     ct_window_free(s->win);
     ct_xlate_free(s->xl);
+    ct_timing_free(s->tm);
     free(s->part.mk);
     free(s->part.ev);
     free(s->lv);
@@ -2408,6 +2448,8 @@ void ct_sim_reset_stats(ct_sim *s)
         ct_xlate_reset_stats(s->xl);
     if (s->dcs)
         ct_dcs_reset_stats(s);
+    if (s->tm)
+        ct_timing_reset(s->tm);
 }
 
 ct_kind_stats ct_level_total(const ct_level_stats *st)
@@ -2466,6 +2508,8 @@ static void refresh(const ct_sim *cs)
             s->tot.accesses[k] += ct->accesses[k];
             s->tot.kind_cycles[k] += ct->kind_cycles[k];
         }
+        if (s->tm)
+            ct->cycles = ct_timing_cycles(s->tm, c);
         ct->instructions = ct->accesses[CT_IFETCH] + ct->accesses[CT_NOFETCH] - ct->repeats;
         s->tot.repeats += ct->repeats;
         s->tot.cycles += ct->cycles;

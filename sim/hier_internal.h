@@ -200,6 +200,7 @@ struct ct_sim {
     struct ct_dcs *dcs;         /* non-NULL: drcachesim's counting rules (drcachesim.c) */
     struct ct_window_state *win; /* non-NULL: skip, warm-up, simulated count (window.c) */
     struct ct_xlate *xl;        /* address translation (tlb.h), NULL: none */
+    struct ct_timing *tm;       /* timing = overlap (timing.c), NULL: blocking */
 };
 
 /* drcachesim.c: check the hierarchy s was built with against what drcachesim

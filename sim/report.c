@@ -154,6 +154,15 @@ static int is_drcachesim(const ct_config *cfg)
  * cycles, CPI and AMAT read n/a, null in JSON, empty in CSV). */
 static int has_timing(const ct_config *cfg) { return !is_drcachesim(cfg); }
 
+/* Whether accesses overlap ([system] timing = overlap, sim/timing.c): the
+ * table says so, and the prefetch figures gain the late prefetches. */
+static int is_overlap(const ct_config *cfg)
+{
+    char buf[32];
+    const char *v = ct_config_get(cfg, "system", "timing", buf, sizeof buf);
+    return v && strcmp(v, "overlap") == 0;
+}
+
 /* Whether the 3C split was computed ([system] miss_classes = yes): without
  * it the compulsory, capacity and conflict columns of the CSV are empty. */
 static int has_classes(const ct_config *cfg)
@@ -295,7 +304,7 @@ static uint64_t demand_misses(const ct_level_stats *st)
            st->kind[CT_ATOMIC].misses;
 }
 
-static void table_prefetch(ct_writer *w, const ct_sim *s)
+static void table_prefetch(ct_writer *w, const ct_sim *s, int late)
 {
     int header = 0;
 
@@ -307,16 +316,19 @@ static void table_prefetch(ct_writer *w, const ct_sim *s)
         if (!has_prefetcher(li))
             continue;
         if (!header++)
-            ct_writef(w, "\nhardware prefetch\n%-6s %4s %-9s %12s %12s %12s %12s %9s %9s\n",
+            ct_writef(w, "\nhardware prefetch\n%-6s %4s %-9s %12s %12s %12s %12s %9s %9s%s\n",
                       "level", "core", "prefetch", "issued", "filled", "useful", "useless",
-                      "accuracy", "coverage");
+                      "accuracy", "coverage", late ? "         late" : "");
         core_text(li, core, sizeof core);
-        ct_writef(w, "%-6s %4s %-9s %12llu %12llu %12llu %12llu %8.2f%% %8.2f%%\n", li->name,
+        ct_writef(w, "%-6s %4s %-9s %12llu %12llu %12llu %12llu %8.2f%% %8.2f%%", li->name,
                   core, li->prefetcher, (unsigned long long)st->prefetches_issued,
                   (unsigned long long)fills, (unsigned long long)st->prefetch_useful,
                   (unsigned long long)st->prefetch_useless,
                   100.0 * ratio(st->prefetch_useful, fills),
                   100.0 * ratio(st->prefetch_useful, st->prefetch_useful + demand_misses(st)));
+        if (late)
+            ct_writef(w, " %12llu", (unsigned long long)st->prefetch_late);
+        ct_writef(w, "\n");
     }
 }
 
@@ -362,7 +374,7 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
                       (unsigned long long)v.pf_misses, (unsigned long long)v.child_hits);
         }
     }
-    table_prefetch(w, s);
+    table_prefetch(w, s, is_overlap(cfg));
     if (has_classes(cfg)) {
         ct_writef(w, "\nmisses by class (system.miss_classes = yes)\n%-6s %4s %12s %12s %12s\n",
                   "level", "core", "compulsory", "capacity", "conflict");
@@ -382,6 +394,12 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
                      "time)\nAMAT n/a", (unsigned long long)t->instructions);
     } else {
         char cpi[32];
+        if (is_overlap(cfg)) {
+            char win[32], base[32];
+            ct_writef(w, "\ntiming overlap  window %s  base_cpi %s",
+                      ct_config_get(cfg, "system", "window", win, sizeof win),
+                      ct_config_get(cfg, "system", "base_cpi", base, sizeof base));
+        }
         ct_writef(w, "\ninstructions %llu  cycles %llu  CPI %s\n",
                   (unsigned long long)t->instructions, (unsigned long long)t->cycles,
                   per_instr(cpi, sizeof cpi, "%.4f", 1.0, t->cycles, t->instructions, "-"));
@@ -603,12 +621,15 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
             const uint64_t fills = st->kind[CT_HWPREFETCH].misses;
             ct_writef(w, "     \"prefetch\": {\"prefetcher\": \"%s\", \"issued\": %llu, "
                          "\"filled\": %llu, \"useful\": %llu, \"useless\": %llu, "
-                         "\"accuracy\": %.17g, \"coverage\": %.17g},\n",
+                         "\"accuracy\": %.17g, \"coverage\": %.17g",
                       li->prefetcher, (unsigned long long)st->prefetches_issued,
                       (unsigned long long)fills, (unsigned long long)st->prefetch_useful,
                       (unsigned long long)st->prefetch_useless,
                       ratio(st->prefetch_useful, fills),
                       ratio(st->prefetch_useful, st->prefetch_useful + demand_misses(st)));
+            if (is_overlap(cfg))
+                ct_writef(w, ", \"late\": %llu", (unsigned long long)st->prefetch_late);
+            ct_writef(w, "},\n");
         }
         if (classes) {
             ct_writef(w, "     \"compulsory\": %llu, \"capacity\": %llu, \"conflict\": %llu,\n",

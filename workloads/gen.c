@@ -9,7 +9,9 @@
  *       uniformly random aligned accesses over the footprint (GSL mt19937).
  *   gen:chase:n=1M,footprint=1M,node=64,seed=1
  *       pointer chase: the nodes of the footprint visited along one random
- *       cycle (a seeded permutation), one 8-byte load per node.
+ *       cycle (a seeded permutation), one 8-byte load per node, each
+ *       marked dependent on the one before (CT_F_DEPENDENT: its address is
+ *       the data that load read).
  *   gen:matmul:dim=64,tile=0,elem=8
  *       C = A x B on dim x dim matrices, i-j-k loops (tile=0) or blocked
  *       with tile x tile blocks: per inner step a load of A[i][k] and of
@@ -301,6 +303,7 @@ static int gen_next(void *st, ct_batch *b, ct_error *err)
         }
         case G_CHASE:
             emit(g, b, CT_LOAD, ARRAY_A + g->cur * g->node, 8);
+            b->acc[b->n - 1].flags |= CT_F_DEPENDENT;  /* its address is the load before's data */
             g->cur = g->perm[g->cur];
             break;
         }

@@ -98,8 +98,11 @@ enum ct_access_flag {
                               rep-string instruction after the first), not an
                               instruction of its own, as DynamoRIO's basic_counts
                               counts "(fetched) instructions" */
-    CT_F_DEVICE = 0x0200   /* Device memory (Tarmac LD/ST attributes): uncached unless
+    CT_F_DEVICE = 0x0200,  /* Device memory (Tarmac LD/ST attributes): uncached unless
                               [system] device_uncached = no */
+    CT_F_DEPENDENT = 0x0400 /* the address came from the data of the core's previous
+                              load (gen:chase marks its loads; no trace format tells):
+                              timing = overlap issues it after that load completes */
 };
 
 /* One access. 48 bytes, plain data, no pointers. */

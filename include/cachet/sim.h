@@ -125,6 +125,8 @@ typedef struct ct_level_stats {
     uint64_t prefetches_issued;  /* hardware prefetch requests made here */
     uint64_t prefetch_useful;    /* prefetched lines a demand access used */
     uint64_t prefetch_useless;   /* prefetched lines that left unused */
+    uint64_t prefetch_late;      /* timing = overlap: prefetches a demand access
+                                    waited for (sim/timing.c); 0 in blocking */
     uint64_t bytes_from_below;   /* bytes read from the next level or memory: a
                                     line per fetch (hardware prefetches too) */
     uint64_t bytes_to_below;     /* bytes written to the next level or memory: a
