@@ -9,11 +9,14 @@
  * fractional); each core has its own clock.
  *
  * Instructions
- *   A core's instructions are those cachet counts (sim/hier.c, "Timing"):
- *   an ifetch or a nofetch record opens the next one, except a nofetch
- *   repeat; the data accesses that follow belong to it. A core whose trace
- *   has had no instruction record yet (a data-only din trace) takes each
- *   data access as an instruction of its own.
+ *   Every ifetch or nofetch record opens the core's next instruction; the
+ *   data accesses that follow belong to it. A nofetch repeat (CT_F_REPEAT:
+ *   one more iteration of a rep-string instruction) opens one too, though
+ *   cachet does not count it as an instruction (sim/hier.c, "Timing"): each
+ *   iteration is executed again and its accesses do not wait for those of
+ *   the iterations before. A core whose trace has had no instruction record
+ *   yet (a data-only din trace) takes each data access as an instruction of
+ *   its own. Below, "instruction" means these.
  *   Instruction n is dispatched at
  *     D(1) = 0,  D(n) = max(D(n-1) + base_cpi, R(n - window))
  *   (R(m) = 0 for m < 1) and retires at
@@ -376,8 +379,7 @@ void ct_timing_access(ct_timing *t, const ct_access *a, uint64_t cost)
     uint64_t issue, done, until;
 
     if (kind == CT_NOFETCH || kind == CT_IFETCH) {
-        if (!(kind == CT_NOFETCH && (a->flags & CT_F_REPEAT)))
-            open_instr(t, c);
+        open_instr(t, c);
         c->seen_instr = 1;
     } else if (!c->seen_instr) {
         open_instr(t, c);

@@ -136,16 +136,19 @@ TEST(instructions_without_memory_take_base_cpi)
     for (int i = 0; i < 3; i++)
         ct_sim_access(s, &a);
     CHECK_EQ_U64(cycles(s), 2);  /* 1.5 rounded up */
-    a.flags |= CT_F_REPEAT;      /* a repeat is no instruction */
+    a.flags |= CT_F_REPEAT;      /* a repeat executes again: 2.0 */
     ct_sim_access(s, &a);
     CHECK_EQ_U64(cycles(s), 2);
+    CHECK_EQ_U64(ct_sim_get_totals(s)->instructions, 3);
     a.flags &= (uint16_t)~CT_F_REPEAT;
-    ct_sim_access(s, &a);
-    CHECK_EQ_U64(cycles(s), 2);  /* 2.0 */
     ct_sim_reset_stats(s);
     CHECK_EQ_U64(cycles(s), 0);
     ct_sim_access(s, &a);
-    CHECK_EQ_U64(cycles(s), 1);  /* 2.5 - 2.0, rounded up */
+    CHECK_EQ_U64(cycles(s), 1);  /* 2.5 - 2.0 */
+    ct_sim_access(s, &a);
+    CHECK_EQ_U64(cycles(s), 1);  /* 3.0 - 2.0 */
+    ct_sim_access(s, &a);
+    CHECK_EQ_U64(cycles(s), 2);  /* 3.5 - 2.0, rounded up */
     ct_sim_free(s);
 }
 
