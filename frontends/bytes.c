@@ -418,3 +418,21 @@ int ct_lines_next(ct_lines *l, const char **line, size_t *len, ct_error *err)
         }
     }
 }
+
+int ct_trace_lines(const char *path, uint64_t first, uint64_t last,
+                   int (*fn)(void *ctx, uint64_t lineno, const char *line, size_t len),
+                   void *ctx, ct_error *err)
+{
+    ct_lines lines = {0};
+    const char *text;
+    size_t len;
+    int rc;
+
+    if ((rc = ct_bytes_open(&lines.in, path, 1, err)) != CT_OK)
+        return rc;
+    while (lines.lineno < last && (rc = ct_lines_next(&lines, &text, &len, err)) == 1)
+        if (lines.lineno >= first && fn(ctx, lines.lineno, text, len) != 0)
+            break;
+    ct_bytes_close(lines.in);
+    return rc < 0 ? rc : CT_OK;
+}

@@ -249,9 +249,6 @@ const ct_format_ops *ct_format_find(const char *name);
 extern const ct_format_ops ct_format_din, ct_format_gen, ct_format_tarmac,
     ct_format_tracematcher, ct_format_drmemtrace, ct_format_tt6, ct_format_tt6e;
 
-/* The [tt6] dcbx schema check: 0 when text is a valid DCBX list, else -1
- * with the reason in why. */
-int ct_tt6_dcbx_check(const char *text, char *why, size_t whyn);
 extern const ct_format_ops ct_format_vixl, ct_format_ctr;
 
 /* What a decoder sees of its stream. */

@@ -118,7 +118,7 @@
 #include <string.h>
 
 #include "../sim/compiler.h"
-#include "../sim/config_internal.h"
+#include "../sim/schema.h"
 #include "tarmac.h"
 
 #define DISASM_MAX 192
@@ -1604,6 +1604,27 @@ static void next_fetch(tarmac *t, ct_batch *b)
 
 /* ---- the format plug-in interface ------------------------------------------------- */
 
+/* What the Tarmac keys set. */
+typedef struct tarmac_options {
+    int next_fetch;           /* [trace] tarmac_next_fetch */
+} tarmac_options;
+
+static const ct_schema_section tarmac_sections[] = {
+    {"trace", 0, NULL},       /* declared by the trace layer (trace.c) */
+};
+
+static const ct_schema_row tarmac_rows[] = {
+    {0, "tarmac_next_fetch", CT_VT_BOOL, offsetof(tarmac_options, next_fetch), sizeof(int), 0,
+     1, "no", NULL, NULL,
+     "Tarmac: when a trace ends, also fetch the instruction that runs next (the target "
+     "of a direct branch, else the next in sequence), as Fast Models fetches it during "
+     "the last traced instruction", NULL},
+};
+
+const ct_schema_block ct_tarmac_schema = {
+    tarmac_sections, sizeof tarmac_sections / sizeof tarmac_sections[0],
+    tarmac_rows, sizeof tarmac_rows / sizeof tarmac_rows[0], sizeof(tarmac_options)};
+
 int ct_tarmac_open(void **st, ct_stream *s, int dialect, ct_error *err)
 {
     tarmac *t = calloc(1, sizeof *t);
@@ -1613,7 +1634,8 @@ int ct_tarmac_open(void **st, ct_stream *s, int dialect, ct_error *err)
     t->lines.in = s->in;
     t->lines.s = s;
     t->dialect = dialect;
-    t->next_fetch = s->cfg->tarmac_next_fetch;
+    t->next_fetch = ((const tarmac_options *)ct_config_options(s->cfg, &ct_tarmac_schema))
+                        ->next_fetch;
     t->cont_col = -1;
     for (unsigned i = 0; i < PC_SLOTS; i++)
         t->pc_cpu[i] = -1;

@@ -112,8 +112,8 @@
 #include <time.h>
 
 #include "../sim/compiler.h"
-#include "../sim/config_internal.h"
 #include "../sim/map.h"
+#include "../sim/schema.h"
 #include "frontend.h"
 
 #define PROBE_BYTES 4096
@@ -138,13 +138,77 @@ typedef struct stream_rt {
 
 #define NO_CORE UINT32_MAX
 
+/* ---- the [trace] keys ----------------------------------------------------- */
+
+enum interleave { IL_AUTO, IL_TIMESTAMP, IL_QUANTUM };
+
+/* What the [trace] keys set (the schema rows below fill it). */
+typedef struct trace_options {
+    char format[32];          /* "" = detect */
+    int lenient;
+    uint64_t max_errors;
+    int schedule;             /* enum ct_schedule */
+    int interleave;           /* enum interleave */
+    uint64_t quantum;         /* accesses per turn in quantum interleaving */
+    int readahead;            /* decode the next batches in a second thread */
+    int containers;           /* stack decompressors found by their magic bytes */
+} trace_options;
+
+static const char *const schedule_names[] = {"auto", "threads", "cpus", "single", NULL};
+static const char *const interleave_names[] = {"auto", "timestamp", "quantum", NULL};
+
+static const ct_schema_section trace_sections[] = {
+    {"trace", 0, "how traces are read and scheduled onto cores"},
+};
+
+#define F(field) offsetof(trace_options, field), sizeof(((trace_options *)0)->field)
+
+static const ct_schema_row trace_rows[] = {
+    {0, "format", CT_VT_STRING, F(format), 0, 0, "", NULL, NULL,
+     "force a trace format by name (empty: detect by content)", NULL},
+    {0, "lenient", CT_VT_BOOL, F(lenient), 0, 1, "no", NULL, NULL,
+     "skip and count malformed records instead of stopping", NULL},
+    {0, "max_errors", CT_VT_UINT, F(max_errors), 1, UINT64_MAX, "100", NULL, NULL,
+     "lenient mode gives up after this many malformed records", NULL},
+    {0, "schedule", CT_VT_ENUM, F(schedule), 0, 0, "auto", schedule_names, NULL,
+     "which simulated core runs each access. threads: a thread takes the core with the "
+     "fewest live threads when it first appears (round-robin in order of appearance; a "
+     "thread exit frees its place), as drcachesim -no_core_sharded; cpus: each traced cpu "
+     "takes a core in order of first appearance and a thread runs on the core of the cpu "
+     "it was last seen on (threads without a cpu as in threads), as drcachesim "
+     "-cpu_scheduling; single: everything on core 0; auto: the format's choice (threads "
+     "for drmemtrace, din, ctr, vixl and TT6; cpus for Tarmac and Trace Matcher)", NULL},
+    {0, "interleave", CT_VT_ENUM, F(interleave), 0, 0, "auto", interleave_names, NULL,
+     "the order in which several streams (per-thread files, several traces) take turns. "
+     "timestamp: the stream with the oldest pending timestamp runs until its next "
+     "timestamp marker, as drcachesim replays an offline trace in its serial order; "
+     "quantum: streams take turns in input order, quantum accesses each; auto: timestamp "
+     "when the first stream has a timestamp marker (drmemtrace traces do), else quantum",
+     NULL},
+    {0, "quantum", CT_VT_UINT, F(quantum), 1, UINT64_MAX, "1000", NULL, NULL,
+     "accesses per turn when streams are interleaved by quantum", NULL},
+    {0, "readahead", CT_VT_BOOL, F(readahead), 0, 1, "yes", NULL, NULL,
+     "decode the next batches in a second thread while the current one is simulated "
+     "(stopped after 32 batches when the caller spent that time waiting for it)", NULL},
+    {0, "containers", CT_VT_BOOL, F(containers), 0, 1, "yes", NULL, NULL,
+     "read compressed inputs (gzip, zstd, unix compress, zip, snappy, lz4), found by their "
+     "magic bytes; no: read every input as it is (an uncompressed tt6 trace whose first "
+     "word happens to look like a compressed header)", NULL},
+};
+
+#undef F
+
+const ct_schema_block ct_trace_schema = {
+    trace_sections, sizeof trace_sections / sizeof trace_sections[0],
+    trace_rows, sizeof trace_rows / sizeof trace_rows[0], sizeof(trace_options)};
+
 struct ct_trace {
     const ct_format_ops *fmt;
     stream_rt **sv;
     uint32_t nstreams, cap;
     uint32_t cur;          /* stream running now (multi-stream) */
     uint64_t left;         /* accesses left in its quantum */
-    int interleave;        /* enum ct_interleave, resolved */
+    int interleave;        /* enum interleave, resolved */
     int schedule;          /* enum ct_schedule, resolved */
     uint32_t cores;
     uint64_t skip_left;    /* references still to drop before scheduling */
@@ -152,6 +216,7 @@ struct ct_trace {
     int from_memory;       /* ct_trace_open_mem: the input is no file */
     struct ct_config *own_cfg;
     const struct ct_config *cfg;
+    const trace_options *o;   /* cfg's [trace] keys */
     ct_trace_info info;
     int lenient;
     uint64_t max_errors;
@@ -326,7 +391,7 @@ static int container_hint(const ct_trace *t, const ct_format_ops *f, const char 
     ct_error e2 = {0};
     ssize_t n;
 
-    if (!f || !f->no_magic || !t->cfg->containers || t->from_memory ||
+    if (!f || !f->no_magic || !t->o->containers || t->from_memory ||
         strcmp(path, "-") == 0 || ct_bytes_open(&raw, path, 0, &e2) != CT_OK)
         return rc;
     n = ct_bytes_fill(raw, 16, &e2);
@@ -373,7 +438,7 @@ static int add_stream_from(ct_trace *t, const char *path, ct_bytes *given, ct_er
     }
     if (!synthetic && (!f || !f->no_bytes)) {
         if (!in) {
-            rc = ct_bytes_open(&in, path, t->cfg->containers, err);
+            rc = ct_bytes_open(&in, path, t->o->containers, err);
             if (rc)
                 return container_hint(t, f, path, rc, err);
         }
@@ -567,16 +632,17 @@ static int trace_new(ct_trace **out, const ct_trace_opts *opts, ct_error *err)
         }
         t->cfg = t->own_cfg;
     }
-    t->lenient = (opts && opts->strictness == CT_LENIENT) || t->cfg->lenient;
-    t->max_errors = opts && opts->max_errors ? opts->max_errors : t->cfg->max_errors;
+    t->o = ct_config_options(t->cfg, &ct_trace_schema);
+    t->lenient = (opts && opts->strictness == CT_LENIENT) || t->o->lenient;
+    t->max_errors = opts && opts->max_errors ? opts->max_errors : t->o->max_errors;
     if (opts && opts->stop) {
         t->stop = opts->stop;
         t->stop_ctx = opts->stop_ctx;
     }
-    t->cores = t->cfg->cores;
+    t->cores = ct_config_cores(t->cfg);
     t->skip_left = opts ? opts->skip_refs : 0;
-    t->quantum = t->cfg->quantum;
-    force = opts && opts->format ? opts->format : (t->cfg->format[0] ? t->cfg->format : NULL);
+    t->quantum = t->o->quantum;
+    force = opts && opts->format ? opts->format : (t->o->format[0] ? t->o->format : NULL);
     if (force) {
         t->fmt = ct_format_find(force);
         if (!t->fmt) {
@@ -600,9 +666,9 @@ static int trace_ready(ct_trace *t, ct_error *err)
 {
     t->info.format = t->fmt->name;
     t->info.streams = t->nstreams;
-    t->schedule = t->cfg->schedule == CT_SCHED_AUTO ? t->fmt->default_schedule
-                                                    : t->cfg->schedule;
-    t->interleave = t->cfg->interleave;
+    t->schedule = t->o->schedule == CT_SCHED_AUTO ? t->fmt->default_schedule
+                                                    : t->o->schedule;
+    t->interleave = t->o->interleave;
     t->thread_count = calloc(t->cores, sizeof *t->thread_count);
     t->cpu_count = calloc(t->cores, sizeof *t->cpu_count);
     if (!t->thread_count || !t->cpu_count)
@@ -613,7 +679,7 @@ static int trace_ready(ct_trace *t, ct_error *err)
                 return ct_error_set(err, CT_E_NOMEM, "out of memory");
     }
     t->left = t->quantum;
-    t->ra_on = t->cfg->readahead;
+    t->ra_on = t->o->readahead;
     t->info_pub = t->info;
     return CT_OK;
 }
@@ -652,7 +718,7 @@ int ct_trace_open_mem(ct_trace **out, const char *name, const void *data, size_t
     if ((rc = trace_new(&t, opts, err)) != CT_OK)
         return rc;
     t->from_memory = 1;
-    rc = ct_bytes_open_mem(&in, name, data, n, t->cfg->containers, err);
+    rc = ct_bytes_open_mem(&in, name, data, n, t->o->containers, err);
     if (rc == CT_OK)
         rc = add_stream_from(t, name, in, err);
     if (rc == CT_OK)
@@ -1066,7 +1132,7 @@ static int first_live(const ct_trace *t, uint32_t from)
 static int next_stream(ct_trace *t)
 {
     int nx;
-    if (t->interleave == CT_IL_TIMESTAMP) {
+    if (t->interleave == IL_TIMESTAMP) {
         nx = oldest_stream(t);
         if (nx < 0)
             nx = first_live(t, 0);  /* only streams without timestamps are left */
@@ -1151,7 +1217,7 @@ static int decode_direct(ct_trace *t, stream_rt *r, ct_batch *out, ct_error *err
 
 static int next_multi(ct_trace *t, ct_batch *out, ct_error *err)
 {
-    const int direct = t->interleave == CT_IL_TIMESTAMP && t->fmt->yields;
+    const int direct = t->interleave == IL_TIMESTAMP && t->fmt->yields;
 
     while (ct_batch_room(out, 1)) {
         stream_rt *r = t->sv[t->cur];
@@ -1177,7 +1243,7 @@ static int next_multi(ct_trace *t, ct_batch *out, ct_error *err)
         /* the next record of the running stream, in stream order */
         if (r->mi < r->b.nmk && r->b.mk[r->mi].index <= r->ai) {
             ct_marker m = r->b.mk[r->mi];
-            if (m.type == CT_MK_TIMESTAMP && t->interleave == CT_IL_TIMESTAMP) {
+            if (m.type == CT_MK_TIMESTAMP && t->interleave == IL_TIMESTAMP) {
                 if (!r->ts_taken) {
                     int nx;
                     r->next_ts = m.time;
@@ -1211,12 +1277,12 @@ static int next_multi(ct_trace *t, ct_batch *out, ct_error *err)
                 run = r->b.ev[r->ei].index - r->ai;
             if (out->cap - out->n < run)
                 run = out->cap - out->n;
-            if (t->interleave == CT_IL_QUANTUM && t->left < run)
+            if (t->interleave == IL_QUANTUM && t->left < run)
                 run = (uint32_t)t->left;
             memcpy(&out->acc[out->n], &r->b.acc[r->ai], (size_t)run * sizeof *out->acc);
             out->n += run;
             r->ai += run;
-            if (t->interleave == CT_IL_QUANTUM && (t->left -= run) == 0) {
+            if (t->interleave == IL_QUANTUM && (t->left -= run) == 0) {
                 int nx = next_stream(t);
                 t->left = t->quantum;
                 if (nx >= 0)
@@ -1291,26 +1357,26 @@ static int next_scheduled(ct_trace *t, ct_batch *b, ct_error *err)
     } else {
         if (!t->started) {
             t->started = 1;
-            const int yields = t->fmt->yields && t->interleave != CT_IL_QUANTUM;
+            const int yields = t->fmt->yields && t->interleave != IL_QUANTUM;
             for (uint32_t i = 0; i < t->nstreams; i++)
                 t->sv[i]->s.yield_at_timestamp = yields;
-            if (t->interleave == CT_IL_AUTO) {
+            if (t->interleave == IL_AUTO) {
                 /* timestamps if the first stream has any in its first batch
                  * (a yielding decoder stops at the first one: the same answer) */
                 stream_rt *r = t->sv[0];
                 if (refill(t, r, err) != CT_OK)
                     return err->code;
-                t->interleave = CT_IL_QUANTUM;
+                t->interleave = IL_QUANTUM;
                 for (uint32_t i = 0; i < r->b.nmk; i++)
                     if (r->b.mk[i].type == CT_MK_TIMESTAMP) {
-                        t->interleave = CT_IL_TIMESTAMP;
+                        t->interleave = IL_TIMESTAMP;
                         break;
                     }
-                if (t->interleave == CT_IL_QUANTUM)
+                if (t->interleave == IL_QUANTUM)
                     for (uint32_t i = 0; i < t->nstreams; i++)
                         t->sv[i]->s.yield_at_timestamp = 0;
             }
-            if (t->interleave == CT_IL_TIMESTAMP && start_streams(t, err) != CT_OK)
+            if (t->interleave == IL_TIMESTAMP && start_streams(t, err) != CT_OK)
                 return err->code;
         }
         rc = next_multi(t, b, err);

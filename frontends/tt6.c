@@ -140,7 +140,7 @@
 #endif
 
 #include "../sim/compiler.h"
-#include "../sim/config_internal.h"
+#include "../sim/schema.h"
 #include "frontend.h"
 
 #define FULL_MAGIC 0xA1118E17u
@@ -304,7 +304,7 @@ enum { TRAP_NONE, TRAP_AFTER_TWI, TRAP_AFTER_B };
 typedef struct tt6 {
     ct_stream *s;
     uint32_t thread;      /* of every access: the stream number + 1 */
-    int dst_mode;         /* enum ct_tt6_dst */
+    int dst_mode;         /* enum tt6_dst */
     uint32_t pc;          /* address of the next instruction */
     uint64_t rec;         /* index of the next record */
     uint64_t counted_rec; /* records already added to info */
@@ -418,23 +418,59 @@ static int dcbx_parse(const char *text, unsigned *mask, char *why, size_t whyn)
     return 0;
 }
 
-int ct_tt6_dcbx_check(const char *text, char *why, size_t whyn)
+static int dcbx_check(const char *text, char *why, size_t whyn)
 {
     unsigned mask;
     return dcbx_parse(text, &mask, why, whyn);
 }
 
-/* The line a cache operation covers: the first data-side level, or the
- * L1I for instruction-side operations. */
+/* ---- the [tt6] keys ----------------------------------------------------- */
+
+enum tt6_dst { DST_OFF, DST_FIRST, DST_STREAM };
+
+/* What the [tt6] keys set (the schema rows below fill it). */
+typedef struct tt6_options {
+    int dst;                  /* enum tt6_dst */
+    char dcbx[128];           /* TT6E instructions with an address, checked list */
+    int keep_trap_pair;       /* 1: fetch TT6E's synthetic b 0x700 / rfi */
+} tt6_options;
+
+static const char *const dst_names[] = {"off", "first", "stream", NULL};
+
+static const ct_schema_section tt6_sections[] = {
+    {"tt6", 1, "Amber TT6 and TT6E PowerPC traces: choices the format leaves open "
+               "(absent: every default)"},
+};
+
+#define F(field) offsetof(tt6_options, field), sizeof(((tt6_options *)0)->field)
+
+static const ct_schema_row tt6_rows[] = {
+    {0, "dst", CT_VT_ENUM, F(dst), 0, 0, "stream", dst_names, NULL,
+     "AltiVec dst/dstst data-stream touches: no access, a software prefetch of the first "
+     "block, or one software prefetch per block of the stream the control word describes",
+     NULL},
+    {0, "dcbx", CT_VT_STRING, F(dcbx), 0, 0, "dcbst,dcbf,dcbtst,dcbt,dcbi,dcba,dcbz",
+     NULL, NULL,
+     "TT6E only: the instructions whose records carry an effective address (2 words), "
+     "comma-separated from dcbst dcbf dcbtst dcbt dcbi dcba dcbz icbi, or none; the others "
+     "are 1-word records. A wrong set misframes the trace", dcbx_check},
+    {0, "keep_trap_pair", CT_VT_BOOL, F(keep_trap_pair), 0, 1, "no", NULL, NULL,
+     "TT6E only: fetch the synthetic b 0x700 / rfi pair written after every twi (no: they "
+     "count as instructions without a fetch)", NULL},
+};
+
+#undef F
+
+const ct_schema_block ct_tt6_schema = {
+    tt6_sections, sizeof tt6_sections / sizeof tt6_sections[0],
+    tt6_rows, sizeof tt6_rows / sizeof tt6_rows[0], sizeof(tt6_options)};
+
+/* The line a cache operation covers: the model's (ct_config_op_line), or a
+ * G4's without a cache. */
 static uint32_t line_of(const struct ct_config *c, int iside)
 {
-    static const int data_levels[] = {CT_LV_L1D, CT_LV_L2, CT_LV_L3};
-    if (iside && ct_config_level_present(c, CT_LV_L1I))
-        return c->cache[CT_LV_L1I].line;
-    for (size_t i = 0; i < CT_ARRAY_LEN(data_levels); i++)
-        if (ct_config_level_present(c, data_levels[i]))
-            return c->cache[data_levels[i]].line;
-    return NO_CACHE_LINE;
+    uint32_t line = ct_config_op_line(c, iside);
+    return line ? line : NO_CACHE_LINE;
 }
 
 /* ---- tables ------------------------------------------------------------ */
@@ -796,11 +832,11 @@ static int decode_one(tt6 *d, ct_batch *b, ct_error *err)
         break;
     }
     case SP_STREAM:
-        if (d->dst_mode != CT_TT6_DST_OFF) {
+        if (d->dst_mode != DST_OFF) {
             uint32_t vecs = (w3 >> 24) & 31, blocks = (w3 >> 16) & 0xff;
             int32_t stride = (int16_t)(w3 & 0xffff);
             d->st_size = 16 * (vecs ? vecs : 32);
-            d->st_left = d->dst_mode == CT_TT6_DST_FIRST ? 1 : (blocks ? blocks : 256);
+            d->st_left = d->dst_mode == DST_FIRST ? 1 : (blocks ? blocks : 256);
             d->st_stride = stride ? (uint32_t)stride : 32768u;
             d->st_addr = w2;
             d->st_op = (uint8_t)((((w >> 1) & 0x3ff) == 374 ? CT_PF_WRITE : 0) |
@@ -862,7 +898,7 @@ static int tt6_next(void *st, ct_batch *b, ct_error *err)
 
 static int open_dialect(void **st, ct_stream *s, int tt6e, ct_error *err)
 {
-    const struct ct_config *c = s->cfg;
+    const tt6_options *o = ct_config_options(s->cfg, &ct_tt6_schema);
     tt6 *d = calloc(1, sizeof *d);
     unsigned mask = 0;
     char why[256];
@@ -873,12 +909,12 @@ static int open_dialect(void **st, ct_stream *s, int tt6e, ct_error *err)
         return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", s->path);
     d->s = s;
     d->thread = s->index + 1;
-    d->dst_mode = c->tt6_dst;
-    if (dcbx_parse(c->tt6_dcbx, &mask, why, sizeof why) != 0) {
+    d->dst_mode = o->dst;
+    if (dcbx_parse(o->dcbx, &mask, why, sizeof why) != 0) {
         free(d);
         return ct_error_set(err, CT_E_CONFIG, "[tt6] dcbx: %s", why);
     }
-    build_tables(d, tt6e, mask, c->tt6_keep_trap_pair);
+    build_tables(d, tt6e, mask, o->keep_trap_pair);
 
     /* INITIAL_PC */
     got = ct_bytes_fill(s->in, 4, err);

@@ -7,8 +7,8 @@
  *    value is parsed here from its text by its schema row. Sizes take
  *    K, M, G or T, alone or followed by B or iB, all powers of 1024
  *    ("32K" = "32KB" = "32KiB" = 32768; "32Kb" is refused). A string
- *    key with a grammar of its own (a list) is also checked by its entry in
- *    ct_schema_checks.
+ *    key with a grammar of its own (a list) is also checked by its row's
+ *    check function.
  *  - A top-level `include = FILE` reads FILE first (relative to the including
  *    file); keys of the including file win; include loops are errors.
  *  - A key given twice in one section of one file is an error; section and
@@ -195,25 +195,31 @@ static void enum_list(const ct_schema_row *r, char *buf, size_t n)
 
 /* ---- rows and sections -------------------------------------------------- */
 
+/* The schema every block gathers into (config_schema.c). */
+static const ct_schema_row *row_at(size_t i) { return &ct_schema_get()->rows[i]; }
+static size_t nrows(void) { return ct_schema_get()->nrows; }
+static const ct_schema_section *section_at(size_t s) { return &ct_schema_get()->sections[s]; }
+static size_t nsections(void) { return ct_schema_get()->nsections; }
+
 static int find_section(const char *name)
 {
-    for (size_t i = 0; i < ct_schema_nsections; i++)
-        if (streq_nocase(ct_schema_sections[i].name, name))
+    for (size_t i = 0; i < nsections(); i++)
+        if (streq_nocase(section_at(i)->name, name))
             return (int)i;
     return -1;
 }
 
 static int find_row(int section, const char *key)
 {
-    for (size_t i = 0; i < ct_schema_nrows; i++)
-        if (ct_schema_rows[i].section == section && streq_nocase(ct_schema_rows[i].key, key))
+    for (size_t i = 0; i < nrows(); i++)
+        if (row_at(i)->section == section && streq_nocase(row_at(i)->key, key))
             return (int)i;
     return -1;
 }
 
 static int section_present(const struct ct_config *c, int s)
 {
-    return !ct_schema_sections[s].optional || c->present[s];
+    return !section_at(s)->optional || c->present[s];
 }
 
 /* Parse one value into its field (r->field_size bytes). Returns 0, or -1
@@ -284,11 +290,8 @@ static int parse_row(void *field, const ct_schema_row *r, const char *text, char
             snprintf(why, whyn, "value longer than %zu characters", r->field_size - 1);
             return -1;
         }
-        for (size_t i = 0; i < ct_schema_nchecks; i++)
-            if (ct_schema_checks[i].section == r->section &&
-                strcmp(ct_schema_checks[i].key, r->key) == 0 &&
-                ct_schema_checks[i].check(text, why, whyn) != 0)
-                return -1;
+        if (r->check && r->check(text, why, whyn) != 0)
+            return -1;
         memcpy(field, text, strlen(text) + 1);
         return 0;
     }
@@ -308,13 +311,13 @@ static int row_error(const struct ct_config *c, size_t i, ct_error *err, const c
 {
     char why[384];
     va_list ap;
-    const ct_schema_row *r = &ct_schema_rows[i];
+    const ct_schema_row *r = row_at(i);
 
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     return ct_error_set(err, CT_E_CONFIG, "%s: [%s] %s: %s", row_origin(c, i),
-                        ct_schema_sections[r->section].name, r->key, why);
+                        section_at(r->section)->name, r->key, why);
 }
 
 static int row_of(int section, const char *key)
@@ -345,7 +348,7 @@ static int geometry_error(const struct ct_config *c, int section, const char *ke
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     return ct_error_set(err, CT_E_CONFIG, "%s: [%s] %s: %s", origin,
-                        ct_schema_sections[section].name, key, why);
+                        section_at(section)->name, key, why);
 }
 
 /* Geometry and cross-key rules of one present cache level. */
@@ -485,7 +488,7 @@ static int check_walk(struct ct_config *c, ct_error *err)
 /* Derive row i's typed field from its text (or its default). */
 static int parse_text(struct ct_config *c, size_t i, ct_error *err)
 {
-    const ct_schema_row *r = &ct_schema_rows[i];
+    const ct_schema_row *r = row_at(i);
     char why[384];
     if (parse_row((char *)c + r->offset, r, c->text[i] ? c->text[i] : r->def, why,
                   sizeof why) != 0)
@@ -514,7 +517,7 @@ static int check_all(struct ct_config *c, ct_error *err)
 /* Re-derive every typed field from the texts, then check geometry. */
 static int resolve(struct ct_config *c, ct_error *err)
 {
-    for (size_t i = 0; i < ct_schema_nrows; i++) {
+    for (size_t i = 0; i < nrows(); i++) {
         int rc = parse_text(c, i, err);
         if (rc)
             return rc;
@@ -545,7 +548,7 @@ void ct_config_free(ct_config *c)
 {
     if (!c)
         return;
-    for (size_t i = 0; i < ct_schema_nrows; i++) {
+    for (size_t i = 0; i < nrows(); i++) {
         free(c->text[i]);
         free(origins_of(c)->of[i]);
     }
@@ -560,6 +563,10 @@ int ct_config_new_empty(ct_config **out, ct_error *err)
     *out = NULL;
     if (!c)
         return ct_error_set(err, CT_E_NOMEM, "configuration: out of memory");
+    if (ct_schema_get()->fault) {
+        ct_config_free(c);
+        return ct_error_set(err, CT_E_INTERNAL, "%s", ct_schema_get()->fault);
+    }
     rc = resolve(c, err);
     if (rc) {
         ct_config_free(c);
@@ -610,7 +617,7 @@ int ct_config_clone(ct_config **out, const ct_config *src, ct_error *err)
     origins_of(c)->unchecked = origins_of(src)->unchecked;
     memcpy(origins_of(c)->by_assignment, origins_of(src)->by_assignment,
            sizeof origins_of(c)->by_assignment);
-    for (size_t i = 0; i < ct_schema_nrows; i++) {
+    for (size_t i = 0; i < nrows(); i++) {
         c->text[i] = NULL;
         if (src->text[i] && store_text(c, i, src->text[i], row_origin(src, i)) != CT_OK) {
             ct_config_free(c);
@@ -904,17 +911,17 @@ static const char *creating_key(int s)
  * present has its creating key set. */
 static int check_created(const struct ct_config *work, ct_error *err)
 {
-    for (size_t i = 0; i < ct_schema_nrows; i++) {
-        const int s = ct_schema_rows[i].section;
+    for (size_t i = 0; i < nrows(); i++) {
+        const int s = row_at(i)->section;
         const char *ck = creating_key(s);
-        const char *name = ct_schema_sections[s].name;
+        const char *name = section_at(s)->name;
         if (!ck || !origins_of(work)->by_assignment[s] || !work->present[s] ||
             !work->text[i] || work->text[row_of(s, ck)])
             continue;
         return ct_error_set(err, CT_E_CONFIG,
                             "%s: [%s] %s: this configuration has no [%s]; add it by setting its "
                             "%s too (%s.%s=...) or with an [%s] section in the file",
-                            row_origin(work, i), name, ct_schema_rows[i].key, name, ck, name, ck,
+                            row_origin(work, i), name, row_at(i)->key, name, ck, name, ck,
                             name);
     }
     return CT_OK;
@@ -947,7 +954,7 @@ static int apply(struct ct_config *c, size_t n, const char *const *assignments,
         }
     }
     if (rc == CT_OK && values_only) {
-        for (size_t i = 0; rc == CT_OK && i < ct_schema_nrows; i++)
+        for (size_t i = 0; rc == CT_OK && i < nrows(); i++)
             rc = parse_text(work, i, err);
         origins_of(work)->unchecked = 1;
     } else if (rc == CT_OK && (rc = check_created(work, err)) == CT_OK) {
@@ -1016,7 +1023,7 @@ int ct_config_checked(const ct_config *c, ct_config **tmp, const ct_config **use
 int ct_config_variants_init(ct_config_variants *v, const ct_config *base, ct_error *err)
 {
     int rc = ct_config_clone(&v->c, base, err);
-    for (size_t i = 0; rc == CT_OK && i < ct_schema_nrows; i++)
+    for (size_t i = 0; rc == CT_OK && i < nrows(); i++)
         rc = parse_text(v->c, i, err);
     if (rc) {
         ct_config_free(v->c);
@@ -1041,7 +1048,7 @@ int ct_config_variants_set(ct_config_variants *v, const char *origin, size_t n,
         size_t j;
         if (store_text(v->c, rows[i], values[i], origin) != CT_OK)
             return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", origin);
-        v->c->present[ct_schema_rows[rows[i]].section] = 1;
+        v->c->present[row_at(rows[i])->section] = 1;
         order[i] = rows[i];
         for (j = i; j > 0 && order[j - 1] > order[j]; j--) {  /* schema order */
             size_t t = order[j - 1];
@@ -1086,7 +1093,7 @@ int ct_config_row(const char *section, const char *key)
 
 int ct_config_check_row_value(size_t row, const char *value, ct_error *err)
 {
-    const ct_schema_row *r = &ct_schema_rows[row];
+    const ct_schema_row *r = row_at(row);
     union {
         uint64_t align;
         char bytes[256];    /* room for the largest field */
@@ -1112,8 +1119,8 @@ int ct_config_check_value(const char *section, const char *key, const char *valu
         return ct_error_set(err, CT_E_CONFIG, "[%s] %s: unknown key", section, key);
     if (ct_config_check_row_value((size_t)r, value, &e) != CT_OK)
         return ct_error_set(err, e.code, "[%s] %s: %s",
-                            ct_schema_sections[ct_schema_rows[r].section].name,
-                            ct_schema_rows[r].key, e.msg);
+                            section_at(row_at(r)->section)->name,
+                            row_at(r)->key, e.msg);
     return CT_OK;
 }
 
@@ -1123,12 +1130,12 @@ int ct_config_remove_section(ct_config *c, const char *section, ct_error *err)
 
     if (s < 0)
         return ct_error_set(err, CT_E_CONFIG, "[%s]: unknown section", section);
-    if (!ct_schema_sections[s].optional)
+    if (!section_at(s)->optional)
         return ct_error_set(err, CT_E_CONFIG, "[%s]: this section cannot be removed", section);
     c->present[s] = 0;
     origins_of(c)->by_assignment[s] = 0;
-    for (size_t i = 0; i < ct_schema_nrows; i++)
-        if (ct_schema_rows[i].section == s) {
+    for (size_t i = 0; i < nrows(); i++)
+        if (row_at(i)->section == s) {
             free(c->text[i]);
             free(origins_of(c)->of[i]);
             c->text[i] = NULL;
@@ -1142,7 +1149,7 @@ int ct_config_remove_section(ct_config *c, const char *section, ct_error *err)
 /* Canonical text of a row's parsed value. */
 static const char *row_text(const struct ct_config *c, size_t i, char *buf, size_t n)
 {
-    const ct_schema_row *r = &ct_schema_rows[i];
+    const ct_schema_row *r = row_at(i);
     const char *field = (const char *)c + r->offset;
 
     switch (r->type) {
@@ -1168,12 +1175,12 @@ static const char *row_text(const struct ct_config *c, size_t i, char *buf, size
 int ct_config_visit(const ct_config *c, ct_config_visit_fn fn, void *ctx)
 {
     char buf[64];
-    for (size_t i = 0; i < ct_schema_nrows; i++) {
-        const ct_schema_row *r = &ct_schema_rows[i];
+    for (size_t i = 0; i < nrows(); i++) {
+        const ct_schema_row *r = row_at(i);
         int rc;
         if (!section_present(c, r->section))
             continue;
-        rc = fn(ctx, ct_schema_sections[r->section].name, r->key, row_text(c, i, buf, sizeof buf));
+        rc = fn(ctx, section_at(r->section)->name, r->key, row_text(c, i, buf, sizeof buf));
         if (rc)
             return rc;
     }
@@ -1197,6 +1204,19 @@ int ct_config_has_section(const ct_config *c, const char *section)
 }
 
 const char *ct_config_path(const ct_config *c) { return c->path; }
+
+uint32_t ct_config_cores(const struct ct_config *c) { return c->cores; }
+
+uint32_t ct_config_op_line(const struct ct_config *c, int iside)
+{
+    static const int data_levels[] = {CT_LV_L1D, CT_LV_L2, CT_LV_L3};
+    if (iside && ct_config_level_present(c, CT_LV_L1I))
+        return c->cache[CT_LV_L1I].line;
+    for (size_t i = 0; i < sizeof data_levels / sizeof data_levels[0]; i++)
+        if (ct_config_level_present(c, data_levels[i]))
+            return c->cache[data_levels[i]].line;
+    return 0;
+}
 
 typedef struct hash_ctx { uint64_t h; } hash_ctx;
 
@@ -1237,9 +1257,9 @@ int ct_config_schema_row(size_t i, ct_config_key_doc *doc)
     };
     const ct_schema_row *r;
 
-    if (i >= ct_schema_nrows)
+    if (i >= nrows())
         return 0;
-    r = &ct_schema_rows[i];
+    r = row_at(i);
     switch (r->type) {
     case CT_VT_ENUM: enum_list(r, doc->range, sizeof doc->range); break;
     case CT_VT_BOOL:
@@ -1257,7 +1277,7 @@ int ct_config_schema_row(size_t i, ct_config_key_doc *doc)
         snprintf(doc->range, sizeof doc->range, "%llu..%llu", (unsigned long long)r->min,
                  (unsigned long long)r->max);
     }
-    doc->section = ct_schema_sections[r->section].name;
+    doc->section = section_at(r->section)->name;
     doc->key = r->key;
     doc->type = type_names[r->type];
     doc->def = r->def;

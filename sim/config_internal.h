@@ -6,8 +6,9 @@
  * the truth; the typed fields are re-derived from it after every change, so
  * the model and the frontends read plain struct fields and never parse.
  *
- * Adding a key: add a field here, one row in config_schema.c (and, for a
- * string with a grammar of its own, one ct_schema_checks entry). Nothing else.
+ * Adding a model key: add a field here and one row in config_schema.c (a
+ * string with a grammar of its own names its check in the row). A trace
+ * reader's key goes in the reader's own block (schema.h). Nothing else.
  */
 #ifndef CT_CONFIG_INTERNAL_H
 #define CT_CONFIG_INTERNAL_H
@@ -19,6 +20,7 @@
 
 #include "cachet/config.h"
 #include "cachet/trace.h"
+#include "schema.h"
 
 /* Cache levels a configuration can describe, in hierarchy order. */
 enum ct_level_id { CT_LV_L1I, CT_LV_L1D, CT_LV_L2, CT_LV_L3, CT_LV_COUNT };
@@ -26,11 +28,9 @@ enum ct_level_id { CT_LV_L1I, CT_LV_L1D, CT_LV_L2, CT_LV_L3, CT_LV_COUNT };
 enum ct_inclusion { CT_INCL_NONINCLUSIVE, CT_INCL_INCLUSIVE, CT_INCL_EXCLUSIVE };
 enum ct_level_events { CT_EVENTS_PROCESSOR, CT_EVENTS_SYSTEM };
 enum ct_indexing { CT_INDEX_PHYSICAL, CT_INDEX_VIRTUAL };
-enum ct_interleave { CT_IL_AUTO, CT_IL_TIMESTAMP, CT_IL_QUANTUM };
 enum ct_compat { CT_COMPAT_NONE, CT_COMPAT_DRCACHESIM };
 enum ct_coherence { CT_COHERENCE_NONE, CT_COHERENCE_MSI, CT_COHERENCE_MESI };
 enum ct_timing_mode { CT_TIMING_BLOCKING, CT_TIMING_OVERLAP };
-enum ct_tt6_dst { CT_TT6_DST_OFF, CT_TT6_DST_FIRST, CT_TT6_DST_STREAM };
 
 /* Translation structures a configuration can describe, each one per core. */
 enum ct_tlb_id { CT_TLB_I, CT_TLB_D, CT_TLB_S, CT_TLB_WALKCACHE, CT_TLB_COUNT };
@@ -70,6 +70,7 @@ typedef struct ct_tlb_cfg {
 
 #define CT_CFG_MAX_ROWS 256
 #define CT_CFG_MAX_SECTIONS 32
+#define CT_CFG_OPTIONS_BYTES 512  /* the trace readers' structs, together */
 
 struct ct_config {
     /* [system] */
@@ -106,20 +107,9 @@ struct ct_config {
     char walkcache_levels[32];/* lookup levels it caches, checked list (tlb.c) */
     /* [memory] */
     uint32_t mem_latency;
-    /* [trace] */
-    char format[32];          /* "" = detect */
-    int lenient;
-    uint64_t max_errors;
-    int schedule;             /* enum ct_schedule */
-    int interleave;           /* enum ct_interleave */
-    uint64_t quantum;         /* accesses per turn in quantum interleaving */
-    int readahead;            /* decode the next batches in a second thread */
-    int containers;           /* stack decompressors found by their magic bytes */
-    int tarmac_next_fetch;    /* Tarmac: fetch the next instruction at the end */
-    /* [tt6] */
-    int tt6_dst;              /* enum ct_tt6_dst */
-    char tt6_dcbx[128];       /* TT6E instructions with an address, checked list */
-    int tt6_keep_trap_pair;   /* 1: fetch TT6E's synthetic b 0x700 / rfi */
+    /* the structs of the trace readers' blocks (schema.h), one after
+       another in block order, each at a multiple of 16 bytes */
+    _Alignas(16) unsigned char options[CT_CFG_OPTIONS_BYTES];
 
     /* bookkeeping */
     char *text[CT_CFG_MAX_ROWS];            /* user text per row, NULL = default */
@@ -127,45 +117,19 @@ struct ct_config {
     char path[PATH_MAX];                    /* file it came from, "" built in */
 };
 
-enum ct_vtype { CT_VT_UINT, CT_VT_SIZE, CT_VT_BOOL, CT_VT_ENUM, CT_VT_STRING,
-                CT_VT_ASSOC };
+/* Every block of schema.h gathered into one table (built on first use):
+ * sections by name, rows in block order with `section` an index into
+ * sections and `offset` one into struct ct_config. */
+typedef struct ct_schema {
+    ct_schema_section sections[CT_CFG_MAX_SECTIONS];
+    size_t nsections;
+    ct_schema_row rows[CT_CFG_MAX_ROWS];
+    size_t nrows;
+    const char *fault;        /* the blocks do not fit (a build error, reported by
+                                 every configuration's creation); NULL: none */
+} ct_schema;
 
-typedef struct ct_schema_section {
-    const char *name;
-    int optional;             /* 1: exists only when the INI has it (cache levels; [tt6],
-                                 whose keys take their defaults when it is absent) */
-    const char *help;
-} ct_schema_section;
-
-typedef struct ct_schema_row {
-    int section;              /* index into ct_schema_sections */
-    const char *key;
-    enum ct_vtype type;
-    size_t offset;            /* of the typed field in struct ct_config */
-    size_t field_size;        /* bytes of that field (strings) */
-    uint64_t min, max;        /* numeric range, inclusive */
-    const char *def;          /* default text */
-    const char *const *names; /* CT_VT_ENUM: NULL-terminated value names;
-                                 CT_VT_BOOL: further values after yes (1) and
-                                 no (0), numbered 2, 3, ... */
-    const char *(*name_at)(size_t i); /* CT_VT_ENUM from a registry */
-    const char *help;
-} ct_schema_row;
-
-/* A further check of a CT_VT_STRING row's text (a list with a grammar of
- * its own): 0 when valid, else -1 with the reason in why. */
-typedef struct ct_schema_check {
-    int section;
-    const char *key;
-    int (*check)(const char *text, char *why, size_t whyn);
-} ct_schema_check;
-
-extern const ct_schema_section ct_schema_sections[];
-extern const size_t ct_schema_nsections;
-extern const ct_schema_row ct_schema_rows[];
-extern const size_t ct_schema_nrows;
-extern const ct_schema_check ct_schema_checks[];
-extern const size_t ct_schema_nchecks;
+const ct_schema *ct_schema_get(void);
 
 /* Reading INI files (configurations, sweep files) line by line; the rules
  * are at the top of sim/ini.c. ct_ini_begin opens path (not a directory):

@@ -88,7 +88,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../frontends/frontend.h"
+#include "cachet/trace.h"
 #include "cachet/validate.h"
 #include "map.h"
 #include "ticks.h"
@@ -702,17 +702,29 @@ static int replay(ct_validation *v, ct_batch *b, ct_error *err)
     return v->nomem ? ct_error_set(err, CT_E_NOMEM, "out of memory") : CT_OK;
 }
 
+/* Keep one line of a divergence's context, cut to 200 characters. */
+static int keep_line(void *ctx, uint64_t lineno, const char *text, size_t len)
+{
+    vdiv *d = ctx;
+    (void)lineno;
+    if (len > 200)
+        len = 200;
+    d->lines[d->pub.ncontext] = malloc(len + 1);
+    if (!d->lines[d->pub.ncontext])
+        return 1;
+    memcpy(d->lines[d->pub.ncontext], text, len);
+    d->lines[d->pub.ncontext][len] = '\0';
+    d->pub.ncontext++;
+    return 0;
+}
+
 /* Read the trace lines around each divergence. */
 static void read_context(ct_validation *v)
 {
     for (size_t k = 0; k < v->ndiv; k++) {
         vdiv *d = &v->div[k];
-        ct_bytes *in = NULL;
-        ct_lines lines;
         ct_error err = {0};
         uint64_t first, last;
-        const char *text;
-        size_t len;
 
         if (d->stream < v->npaths)
             d->pub.path = v->paths[d->stream];
@@ -721,26 +733,11 @@ static void read_context(ct_validation *v)
         first = d->pub.src > v->o.context ? d->pub.src - v->o.context : 1;
         last = d->pub.src + v->o.context;
         d->lines = calloc((size_t)(last - first + 1), sizeof *d->lines);
-        if (!d->lines || ct_bytes_open(&in, d->pub.path, 1, &err) != CT_OK)
+        if (!d->lines)
             continue;
-        lines.in = in;
-        lines.lineno = 0;
-        lines.s = NULL;
-        while (lines.lineno < last && ct_lines_next(&lines, &text, &len, &err) == 1) {
-            if (lines.lineno < first)
-                continue;
-            if (len > 200)
-                len = 200;
-            d->lines[d->pub.ncontext] = malloc(len + 1);
-            if (!d->lines[d->pub.ncontext])
-                break;
-            memcpy(d->lines[d->pub.ncontext], text, len);
-            d->lines[d->pub.ncontext][len] = '\0';
-            d->pub.ncontext++;
-        }
+        ct_trace_lines(d->pub.path, first, last, keep_line, d, &err);
         d->pub.context_first = first;
         d->pub.context = (const char *const *)d->lines;
-        ct_bytes_close(in);
     }
 }
 

@@ -415,6 +415,55 @@ TEST(schema_documents_every_key)
     CHECK(n > 40);
 }
 
+/* The trace readers' blocks join the model's: one [trace] section whose
+ * keys follow the trace layer's then Tarmac's block, [tt6] last, each
+ * block's struct inside the configuration. */
+TEST(reader_blocks_gather_into_one_schema)
+{
+    const ct_schema *s = ct_schema_get();
+    ct_config *c = NULL;
+    ct_error err = {0};
+    size_t trace_sections = 0, next_fetch = 0, containers = 0;
+
+    CHECK(s->fault == NULL);
+    for (size_t i = 0; i < s->nsections; i++)
+        trace_sections += strcmp(s->sections[i].name, "trace") == 0;
+    CHECK(trace_sections == 1);
+    for (size_t i = 0; i < s->nrows; i++) {
+        if (strcmp(s->rows[i].key, "tarmac_next_fetch") == 0)
+            next_fetch = i;
+        if (strcmp(s->rows[i].key, "containers") == 0)
+            containers = i;
+    }
+    CHECK(containers > 0 && next_fetch == containers + 1);
+    CHECK(strcmp(s->sections[s->rows[s->nrows - 1].section].name, "tt6") == 0);
+    CHECK(ct_config_new_default(&c, &err) == CT_OK);
+    CHECK(ct_config_set(c, "trace.tarmac_next_fetch=yes", &err) == CT_OK);
+    CHECK(*(const int *)ct_config_options(c, &ct_tarmac_schema) == 1);
+    CHECK((const char *)ct_config_options(c, &ct_tt6_schema) >= (const char *)c->options);
+    CHECK((const char *)ct_config_options(c, &ct_tt6_schema) + ct_tt6_schema.size <=
+          (const char *)c->options + sizeof c->options);
+    ct_config_free(c);
+}
+
+/* The line a cache operation covers: the L1I on the instruction side, else
+ * the first data level; 0 without caches. */
+TEST(cache_operation_line_follows_the_levels)
+{
+    ct_config *c = NULL;
+    ct_error err = {0};
+    const char *geo[] = {"l2.line=128", "l1i.size=32K", "l1i.line=32"};
+
+    CHECK(ct_config_new_empty(&c, &err) == CT_OK);
+    CHECK(ct_config_op_line(c, 0) == 0 && ct_config_op_line(c, 1) == 0);
+    CHECK(ct_config_set(c, "l2.size=1M", &err) == CT_OK);
+    CHECK(ct_config_set_all(c, geo, 1, &err) == CT_OK);
+    CHECK(ct_config_op_line(c, 0) == 128 && ct_config_op_line(c, 1) == 128);
+    CHECK(ct_config_set_all(c, geo + 1, 2, &err) == CT_OK);
+    CHECK(ct_config_op_line(c, 0) == 128 && ct_config_op_line(c, 1) == 32);
+    ct_config_free(c);
+}
+
 int main(void)
 {
     RUN(bad_files_fail_with_their_reason);
@@ -431,5 +480,7 @@ int main(void)
     RUN(sizes_parse_strictly);
     RUN(sizes_format_as_they_parse);
     RUN(schema_documents_every_key);
+    RUN(reader_blocks_gather_into_one_schema);
+    RUN(cache_operation_line_follows_the_levels);
     return harness_done();
 }

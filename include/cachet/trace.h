@@ -125,6 +125,16 @@ void ct_trace_get_progress(const ct_trace *t, uint64_t *done, uint64_t *size);
  * NULL past the end; *desc receives a one-line description. */
 const char *ct_format_name(size_t i, const char **desc);
 
+/* Lines first..last (1-based) of a text trace file, read through its
+ * compressed containers by the text-line rules of the text formats: fn is
+ * called with each line (without its line end; valid during the call) and
+ * its number, until the last, the end of the file, or a non-zero return.
+ * Returns CT_OK (also when fn stopped it), or a negative code with err set
+ * when the file cannot be read. */
+int ct_trace_lines(const char *path, uint64_t first, uint64_t last,
+                   int (*fn)(void *ctx, uint64_t lineno, const char *line, size_t len),
+                   void *ctx, ct_error *err);
+
 /*
  * Trace writers (cachet convert): the access stream written back out in a
  * format others read. Writers are plug-ins like readers.
