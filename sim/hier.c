@@ -2187,6 +2187,155 @@ static int check_size(const ct_config *cfg, ct_error *err)
     return CT_OK;
 }
 
+/* The levels top-down (per core L1I, L1D; then L2s; then L3s), each core's
+ * path through them (next pointers, first levels, routes); idx receives
+ * the level index per level id and core (-1: none). */
+static int build_levels(ct_sim *s, const ct_config *cfg, int idx[][1024], ct_error *err)
+{
+    int rc;
+
+    for (int lv = 0; lv < CT_LV_COUNT; lv++)
+        for (uint32_t core = 0; core < cfg->cores; core++)
+            idx[lv][core] = -1;
+    for (int lv = 0; lv < CT_LV_COUNT; lv++) {
+        if (!ct_config_level_present(cfg, lv))
+            continue;
+        if (lv >= CT_LV_L2 && cfg->cache[lv].shared) {
+            if ((rc = add_level(s, cfg, lv, -1, err)) != CT_OK)
+                return rc;
+            for (uint32_t core = 0; core < cfg->cores; core++)
+                idx[lv][core] = (int)s->nlv - 1;
+        } else {
+            for (uint32_t core = 0; core < cfg->cores; core++) {
+                if ((rc = add_level(s, cfg, lv, (int)core, err)) != CT_OK)
+                    return rc;
+                idx[lv][core] = (int)s->nlv - 1;
+            }
+        }
+    }
+
+    /* next pointers, routing, and the levels above each level */
+    for (uint32_t core = 0; core < cfg->cores; core++) {
+        int below_l1 = idx[CT_LV_L2][core] >= 0 ? idx[CT_LV_L2][core] : idx[CT_LV_L3][core];
+        int below_l2 = idx[CT_LV_L3][core];
+        if (idx[CT_LV_L1I][core] >= 0)
+            s->lv[idx[CT_LV_L1I][core]].next = below_l1;
+        if (idx[CT_LV_L1D][core] >= 0)
+            s->lv[idx[CT_LV_L1D][core]].next = below_l1;
+        if (idx[CT_LV_L2][core] >= 0)
+            s->lv[idx[CT_LV_L2][core]].next = below_l2;
+        s->first_i[core] = idx[CT_LV_L1I][core] >= 0 ? idx[CT_LV_L1I][core] : below_l1;
+        s->first_d[core] = idx[CT_LV_L1D][core] >= 0 ? idx[CT_LV_L1D][core] : below_l1;
+    }
+    s->route = calloc(cfg->cores, sizeof *s->route);
+    s->core_tot = calloc(cfg->cores, sizeof *s->core_tot);
+    if (!s->route || !s->core_tot)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    for (uint32_t core = 0; core < cfg->cores; core++) {
+        const int first[3] = {s->first_i[core], s->first_d[core], s->first_d[core]};
+        for (int k = 0; k < 3; k++) {
+            s->route[core].L[k] = first[k] >= 0 ? &s->lv[first[k]] : NULL;
+            s->route[core].H[k] = first[k] >= 0 ? &s->lv[first[k]].hint[k != 0] : NULL;
+        }
+    }
+    return CT_OK;
+}
+
+/* The translation structures, their walks reading from the first present
+ * level at or below [walk] cache on each core. */
+static int attach_translation(ct_sim *s, const ct_config *cfg, int idx[][1024], ct_error *err)
+{
+    int *port = malloc(cfg->cores * sizeof *port);
+    int rc;
+
+    if (!port)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    for (uint32_t core = 0; core < cfg->cores; core++) {
+        const int from = cfg->walk_port == CT_PORT_L1D  ? CT_LV_L1D
+                         : cfg->walk_port == CT_PORT_L2 ? CT_LV_L2
+                         : cfg->walk_port == CT_PORT_L3 ? CT_LV_L3
+                                                        : CT_LV_COUNT;
+        port[core] = -1;
+        for (int lv = from; lv < CT_LV_COUNT && port[core] < 0; lv++)
+            port[core] = idx[lv][core];
+    }
+    rc = ct_xlate_create(s, cfg, port, err);
+    free(port);
+    return rc;
+}
+
+/* Each level's neighbours (below, the levels above it) and the rules that
+ * depend on them: sub-blocks above an exclusive level, an exclusive level's
+ * line. */
+static int link_levels(ct_sim *s, const ct_config *cfg, ct_error *err)
+{
+    const char *where = cfg->path[0] ? cfg->path : "configuration";
+
+    for (size_t li = 0; li < s->nlv; li++) {
+        ct_level *L = &s->lv[li];
+        L->info.next = L->next;
+        L->below = L->next >= 0 ? &s->lv[L->next] : NULL;
+        L->above = malloc(s->nlv * sizeof *L->above);
+        if (!L->above)
+            return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    }
+    for (size_t a = 0; a < s->nlv; a++)
+        for (int b = s->lv[a].next; b >= 0; b = s->lv[b].next) {
+            s->lv[b].above[s->lv[b].nabove++] = (uint32_t)a;
+            if (s->lv[b].inclusion == CT_INCL_INCLUSIVE)
+                s->lv[a].incl_below = 1;
+        }
+    for (size_t li = 0; li < s->nlv; li++) {
+        ct_level *L = &s->lv[li];
+        if (L->sb_valid && L->next >= 0 && s->lv[L->next].inclusion == CT_INCL_EXCLUSIVE)
+            return ct_error_set(err, CT_E_CONFIG,
+                                "%s: [%s] subblock: a level with sub-blocks or a DineroIV fetch "
+                                "policy cannot be above an exclusive level ([%s])",
+                                where, L->name, s->lv[L->next].name);
+        if (L->inclusion != CT_INCL_EXCLUSIVE)
+            continue;
+        for (uint32_t i = 0; i < L->nabove; i++)
+            if (s->lv[L->above[i]].next == (int)li && s->lv[L->above[i]].line != L->line)
+                return ct_error_set(err, CT_E_CONFIG,
+                                    "%s: [%s] inclusion: an exclusive level needs the %u-byte "
+                                    "line of [%s] above it, not %u",
+                                    where, L->name, s->lv[L->above[i]].line,
+                                    s->lv[L->above[i]].name, L->line);
+    }
+    return CT_OK;
+}
+
+/* Whose counting rules the model follows ([system] compat, coherence) and
+ * the warm-up window, which only drcachesim's rules have. */
+static int attach_counting(ct_sim *s, const ct_config *cfg, ct_error *err)
+{
+    const char *where = cfg->path[0] ? cfg->path : "configuration";
+    double f = 0;
+    char why[128];
+    int rc;
+
+    if (cfg->compat == CT_COMPAT_DRCACHESIM) {
+        if (s->xl)
+            return ct_error_set(err, CT_E_CONFIG,
+                                "%s: [system] compat: drcachesim counting models caches only; "
+                                "remove the TLB and walk sections, or run the TLBs without "
+                                "compat", where);
+        if ((rc = ct_dcs_attach(s, cfg, err)) != CT_OK)
+            return rc;
+    } else if (cfg->coherence != CT_COHERENCE_NONE) {
+        return ct_error_set(err, CT_E_CONFIG,
+                            "%s: [system] coherence: the core model has no coherence; "
+                            "compat = drcachesim counts drcachesim's", where);
+    }
+    if (ct_warmup_fraction_parse(cfg->warmup_fraction, &f, why, sizeof why) != 0)
+        return ct_error_set(err, CT_E_CONFIG, "%s: [system] warmup_fraction: %s", where, why);
+    if (f > 0 && !s->dcs)
+        return ct_error_set(err, CT_E_CONFIG,
+                            "%s: [system] warmup_fraction: needs compat = drcachesim (the "
+                            "fraction is drcachesim's count of loaded lines)", where);
+    return ct_window_fraction(s, f, err);
+}
+
 static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
 {
     ct_sim *s = calloc(1, sizeof *s);
@@ -2225,151 +2374,15 @@ static int sim_create(ct_sim **out, const ct_config *cfg, ct_error *err)
         rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
         goto fail;
     }
-
-    /* levels top-down: per core L1I, L1D; then L2s; then L3s */
-    for (int lv = 0; lv < CT_LV_COUNT; lv++)
-        for (uint32_t core = 0; core < cfg->cores; core++)
-            idx[lv][core] = -1;
-    for (int lv = 0; lv < CT_LV_COUNT; lv++) {
-        if (!ct_config_level_present(cfg, lv))
-            continue;
-        if (lv >= CT_LV_L2 && cfg->cache[lv].shared) {
-            if ((rc = add_level(s, cfg, lv, -1, err)) != CT_OK)
-                goto fail;
-            for (uint32_t core = 0; core < cfg->cores; core++)
-                idx[lv][core] = (int)s->nlv - 1;
-        } else {
-            for (uint32_t core = 0; core < cfg->cores; core++) {
-                if ((rc = add_level(s, cfg, lv, (int)core, err)) != CT_OK)
-                    goto fail;
-                idx[lv][core] = (int)s->nlv - 1;
-            }
-        }
-    }
-
-    /* next pointers, routing, and the levels above each level */
-    for (uint32_t core = 0; core < cfg->cores; core++) {
-        int below_l1 = idx[CT_LV_L2][core] >= 0 ? idx[CT_LV_L2][core] : idx[CT_LV_L3][core];
-        int below_l2 = idx[CT_LV_L3][core];
-        if (idx[CT_LV_L1I][core] >= 0)
-            s->lv[idx[CT_LV_L1I][core]].next = below_l1;
-        if (idx[CT_LV_L1D][core] >= 0)
-            s->lv[idx[CT_LV_L1D][core]].next = below_l1;
-        if (idx[CT_LV_L2][core] >= 0)
-            s->lv[idx[CT_LV_L2][core]].next = below_l2;
-        s->first_i[core] = idx[CT_LV_L1I][core] >= 0 ? idx[CT_LV_L1I][core] : below_l1;
-        s->first_d[core] = idx[CT_LV_L1D][core] >= 0 ? idx[CT_LV_L1D][core] : below_l1;
-    }
-    s->route = calloc(cfg->cores, sizeof *s->route);
-    s->core_tot = calloc(cfg->cores, sizeof *s->core_tot);
-    if (!s->route || !s->core_tot) {
-        rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+    if ((rc = build_levels(s, cfg, idx, err)) != CT_OK)
         goto fail;
-    }
-    for (uint32_t core = 0; core < cfg->cores; core++) {
-        const int first[3] = {s->first_i[core], s->first_d[core], s->first_d[core]};
-        for (int k = 0; k < 3; k++) {
-            s->route[core].L[k] = first[k] >= 0 ? &s->lv[first[k]] : NULL;
-            s->route[core].H[k] = first[k] >= 0 ? &s->lv[first[k]].hint[k != 0] : NULL;
-        }
-    }
     s->paddr_flag = s->use_paddr ? CT_F_PADDR : 0;
-    if (ct_config_translates(cfg)) {
-        /* per core: the first present level at or below [walk] cache */
-        int *port = malloc(cfg->cores * sizeof *port);
-        if (!port) {
-            rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
-            goto fail;
-        }
-        for (uint32_t core = 0; core < cfg->cores; core++) {
-            const int from = cfg->walk_port == CT_PORT_L1D  ? CT_LV_L1D
-                             : cfg->walk_port == CT_PORT_L2 ? CT_LV_L2
-                             : cfg->walk_port == CT_PORT_L3 ? CT_LV_L3
-                                                            : CT_LV_COUNT;
-            port[core] = -1;
-            for (int lv = from; lv < CT_LV_COUNT && port[core] < 0; lv++)
-                port[core] = idx[lv][core];
-        }
-        rc = ct_xlate_create(s, cfg, port, err);
-        free(port);
-        if (rc != CT_OK)
-            goto fail;
-    }
-    for (size_t li = 0; li < s->nlv; li++) {
-        ct_level *L = &s->lv[li];
-        L->info.next = L->next;
-        L->below = L->next >= 0 ? &s->lv[L->next] : NULL;
-        L->above = malloc(s->nlv * sizeof *L->above);
-        if (!L->above) {
-            rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
-            goto fail;
-        }
-    }
-    for (size_t a = 0; a < s->nlv; a++)
-        for (int b = s->lv[a].next; b >= 0; b = s->lv[b].next) {
-            s->lv[b].above[s->lv[b].nabove++] = (uint32_t)a;
-            if (s->lv[b].inclusion == CT_INCL_INCLUSIVE)
-                s->lv[a].incl_below = 1;
-        }
-    for (size_t li = 0; li < s->nlv; li++) {
-        ct_level *L = &s->lv[li];
-        if (L->sb_valid && L->next >= 0 && s->lv[L->next].inclusion == CT_INCL_EXCLUSIVE) {
-            rc = ct_error_set(err, CT_E_CONFIG,
-                              "%s: [%s] subblock: a level with sub-blocks or a DineroIV fetch "
-                              "policy cannot be above an exclusive level ([%s])",
-                              cfg->path[0] ? cfg->path : "configuration", L->name,
-                              s->lv[L->next].name);
-            goto fail;
-        }
-        if (L->inclusion != CT_INCL_EXCLUSIVE)
-            continue;
-        for (uint32_t i = 0; i < L->nabove; i++)
-            if (s->lv[L->above[i]].next == (int)li && s->lv[L->above[i]].line != L->line) {
-                rc = ct_error_set(err, CT_E_CONFIG,
-                                  "%s: [%s] inclusion: an exclusive level needs the %u-byte "
-                                  "line of [%s] above it, not %u",
-                                  cfg->path[0] ? cfg->path : "configuration", L->name,
-                                  s->lv[L->above[i]].line, s->lv[L->above[i]].name, L->line);
-                goto fail;
-            }
-    }
-    if ((rc = ct_opt_attach(s, cfg, err)) != CT_OK)
+    if (ct_config_translates(cfg) && (rc = attach_translation(s, cfg, idx, err)) != CT_OK)
         goto fail;
-    if (cfg->compat == CT_COMPAT_DRCACHESIM) {
-        if (s->xl) {
-            rc = ct_error_set(err, CT_E_CONFIG,
-                              "%s: [system] compat: drcachesim counting models caches only; "
-                              "remove the TLB and walk sections, or run the TLBs without compat",
-                              cfg->path[0] ? cfg->path : "configuration");
-            goto fail;
-        }
-        if ((rc = ct_dcs_attach(s, cfg, err)) != CT_OK)
-            goto fail;
-    } else if (cfg->coherence != CT_COHERENCE_NONE) {
-        rc = ct_error_set(err, CT_E_CONFIG,
-                          "%s: [system] coherence: the core model has no coherence; "
-                          "compat = drcachesim counts drcachesim's",
-                          cfg->path[0] ? cfg->path : "configuration");
+    if ((rc = link_levels(s, cfg, err)) != CT_OK ||
+        (rc = ct_opt_attach(s, cfg, err)) != CT_OK ||
+        (rc = attach_counting(s, cfg, err)) != CT_OK)
         goto fail;
-    }
-    {
-        double f = 0;
-        char why[128];
-        if (ct_warmup_fraction_parse(cfg->warmup_fraction, &f, why, sizeof why) != 0) {
-            rc = ct_error_set(err, CT_E_CONFIG, "%s: [system] warmup_fraction: %s",
-                              cfg->path[0] ? cfg->path : "configuration", why);
-            goto fail;
-        }
-        if (f > 0 && !s->dcs) {
-            rc = ct_error_set(err, CT_E_CONFIG,
-                              "%s: [system] warmup_fraction: needs compat = drcachesim (the "
-                              "fraction is drcachesim's count of loaded lines)",
-                              cfg->path[0] ? cfg->path : "configuration");
-            goto fail;
-        }
-        if ((rc = ct_window_fraction(s, f, err)) != CT_OK)
-            goto fail;
-    }
     if (cfg->timing == CT_TIMING_OVERLAP) {
         if ((rc = ct_timing_create(&s->tm, s, cfg, err)) != CT_OK)
             goto fail;
