@@ -497,13 +497,11 @@ static int json_cfg_visit(void *ctx, const char *section, const char *key, const
     return 0;
 }
 
-int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_run_meta *m)
+/* The run's header: version, configuration, traces, instructions and,
+ * with timing, cycles per core. */
+static void json_head(ct_writer *w, const ct_sim *s, const ct_config *cfg,
+                      const ct_run_meta *m, const ct_sim_totals *t)
 {
-    const ct_sim_totals *t = ct_sim_get_totals(s);
-    char buf[64];
-    int classes = strcmp(ct_config_get(cfg, "system", "miss_classes", buf, sizeof buf), "yes") == 0;
-    json_cfg_ctx jc = {w, NULL, 1, 1};
-
     ct_writef(w, "{\n  \"cachet_version\": ");
     ct_write_json_string(w, ct_version());
     ct_writef(w, ",\n  \"config\": ");
@@ -536,6 +534,13 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
     } else {
         ct_writef(w, "  \"cycles\": null,\n  \"cpi\": null,\n");
     }
+}
+
+/* Accesses and AMAT by kind, memory traffic and the optional totals
+ * (uncached accesses, drcachesim's coherence, the warm-up window). */
+static void json_totals(ct_writer *w, const ct_sim *s, const ct_config *cfg,
+                        const ct_sim_totals *t)
+{
     ct_writef(w, "  \"accesses\": {");
     for (int k = 0; k < CT_KIND_STREAM; k++)
         ct_writef(w, "%s\"%s\": %llu", k ? ", " : "", ct_kind_name(k),
@@ -574,155 +579,182 @@ int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct
                   (unsigned long long)ws->skipped, (unsigned long long)ws->warmup,
                   ws->warmed ? "true" : "false", (unsigned long long)ws->simulated);
     }
-    if (m && m->seconds > 0)
-        ct_writef(w, "  \"seconds\": %.6f,\n", m->seconds);
-    ct_writef(w, "  \"levels\": [\n");
-    for (size_t i = 0; i < ct_sim_nlevels(s); i++) {
-        const ct_level_info *li = ct_sim_level_info(s, i);
-        const ct_level_stats *st = ct_sim_level_stats(s, i);
-        ct_kind_stats tot = ct_level_total(st);
+}
 
-        ct_writef(w, "    {\"name\": ");
-        ct_write_json_string(w, li->name);
-        if (li->core < 0)
-            ct_writef(w, ", \"core\": null");
-        else
-            ct_writef(w, ", \"core\": %d", li->core);
-        ct_writef(w, ", \"size\": %llu, \"assoc\": %u, \"line\": %u, \"sets\": %llu, "
-                     "\"replacement\": \"%s\", \"write_back\": %s, \"write_allocate\": %s, "
-                     "\"inclusion\": \"%s\", \"latency\": %u,\n",
-                  (unsigned long long)li->size, li->assoc, li->line,
-                  (unsigned long long)li->sets, li->replacement,
-                  li->write_back == CT_WRITE_NOFETCH ? "\"nofetch\""
-                  : li->write_back                   ? "true"
+/* A level's counts as drcachesim prints them (compat = drcachesim). */
+static void json_level_drcachesim(ct_writer *w, const ct_sim *s, size_t i,
+                                  const ct_level_stats *st)
+{
+    dcs_view v = dcs_of(st);
+    uint64_t wi;
+
+    ct_writef(w, "     \"drcachesim\": {\"hits\": %llu, \"misses\": %llu, "
+                 "\"compulsory_misses\": %llu, \"invalidations\": 0, "
+                 "\"prefetch_hits\": %llu, \"prefetch_misses\": %llu, "
+                 "\"flushes\": %llu, \"child_hits\": %llu, \"miss_rate\": %.17g, "
+                 "\"total_miss_rate\": %.17g},\n",
+              (unsigned long long)v.hits, (unsigned long long)v.misses,
+              (unsigned long long)v.compulsory, (unsigned long long)v.pf_hits,
+              (unsigned long long)v.pf_misses, (unsigned long long)v.flushes,
+              (unsigned long long)v.child_hits, ratio(v.misses, v.hits + v.misses),
+              ratio(v.misses, v.hits + v.child_hits + v.misses));
+    /* a snooped level: drcachesim's "Parent invalidations" (none: levels
+     * are non-inclusive) and "Write invalidations" */
+    if (ct_sim_level_write_invalidations(s, i, &wi))
+        ct_writef(w, "     \"drcachesim_coherence\": {\"parent_invalidations\": 0, "
+                     "\"write_invalidations\": %llu},\n",
+                  (unsigned long long)wi);
+    if (ct_sim_window_stats(s)) {
+        /* drcachesim's "Warmup hits" and "Warmup misses" */
+        const ct_level_stats *ws = ct_sim_level_warmup_stats(s, i);
+        dcs_view wv;
+        memset(&wv, 0, sizeof wv);
+        if (ws)
+            wv = dcs_of(ws);
+        ct_writef(w, "     \"drcachesim_warmup\": {\"hits\": %llu, \"misses\": %llu},\n",
+                  (unsigned long long)wv.hits, (unsigned long long)wv.misses);
+    }
+}
+
+/* Level i: geometry, counts, prefetches, miss classes. */
+static void json_level(ct_writer *w, const ct_sim *s, const ct_config *cfg, size_t i,
+                       int classes)
+{
+    const ct_level_info *li = ct_sim_level_info(s, i);
+    const ct_level_stats *st = ct_sim_level_stats(s, i);
+    ct_kind_stats tot = ct_level_total(st);
+
+    ct_writef(w, "    {\"name\": ");
+    ct_write_json_string(w, li->name);
+    if (li->core < 0)
+        ct_writef(w, ", \"core\": null");
+    else
+        ct_writef(w, ", \"core\": %d", li->core);
+    ct_writef(w, ", \"size\": %llu, \"assoc\": %u, \"line\": %u, \"sets\": %llu, "
+                 "\"replacement\": \"%s\", \"write_back\": %s, \"write_allocate\": %s, "
+                 "\"inclusion\": \"%s\", \"latency\": %u,\n",
+              (unsigned long long)li->size, li->assoc, li->line,
+              (unsigned long long)li->sets, li->replacement,
+              li->write_back == CT_WRITE_NOFETCH ? "\"nofetch\""
+              : li->write_back                   ? "true"
+                                                 : "false",
+              li->write_allocate == CT_WRITE_NOFETCH ? "\"nofetch\""
+              : li->write_allocate                   ? "true"
                                                      : "false",
-                  li->write_allocate == CT_WRITE_NOFETCH ? "\"nofetch\""
-                  : li->write_allocate                   ? "true"
-                                                         : "false",
-                  li->inclusion, li->latency);
-        ct_writef(w, "     \"accesses\": %llu, \"hits\": %llu, \"misses\": %llu, "
+              li->inclusion, li->latency);
+    ct_writef(w, "     \"accesses\": %llu, \"hits\": %llu, \"misses\": %llu, "
+                 "\"miss_rate\": %.17g, \"mpki\": ",
+              (unsigned long long)tot.accesses, (unsigned long long)tot.hits,
+              (unsigned long long)tot.misses, ratio(tot.misses, tot.accesses));
+    json_per_instr(w, 1000.0, tot.misses, instructions_of(s, li->core));
+    ct_writef(w, ", \"writebacks\": %llu, \"bytes_from_below\": %llu, "
+                 "\"bytes_to_below\": %llu, "
+                 "\"evictions\": %llu, \"invalidations\": %llu, "
+                 "\"back_invalidations\": %llu, \"child_hits\": %llu, "
+                 "\"prefetches_issued\": %llu,\n",
+              (unsigned long long)st->writebacks,
+              (unsigned long long)st->bytes_from_below,
+              (unsigned long long)st->bytes_to_below, (unsigned long long)st->evictions,
+              (unsigned long long)st->invalidations,
+              (unsigned long long)st->back_invalidations,
+              (unsigned long long)st->child_hits,
+              (unsigned long long)st->prefetches_issued);
+    if (has_prefetcher(li)) {
+        const uint64_t fills = st->kind[CT_HWPREFETCH].misses;
+        ct_writef(w, "     \"prefetch\": {\"prefetcher\": \"%s\", \"issued\": %llu, "
+                     "\"filled\": %llu, \"useful\": %llu, \"useless\": %llu, "
+                     "\"accuracy\": %.17g, \"coverage\": %.17g",
+                  li->prefetcher, (unsigned long long)st->prefetches_issued,
+                  (unsigned long long)fills, (unsigned long long)st->prefetch_useful,
+                  (unsigned long long)st->prefetch_useless,
+                  ratio(st->prefetch_useful, fills),
+                  ratio(st->prefetch_useful, st->prefetch_useful + demand_misses(st)));
+        if (is_overlap(cfg))
+            ct_writef(w, ", \"late\": %llu", (unsigned long long)st->prefetch_late);
+        ct_writef(w, "},\n");
+    }
+    if (classes) {
+        ct_writef(w, "     \"compulsory\": %llu, \"capacity\": %llu, \"conflict\": %llu,\n",
+                  (unsigned long long)tot.compulsory, (unsigned long long)tot.capacity,
+                  (unsigned long long)tot.conflict);
+    }
+    if (is_drcachesim(cfg))
+        json_level_drcachesim(w, s, i, st);
+    ct_writef(w, "     \"by_kind\": ");
+    json_by_kind(w, st->kind, classes);
+    ct_writef(w, "}%s\n", i + 1 < ct_sim_nlevels(s) ? "," : "");
+}
+
+/* The TLBs and the walks of each core. */
+static void json_translation(ct_writer *w, const ct_sim *s, const ct_sim_totals *t)
+{
+    ct_writef(w, "  \"translation_cycles\": %llu,\n  \"tlbs\": [\n",
+              (unsigned long long)t->translation_cycles);
+    for (size_t i = 0; i < ct_sim_ntlbs(s); i++) {
+        const ct_tlb_info *ti = ct_sim_tlb_info(s, i);
+        const ct_tlb_stats *st = ct_sim_tlb_stats(s, i);
+        ct_kind_stats tot = tlb_total(st);
+        ct_writef(w, "    {\"name\": \"%s\", \"core\": %d, \"entries\": %u, \"assoc\": %u, "
+                     "\"sets\": %llu, \"replacement\": \"%s\", \"latency\": %u,\n",
+                  ti->name, ti->core, ti->entries, ti->assoc, (unsigned long long)ti->sets,
+                  ti->replacement, ti->latency);
+        ct_writef(w, "     \"lookups\": %llu, \"hits\": %llu, \"misses\": %llu, "
                      "\"miss_rate\": %.17g, \"mpki\": ",
                   (unsigned long long)tot.accesses, (unsigned long long)tot.hits,
                   (unsigned long long)tot.misses, ratio(tot.misses, tot.accesses));
-        json_per_instr(w, 1000.0, tot.misses, instructions_of(s, li->core));
-        ct_writef(w, ", \"writebacks\": %llu, \"bytes_from_below\": %llu, "
-                     "\"bytes_to_below\": %llu, "
-                     "\"evictions\": %llu, \"invalidations\": %llu, "
-                     "\"back_invalidations\": %llu, \"child_hits\": %llu, "
-                     "\"prefetches_issued\": %llu,\n",
-                  (unsigned long long)st->writebacks,
-                  (unsigned long long)st->bytes_from_below,
-                  (unsigned long long)st->bytes_to_below, (unsigned long long)st->evictions,
-                  (unsigned long long)st->invalidations,
-                  (unsigned long long)st->back_invalidations,
-                  (unsigned long long)st->child_hits,
-                  (unsigned long long)st->prefetches_issued);
-        if (has_prefetcher(li)) {
-            const uint64_t fills = st->kind[CT_HWPREFETCH].misses;
-            ct_writef(w, "     \"prefetch\": {\"prefetcher\": \"%s\", \"issued\": %llu, "
-                         "\"filled\": %llu, \"useful\": %llu, \"useless\": %llu, "
-                         "\"accuracy\": %.17g, \"coverage\": %.17g",
-                      li->prefetcher, (unsigned long long)st->prefetches_issued,
-                      (unsigned long long)fills, (unsigned long long)st->prefetch_useful,
-                      (unsigned long long)st->prefetch_useless,
-                      ratio(st->prefetch_useful, fills),
-                      ratio(st->prefetch_useful, st->prefetch_useful + demand_misses(st)));
-            if (is_overlap(cfg))
-                ct_writef(w, ", \"late\": %llu", (unsigned long long)st->prefetch_late);
-            ct_writef(w, "},\n");
-        }
-        if (classes) {
-            ct_writef(w, "     \"compulsory\": %llu, \"capacity\": %llu, \"conflict\": %llu,\n",
-                      (unsigned long long)tot.compulsory, (unsigned long long)tot.capacity,
-                      (unsigned long long)tot.conflict);
-        }
-        if (is_drcachesim(cfg)) {
-            dcs_view v = dcs_of(st);
-            ct_writef(w, "     \"drcachesim\": {\"hits\": %llu, \"misses\": %llu, "
-                         "\"compulsory_misses\": %llu, \"invalidations\": 0, "
-                         "\"prefetch_hits\": %llu, \"prefetch_misses\": %llu, "
-                         "\"flushes\": %llu, \"child_hits\": %llu, \"miss_rate\": %.17g, "
-                         "\"total_miss_rate\": %.17g},\n",
-                      (unsigned long long)v.hits, (unsigned long long)v.misses,
-                      (unsigned long long)v.compulsory, (unsigned long long)v.pf_hits,
-                      (unsigned long long)v.pf_misses, (unsigned long long)v.flushes,
-                      (unsigned long long)v.child_hits, ratio(v.misses, v.hits + v.misses),
-                      ratio(v.misses, v.hits + v.child_hits + v.misses));
-            {
-                /* a snooped level: drcachesim's "Parent invalidations" (none:
-                 * levels are non-inclusive) and "Write invalidations" */
-                uint64_t wi;
-                if (ct_sim_level_write_invalidations(s, i, &wi))
-                    ct_writef(w, "     \"drcachesim_coherence\": {\"parent_invalidations\": 0, "
-                                 "\"write_invalidations\": %llu},\n",
-                              (unsigned long long)wi);
+        json_per_instr(w, 1000.0, tot.misses, instructions_of(s, ti->core));
+        ct_writef(w, ", \"fills\": %llu, \"evictions\": %llu,\n     \"by_kind\": ",
+                  (unsigned long long)st->fills, (unsigned long long)st->evictions);
+        json_by_kind(w, st->kind, 0);
+        for (int which = 0; which < 2; which++) {
+            const uint64_t *v = which ? st->fills_by_size : st->hits_by_size;
+            int first = 1;
+            ct_writef(w, ",\n     \"%s_by_size\": {", which ? "fills" : "hits");
+            for (int k = 0; k < CT_PAGE_LOG2_MAX; k++) {
+                if (!v[k])
+                    continue;
+                ct_writef(w, "%s\"%llu\": %llu", first ? "" : ", ",
+                          (unsigned long long)(1ull << k), (unsigned long long)v[k]);
+                first = 0;
             }
-            if (ct_sim_window_stats(s)) {
-                /* drcachesim's "Warmup hits" and "Warmup misses" */
-                const ct_level_stats *ws = ct_sim_level_warmup_stats(s, i);
-                dcs_view wv;
-                memset(&wv, 0, sizeof wv);
-                if (ws)
-                    wv = dcs_of(ws);
-                ct_writef(w, "     \"drcachesim_warmup\": {\"hits\": %llu, \"misses\": %llu},\n",
-                          (unsigned long long)wv.hits, (unsigned long long)wv.misses);
-            }
+            ct_writef(w, "}");
         }
-        ct_writef(w, "     \"by_kind\": ");
-        json_by_kind(w, st->kind, classes);
-        ct_writef(w, "}%s\n", i + 1 < ct_sim_nlevels(s) ? "," : "");
+        ct_writef(w, "}%s\n", i + 1 < ct_sim_ntlbs(s) ? "," : "");
+    }
+    ct_writef(w, "  ],\n  \"walks\": [\n");
+    for (uint32_t c = 0; ct_sim_walk_stats(s, c); c++) {
+        const ct_walk_stats *ws = ct_sim_walk_stats(s, c);
+        ct_writef(w, "    {\"core\": %u, \"walks\": %llu, \"reads\": %llu, "
+                     "\"reads_by_level\": [%llu, %llu, %llu, %llu], \"skipped_levels\": %llu, "
+                     "\"faults\": %llu, \"cycles\": %llu}%s\n",
+                  c, (unsigned long long)ws->walks, (unsigned long long)ws->reads,
+                  (unsigned long long)ws->reads_by_level[0],
+                  (unsigned long long)ws->reads_by_level[1],
+                  (unsigned long long)ws->reads_by_level[2],
+                  (unsigned long long)ws->reads_by_level[3],
+                  (unsigned long long)ws->skipped_levels, (unsigned long long)ws->faults,
+                  (unsigned long long)ws->cycles, ct_sim_walk_stats(s, c + 1) ? "," : "");
     }
     ct_writef(w, "  ],\n");
-    if (ct_sim_ntlbs(s)) {
-        ct_writef(w, "  \"translation_cycles\": %llu,\n  \"tlbs\": [\n",
-                  (unsigned long long)t->translation_cycles);
-        for (size_t i = 0; i < ct_sim_ntlbs(s); i++) {
-            const ct_tlb_info *ti = ct_sim_tlb_info(s, i);
-            const ct_tlb_stats *st = ct_sim_tlb_stats(s, i);
-            ct_kind_stats tot = tlb_total(st);
-            ct_writef(w, "    {\"name\": \"%s\", \"core\": %d, \"entries\": %u, \"assoc\": %u, "
-                         "\"sets\": %llu, \"replacement\": \"%s\", \"latency\": %u,\n",
-                      ti->name, ti->core, ti->entries, ti->assoc, (unsigned long long)ti->sets,
-                      ti->replacement, ti->latency);
-            ct_writef(w, "     \"lookups\": %llu, \"hits\": %llu, \"misses\": %llu, "
-                         "\"miss_rate\": %.17g, \"mpki\": ",
-                      (unsigned long long)tot.accesses, (unsigned long long)tot.hits,
-                      (unsigned long long)tot.misses, ratio(tot.misses, tot.accesses));
-            json_per_instr(w, 1000.0, tot.misses, instructions_of(s, ti->core));
-            ct_writef(w, ", \"fills\": %llu, \"evictions\": %llu,\n     \"by_kind\": ",
-                      (unsigned long long)st->fills, (unsigned long long)st->evictions);
-            json_by_kind(w, st->kind, 0);
-            for (int which = 0; which < 2; which++) {
-                const uint64_t *v = which ? st->fills_by_size : st->hits_by_size;
-                int first = 1;
-                ct_writef(w, ",\n     \"%s_by_size\": {", which ? "fills" : "hits");
-                for (int k = 0; k < CT_PAGE_LOG2_MAX; k++) {
-                    if (!v[k])
-                        continue;
-                    ct_writef(w, "%s\"%llu\": %llu", first ? "" : ", ",
-                              (unsigned long long)(1ull << k), (unsigned long long)v[k]);
-                    first = 0;
-                }
-                ct_writef(w, "}");
-            }
-            ct_writef(w, "}%s\n", i + 1 < ct_sim_ntlbs(s) ? "," : "");
-        }
-        ct_writef(w, "  ],\n  \"walks\": [\n");
-        for (uint32_t c = 0; ct_sim_walk_stats(s, c); c++) {
-            const ct_walk_stats *ws = ct_sim_walk_stats(s, c);
-            ct_writef(w, "    {\"core\": %u, \"walks\": %llu, \"reads\": %llu, "
-                         "\"reads_by_level\": [%llu, %llu, %llu, %llu], \"skipped_levels\": %llu, "
-                         "\"faults\": %llu, \"cycles\": %llu}%s\n",
-                      c, (unsigned long long)ws->walks, (unsigned long long)ws->reads,
-                      (unsigned long long)ws->reads_by_level[0],
-                      (unsigned long long)ws->reads_by_level[1],
-                      (unsigned long long)ws->reads_by_level[2],
-                      (unsigned long long)ws->reads_by_level[3],
-                      (unsigned long long)ws->skipped_levels, (unsigned long long)ws->faults,
-                      (unsigned long long)ws->cycles, ct_sim_walk_stats(s, c + 1) ? "," : "");
-        }
-        ct_writef(w, "  ],\n");
-    }
+}
+
+int ct_report_json(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_run_meta *m)
+{
+    const ct_sim_totals *t = ct_sim_get_totals(s);
+    char buf[64];
+    int classes = strcmp(ct_config_get(cfg, "system", "miss_classes", buf, sizeof buf), "yes") == 0;
+    json_cfg_ctx jc = {w, NULL, 1, 1};
+
+    json_head(w, s, cfg, m, t);
+    json_totals(w, s, cfg, t);
+    if (m && m->seconds > 0)
+        ct_writef(w, "  \"seconds\": %.6f,\n", m->seconds);
+    ct_writef(w, "  \"levels\": [\n");
+    for (size_t i = 0; i < ct_sim_nlevels(s); i++)
+        json_level(w, s, cfg, i, classes);
+    ct_writef(w, "  ],\n");
+    if (ct_sim_ntlbs(s))
+        json_translation(w, s, t);
     ct_writef(w, "  \"resolved_config\": {");
     ct_config_visit(cfg, json_cfg_visit, &jc);
     if (jc.section)
