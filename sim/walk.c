@@ -419,6 +419,49 @@ static NOINLINE void emit_walk(ct_sim *s, const ct_tlb *namer, const ct_access *
     s->ev_fn(s->ev_ctx, &ev, namer->event_index);
 }
 
+/* The walk cache's deepest table for va among the levels it holds,
+ * counted as a lookup of kind: 1 with the table's base, security and the
+ * level it serves in *base, *tns and *level, or 0 on a miss. */
+static int walk_cache_lookup(const ct_xlate *x, xcore *c, int kind, uint64_t va, uint16_t asid,
+                             uint16_t vmid, int vns, uint64_t *base, int *tns, uint32_t *level)
+{
+    ct_tlb *wc = c->wc;
+    int64_t idx = -1;
+    uint32_t l;
+
+    wc->st.kind[kind].accesses++;
+    for (l = 3; l-- > x->start;)
+        if (((c->wc_levels >> l) & 1) &&
+            (idx = ct_tlb_find(wc, va, shift_of(x, l), asid, vmid, vns)) >= 0)
+            break;
+    if (idx < 0) {
+        wc->st.kind[kind].misses++;
+        return 0;
+    }
+    ct_tlb_hit(wc, idx);
+    wc->st.kind[kind].hits++;
+    wc->st.hits_by_size[shift_of(x, l)]++;
+    *base = wc->pbase[idx];
+    *tns = (wc->c.flag[idx] & CT_TE_NS) != 0;
+    *level = l + 1;
+    return 1;
+}
+
+/* What the descriptor `value` read at `level` is: a table (its address in
+ * *out), a block or page (its output address in *out), or a fault. */
+static int descriptor_kind(const ct_xlate *x, uint32_t level, uint64_t value, uint64_t *out)
+{
+    if ((value & 3) == 3 && level < 3) {
+        *out = value & OA_MASK & ~((1ull << x->g) - 1);
+        return CT_WR_TABLE;
+    }
+    if ((value & 3) == 3 || ((value & 3) == 1 && level < 3)) {
+        *out = value & OA_MASK & ~((1ull << shift_of(x, level)) - 1);
+        return CT_WR_BLOCK;
+    }
+    return CT_WR_FAULT;
+}
+
 /* Walk the tables for va; returns the cycles and the mapping in *m. */
 static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint64_t va,
                      int side, uint16_t asid, uint16_t vmid, int vns, ct_xlat *m)
@@ -431,26 +474,8 @@ static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint6
 
     c->st.walks++;
     if (c->wc) {
-        ct_tlb *wc = c->wc;
-        int64_t idx = -1;
-        uint32_t l;
-        cost += wc->latency;
-        wc->st.kind[kind].accesses++;
-        for (l = 3; l-- > x->start;)
-            if (((c->wc_levels >> l) & 1) &&
-                (idx = ct_tlb_find(wc, va, shift_of(x, l), asid, vmid, vns)) >= 0)
-                break;
-        if (idx >= 0) {
-            ct_tlb_hit(wc, idx);
-            wc->st.kind[kind].hits++;
-            wc->st.hits_by_size[shift_of(x, l)]++;
-            base = wc->pbase[idx];
-            tns = (wc->c.flag[idx] & CT_TE_NS) != 0;
-            have_base = 1;
-            level = l + 1;
-        } else {
-            wc->st.kind[kind].misses++;
-        }
+        cost += c->wc->latency;
+        have_base = walk_cache_lookup(x, c, kind, va, asid, vmid, vns, &base, &tns, &level);
     }
     if (synthetic && !have_base) {
         base = synth_table(x, asid, x->start, va);
@@ -489,17 +514,7 @@ static uint64_t walk(ct_sim *s, ct_xlate *x, xcore *c, const ct_access *a, uint6
         cost += ct_hier_walk_read(s, c->port, addr, tns);
         c->st.reads++;
         c->st.reads_by_level[level]++;
-        if (!known) {
-            result = CT_WR_UNKNOWN;
-        } else if ((value & 3) == 3 && level < 3) {
-            result = CT_WR_TABLE;
-            out = value & OA_MASK & ~((1ull << x->g) - 1);
-        } else if ((value & 3) == 3 || ((value & 3) == 1 && level < 3)) {
-            result = CT_WR_BLOCK;
-            out = value & OA_MASK & ~((1ull << sh) - 1);
-        } else {
-            result = CT_WR_FAULT;
-        }
+        result = known ? descriptor_kind(x, level, value, &out) : CT_WR_UNKNOWN;
         if (UNLIKELY(s->ev_fn != NULL) && c->namer[side])
             emit_walk(s, c->namer[side], a, side, level, addr, tns, value, result, out);
         if (result == CT_WR_TABLE) {

@@ -40,57 +40,97 @@ static const char *format_for(const char *path)
     return NULL;
 }
 
-int cmd_convert(int argc, char **argv)
+/* Read the options into co, *to (the output format, by default from the
+ * output's name) and *outpath: -1 to go on, else the exit status. optind is
+ * left at the first trace. */
+static int parse_args(int argc, char **argv, cli_common *co, const char **to,
+                      const char **outpath)
 {
-    int opt_status;
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
         {"format", required_argument, NULL, 'f'}, {"lenient", no_argument, NULL, 'L'},
         {"to", required_argument, NULL, 't'},     {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
+    int c, opt_status;
+
+    optind = 1;
+    while ((c = cli_option(argc, argv, "c:s:f:t:o:h", opts, co, help, &opt_status)) !=
+           CLI_OPT_END) {
+        switch (c) {
+        case CLI_OPT_STOP: return opt_status;
+        case 't': *to = optarg; break;
+        case 'o': *outpath = optarg; break;
+        }
+    }
+    if (!*to && *outpath)
+        *to = format_for(*outpath);
+    if (!*outpath || optind >= argc) {
+        cli_error("convert: needs -o OUT and a trace");
+        help(stderr);
+        return EXIT_USAGE;
+    }
+    if (!*to) {
+        cli_error("convert: cannot tell the output format from \"%s\": give --to FORMAT",
+                  *outpath);
+        return EXIT_USAGE;
+    }
+    {
+        const char *outs[] = {*outpath};
+        char *cfg_in[] = {(char *)co->config_path};
+        if (cli_out_distinct(outs, 1, argv + optind, argc - optind) != 0 ||
+            cli_out_distinct(outs, 1, cfg_in, co->config_path ? 1 : 0) != 0)
+            return EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* Every record of t through tw, with a progress line; *done counts the
+ * accesses read. 0 at the end of the trace, or a negative code (with err
+ * set, or CT_E_INTERRUPTED on a signal). */
+static int copy_records(ct_trace *t, ct_batch *b, ct_trace_writer *tw, uint64_t *done,
+                        ct_error *err)
+{
+    cli_progress pg = {0};
+    int rc;
+
+    cli_progress_start(&pg, 0);
+    while ((rc = ct_trace_next(t, b, err)) > 0) {
+        const ct_trace_info *ti = ct_trace_get_info(t);
+        *done += b->n;
+        cli_progress_update(&pg, t, *done);
+        if (ct_trace_writer_set_names(tw, ti->structures, ti->nstructures, err) != CT_OK ||
+            ct_trace_writer_put(tw, b, err) != CT_OK) {
+            rc = err->code;
+            break;
+        }
+        if (cli_interrupted()) {
+            rc = CT_E_INTERRUPTED;
+            break;
+        }
+    }
+    cli_progress_end(&pg);
+    return rc;
+}
+
+int cmd_convert(int argc, char **argv)
+{
     cli_common co = {0};
     const char *to = NULL, *outpath = NULL;
-    int c, rc, status = EXIT_OK;
+    int rc, status = EXIT_OK;
     ct_error err = {0};
     ct_config *cfg = NULL;
     ct_trace *t = NULL;
     ct_trace_writer *tw = NULL;
     ct_batch b = {0};
-    cli_progress pg = {0};
     uint64_t done = 0;
     ct_trace_opts topts = {0};
     cli_out o = {0};
     int out_open = 0;
 
-    optind = 1;
-    while ((c = cli_option(argc, argv, "c:s:f:t:o:h", opts, &co, help, &opt_status)) !=
-           CLI_OPT_END) {
-        switch (c) {
-        case CLI_OPT_STOP: return opt_status;
-        case 't': to = optarg; break;
-        case 'o': outpath = optarg; break;
-        }
-    }
-    if (!to && outpath)
-        to = format_for(outpath);
-    if (!outpath || optind >= argc) {
-        cli_error("convert: needs -o OUT and a trace");
-        help(stderr);
-        return EXIT_USAGE;
-    }
-    if (!to) {
-        cli_error("convert: cannot tell the output format from \"%s\": give --to FORMAT",
-                  outpath);
-        return EXIT_USAGE;
-    }
-    {
-        const char *outs[] = {outpath};
-        char *cfg_in[] = {(char *)co.config_path};
-        if (cli_out_distinct(outs, 1, argv + optind, argc - optind) != 0 ||
-            cli_out_distinct(outs, 1, cfg_in, co.config_path ? 1 : 0) != 0)
-            return EXIT_USAGE;
-    }
+    if ((status = parse_args(argc, argv, &co, &to, &outpath)) >= 0)
+        return status;
+    status = EXIT_OK;
     cli_catch_signals(); /* from here on no output file is left half-written */
     if (cli_load_config(&co, &cfg, &err) != CT_OK)
         return cli_fail(&err);
@@ -108,22 +148,7 @@ int cmd_convert(int argc, char **argv)
         status = cli_fail(&err);
         goto out;
     }
-    cli_progress_start(&pg, 0);
-    while ((rc = ct_trace_next(t, &b, &err)) > 0) {
-        const ct_trace_info *ti = ct_trace_get_info(t);
-        done += b.n;
-        cli_progress_update(&pg, t, done);
-        if (ct_trace_writer_set_names(tw, ti->structures, ti->nstructures, &err) != CT_OK ||
-            ct_trace_writer_put(tw, &b, &err) != CT_OK) {
-            rc = err.code;
-            break;
-        }
-        if (cli_interrupted()) {
-            rc = CT_E_INTERRUPTED;
-            break;
-        }
-    }
-    cli_progress_end(&pg);
+    rc = copy_records(t, &b, tw, &done, &err);
     if (rc == CT_E_INTERRUPTED) {
         cli_error("interrupted: no output written");
         status = 130;

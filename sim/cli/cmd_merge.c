@@ -28,12 +28,93 @@ static void help(FILE *f)
                "sweep to OUT.fit.csv (with -o FILE). Refuses an incomplete set of shards.\n");
 }
 
+/* The head of a shard's text: its shard line (a shard given once), then a
+ * header equal to the first shard's (*header, kept from the first). 0 with
+ * *body at the header, or an exit status (the message printed). */
+static int read_head(const char *path, const char *first, char *text, char **header,
+                     shard_info *si, const char **owner, char **body)
+{
+    char *nl;
+
+    if (!shard_line_parse(text, si)) {
+        cli_error("%s:1: not a shard of a sweep (no #cachet-shard line: cachet sweep "
+                  "--shard K/N writes one)", path);
+        return EXIT_INPUT;
+    }
+    if (owner[si->k]) {
+        cli_error("%s: shard %u/%u given twice (also %s)", path, si->k, si->n, owner[si->k]);
+        return EXIT_INPUT;
+    }
+    owner[si->k] = path;
+    *body = (char *)csv_skip_comments(text);
+    nl = strchr(*body, '\n');
+    if (!nl) {
+        cli_error("%s:%d: not a sweep CSV (no header)", path, 2);
+        return EXIT_INPUT;
+    }
+    if (!*header) {
+        *header = strndup(*body, (size_t)(nl - *body + 1));
+        if (!*header) {
+            cli_error("out of memory");
+            return EXIT_INPUT;
+        }
+    } else if (strncmp(*header, *body, (size_t)(nl - *body + 1)) != 0) {
+        cli_error("%s:%d: header differs from %s's: not shards of one sweep", path, 2, first);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* The number of trace `name` among *traces, added when new; -1 out of
+ * memory. */
+static long trace_number(char ***traces, size_t *ntraces, const char *name)
+{
+    size_t t;
+    char **nv;
+
+    for (t = 0; t < *ntraces && strcmp((*traces)[t], name) != 0; t++)
+        ;
+    if (t < *ntraces)
+        return (long)t;
+    nv = realloc(*traces, (*ntraces + 1) * sizeof *nv);
+    if (!nv)
+        return -1;
+    *traces = nv;
+    if (!(nv[*ntraces] = strdup(name)))
+        return -1;
+    return (long)(*ntraces)++;
+}
+
+/* The rows of one (trace, point) block: one per level and core. Add the
+ * row's key; 0, or an exit status (the message printed). */
+static int add_row_key(char (**keys)[64], size_t *nkeys, const char *path, size_t lineno,
+                       char **f, int c_trace, size_t pt, int c_level, int c_core)
+{
+    char key[64];
+    void *nk;
+
+    snprintf(key, sizeof key, "%s,%s", f[c_level], f[c_core]);
+    for (size_t i = 0; i < *nkeys; i++)
+        if (strcmp((*keys)[i], key) == 0) {
+            cli_error("%s:%zu: a second row for trace %s point %zu level %s core %s", path,
+                      lineno, f[c_trace], pt, f[c_level], f[c_core]);
+            return EXIT_INPUT;
+        }
+    if (!(nk = realloc(*keys, (*nkeys + 1) * sizeof **keys))) {
+        cli_error("out of memory");
+        return EXIT_INPUT;
+    }
+    *keys = nk;
+    memcpy((*keys)[(*nkeys)++], key, sizeof key);
+    return 0;
+}
+
 /* Read one shard file into all; 0 or an exit status (the message printed). */
 static int read_shard(const char *path, const char *first, blocks *all,
                       char **header, char ***traces, size_t *ntraces, shard_info *si,
                       const char **owner)
 {
-    size_t len, lineno = 1;
+    size_t len, lineno = 2;
     char why[160];
     char *text = read_text_file(path, &len, why, sizeof why), *p, *nl, *bstart = NULL, *body;
     int c_point, c_trace, c_level, c_core, c_first_number, nf, status = 0;
@@ -44,39 +125,11 @@ static int read_shard(const char *path, const char *first, blocks *all,
         cli_error("%s: cannot read: %s", path, why);
         return EXIT_INPUT;
     }
-    if (!shard_line_parse(text, si)) {
-        cli_error("%s:1: not a shard of a sweep (no #cachet-shard line: cachet sweep "
-                  "--shard K/N writes one)", path);
+    if ((status = read_head(path, first, text, header, si, owner, &body)) != 0) {
         free(text);
-        return EXIT_INPUT;
+        return status;
     }
-    if (owner[si->k]) {
-        cli_error("%s: shard %u/%u given twice (also %s)", path, si->k, si->n, owner[si->k]);
-        free(text);
-        return EXIT_INPUT;
-    }
-    owner[si->k] = path;
-    body = (char *)csv_skip_comments(text);
-    lineno += 1;
     nl = strchr(body, '\n');
-    if (!nl) {
-        cli_error("%s:%zu: not a sweep CSV (no header)", path, lineno);
-        free(text);
-        return EXIT_INPUT;
-    }
-    if (!*header) {
-        *header = strndup(body, (size_t)(nl - body + 1));
-        if (!*header) {
-            cli_error("out of memory");
-            free(text);
-            return EXIT_INPUT;
-        }
-    } else if (strncmp(*header, body, (size_t)(nl - body + 1)) != 0) {
-        cli_error("%s:%zu: header differs from %s's: not shards of one sweep", path, lineno,
-                  first);
-        free(text);
-        return EXIT_INPUT;
-    }
     nf = csv_split(body, hb, sizeof hb, hf, 512);
     c_point = csv_column(hf, nf, "point");
     c_trace = csv_column(hf, nf, "trace");
@@ -92,6 +145,7 @@ static int read_shard(const char *path, const char *first, blocks *all,
     for (p = nl + 1; *p && status == 0; p = nl + 1) {
         char buf[16384], *f[512], *end;
         size_t t, pt;
+        long tn;
         int n;
         lineno++;
         nl = strchr(p, '\n');
@@ -113,20 +167,12 @@ static int read_shard(const char *path, const char *first, blocks *all,
             status = EXIT_INPUT;
             break;
         }
-        for (t = 0; t < *ntraces && strcmp((*traces)[t], f[c_trace]) != 0; t++)
-            ;
-        if (t == *ntraces) {
-            char **nv = realloc(*traces, (*ntraces + 1) * sizeof *nv);
-            if (!nv || !(nv[*ntraces] = strdup(f[c_trace]))) {
-                if (nv)
-                    *traces = nv;
-                cli_error("out of memory");
-                status = EXIT_INPUT;
-                break;
-            }
-            *traces = nv;
-            (*ntraces)++;
+        if ((tn = trace_number(traces, ntraces, f[c_trace])) < 0) {
+            cli_error("out of memory");
+            status = EXIT_INPUT;
+            break;
         }
+        t = (size_t)tn;
         for (int k = c_first_number; k < n; k++) { /* the figures: empty or finite */
             double v = strtod(f[k], &end);
             if (f[k][0] && (*end || !isfinite(v))) {
@@ -153,27 +199,7 @@ static int read_shard(const char *path, const char *first, blocks *all,
             cur_p = pt;
             nkeys = 0;
         }
-        { /* one row per level and core in a (trace, point) */
-            char key[64];
-            void *nk;
-            snprintf(key, sizeof key, "%s,%s", f[c_level], f[c_core]);
-            for (size_t i = 0; i < nkeys; i++)
-                if (strcmp(keys[i], key) == 0) {
-                    cli_error("%s:%zu: a second row for trace %s point %zu level %s core %s",
-                              path, lineno, f[c_trace], pt, f[c_level], f[c_core]);
-                    status = EXIT_INPUT;
-                    break;
-                }
-            if (status)
-                break;
-            if (!(nk = realloc(keys, (nkeys + 1) * sizeof *keys))) {
-                cli_error("out of memory");
-                status = EXIT_INPUT;
-                break;
-            }
-            keys = nk;
-            memcpy(keys[nkeys++], key, sizeof key);
-        }
+        status = add_row_key(&keys, &nkeys, path, lineno, f, c_trace, pt, c_level, c_core);
     }
     free(keys);
     if (status == 0 && bstart && blocks_add(all, cur_t, cur_p, bstart, strlen(bstart)) != 0) {

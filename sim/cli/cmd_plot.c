@@ -240,32 +240,43 @@ static int add_row(pstate *ps, char **hf, char **f, int cx, int c_first, int c_t
     return 0;
 }
 
-/* Write the script for the series of ps to g: the picture goes to out, an
- * SVG when svg is set, else a PNG (out may be a temporary name). */
-static void write_script(FILE *g, const pstate *ps, const char *xkey, const char *level,
-                         const char *out, int svg, int logy_opt)
-{
-    size_t nnum = 0, npos;
-    double *xs = NULL, xmax = 0, step = 1, ymin = INFINITY, ymax = 0, lo, hi;
-    int logx = 1, logy, multi = ps->ntraces > 1;
-    const int size_key = strstr(xkey, "size") != NULL;
-    char tb[41];
+/* The axes of a plot: the distinct numeric x values (sorted, then the
+ * words placed after them), their scale and the range of the rates. */
+typedef struct axes {
+    double *xs;          /* nnum numbers, then the nwords words' places */
+    size_t nnum, npos;   /* numbers; numbers and words */
+    double step;         /* the smallest gap between numbers */
+    double ymin, ymax;   /* the smallest rate above zero, the largest */
+    int logx, logy;
+} axes;
 
+/* Lay out the axes for the series of ps and give each word point its x
+ * (the series are sorted by x). 0, or -1 out of memory. */
+static int lay_out_axes(pstate *ps, const char *xkey, int logy_opt, axes *ax)
+{
+    const int size_key = strstr(xkey, "size") != NULL;
+    size_t nnum = 0, npos;
+    double xmax, *xs;
+
+    memset(ax, 0, sizeof *ax);
+    ax->step = 1;
+    ax->ymin = INFINITY;
+    ax->logx = 1;
     for (size_t i = 0; i < ps->ns; i++)
         nnum += ps->sv[i].n;
-    xs = malloc((nnum + (size_t)ps->nwords + 1) * sizeof *xs);
+    xs = ax->xs = malloc((nnum + (size_t)ps->nwords + 1) * sizeof *xs);
     if (!xs)
-        return;
+        return -1;
     nnum = 0;
     for (size_t i = 0; i < ps->ns; i++)
         for (size_t k = 0; k < ps->sv[i].n; k++) {
             const ppoint *p = &ps->sv[i].pt[k];
             if (p->word < 0)
                 xs[nnum++] = p->x;
-            if (p->y > 0 && p->y < ymin)
-                ymin = p->y;
-            if (p->y > ymax)
-                ymax = p->y;
+            if (p->y > 0 && p->y < ax->ymin)
+                ax->ymin = p->y;
+            if (p->y > ax->ymax)
+                ax->ymax = p->y;
         }
     qsort(xs, nnum, sizeof *xs, cmp_double);
     npos = 0;
@@ -275,16 +286,16 @@ static void write_script(FILE *g, const pstate *ps, const char *xkey, const char
     nnum = npos;
     for (size_t k = 0; k < nnum; k++)
         if (xs[k] <= 0 || (!size_key && !is_pow2(xs[k])))
-            logx = 0;
+            ax->logx = 0;
     if (nnum < 2)
-        logx = 0;
+        ax->logx = 0;
     xmax = nnum ? xs[nnum - 1] : 0;
     for (size_t k = 1; k < nnum; k++)
-        if (k == 1 || xs[k] - xs[k - 1] < step)
-            step = xs[k] - xs[k - 1];
+        if (k == 1 || xs[k] - xs[k - 1] < ax->step)
+            ax->step = xs[k] - xs[k - 1];
     /* the words, after the largest number */
     for (int w = 0; w < ps->nwords; w++)
-        xs[npos++] = logx ? xmax * pow(2, w + 1) : nnum ? xmax + step * (w + 1) : w + 1;
+        xs[npos++] = ax->logx ? xmax * pow(2, w + 1) : nnum ? xmax + ax->step * (w + 1) : w + 1;
     for (size_t i = 0; i < ps->ns; i++) {
         for (size_t k = 0; k < ps->sv[i].n; k++) {
             ppoint *p = &ps->sv[i].pt[k];
@@ -293,9 +304,22 @@ static void write_script(FILE *g, const pstate *ps, const char *xkey, const char
         }
         qsort(ps->sv[i].pt, ps->sv[i].n, sizeof *ps->sv[i].pt, cmp_point);
     }
-    logy = logy_opt > 0 || (logy_opt < 0 && ymax > 20 * ymin);
-    if (ymin == INFINITY)
-        logy = 0; /* no rate above zero: nothing to draw on a log axis */
+    ax->logy = logy_opt > 0 || (logy_opt < 0 && ax->ymax > 20 * ax->ymin);
+    if (ax->ymin == INFINITY)
+        ax->logy = 0; /* no rate above zero: nothing to draw on a log axis */
+    ax->nnum = nnum;
+    ax->npos = npos;
+    return 0;
+}
+
+/* The terminal, the title, the labels and the axes' ranges and tics. */
+static void write_frame(FILE *g, const pstate *ps, const char *xkey, const char *level,
+                        const char *out, int svg, const axes *ax)
+{
+    const double *xs = ax->xs;
+    const size_t nnum = ax->nnum, npos = ax->npos;
+    double lo, hi;
+    char tb[41];
 
     if (svg)
         fprintf(g, "set terminal svg size 1000,700\n");
@@ -319,14 +343,14 @@ static void write_script(FILE *g, const pstate *ps, const char *xkey, const char
     fprintf(g, "'\nset xlabel '");
     put_quoted(g, xkey);
     fprintf(g, "'\nset ylabel 'miss rate%s'\nset key outside %s\nset grid\n",
-            logy ? " (log scale)" : "",
+            ax->logy ? " (log scale)" : "",
             ps->ns > 8 ? "right top vertical" : "top center horizontal");
     lo = npos ? xs[0] : 0;
     hi = npos ? xs[npos - 1] : 1;
-    if (logx)
+    if (ax->logx)
         fprintf(g, "set logscale x 2\nset xrange [%.17g:%.17g]\n", lo / 1.25, hi * 1.25);
     else
-        fprintf(g, "set xrange [%.17g:%.17g]\n", lo - step / 2, hi + step / 2);
+        fprintf(g, "set xrange [%.17g:%.17g]\n", lo - ax->step / 2, hi + ax->step / 2);
     fprintf(g, "set xtics (");
     for (size_t k = 0; k < npos; k++) {
         char t[64];
@@ -342,11 +366,19 @@ static void write_script(FILE *g, const pstate *ps, const char *xkey, const char
         fprintf(g, "' %.17g", xs[k]);
     }
     fprintf(g, ")\n");
-    if (logy)
+    if (ax->logy)
         fprintf(g, "set logscale y 10\nset format y '%%g'\nset yrange [%.9g:%.9g]\n",
-                ymin / 1.5, ymax * 1.5);
+                ax->ymin / 1.5, ax->ymax * 1.5);
     else
-        fprintf(g, "set yrange [0:%.9g]\n", ymax > 0 ? ymax * 1.05 : 1);
+        fprintf(g, "set yrange [0:%.9g]\n", ax->ymax > 0 ? ax->ymax * 1.05 : 1);
+}
+
+/* The plot command, one line style per series, then each series' points
+ * (rates of 0 left out on a log axis). */
+static void write_series(FILE *g, const pstate *ps, int logy)
+{
+    const int multi = ps->ntraces > 1;
+
     fprintf(g, "plot ");
     for (size_t i = 0; i < ps->ns; i++) {
         const pseries *s = &ps->sv[i];
@@ -373,41 +405,54 @@ static void write_script(FILE *g, const pstate *ps, const char *xkey, const char
         }
         fprintf(g, "e\n");
     }
-    free(xs);
 }
 
-int cmd_plot(int argc, char **argv)
+/* Write the script for the series of ps to g: the picture goes to out, an
+ * SVG when svg is set, else a PNG (out may be a temporary name). */
+static void write_script(FILE *g, pstate *ps, const char *xkey, const char *level,
+                         const char *out, int svg, int logy_opt)
 {
-    int opt_status;
+    axes ax;
+
+    if (lay_out_axes(ps, xkey, logy_opt, &ax) != 0)
+        return;
+    write_frame(g, ps, xkey, level, out, svg, &ax);
+    write_series(g, ps, ax.logy);
+    free(ax.xs);
+}
+
+/* What the command line asks for. */
+typedef struct plot_args {
+    const char *out, *xkey, *level, *script;
+    int logy;              /* 1 --log-y, 0 --linear-y, -1 chosen by the rates */
+    char outbuf[4200];
+} plot_args;
+
+/* Read the options into a (the picture's name made from the CSV's when
+ * not given): -1 to go on, else the exit status. optind is left at the CSV. */
+static int parse_args(int argc, char **argv, plot_args *a)
+{
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'}, {"x", required_argument, NULL, 'x'},
         {"level", required_argument, NULL, 'L'},  {"script", required_argument, NULL, 'S'},
         {"log-y", no_argument, NULL, 'Y'},        {"linear-y", no_argument, NULL, 'y'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
-    const char *out = NULL, *xkey = NULL, *level = NULL, *script = NULL;
-    char outbuf[4200], lvbuf[64], hb[16384], *hf[512];
-    char *text, *p, *nl;
-    const char *body;
-    size_t len;
-    char why[160];
-    int c, nh, cx = -1, c_level, c_rate, c_trace, c_first, logy = -1, status = EXIT_OK;
-    pstate ps;
-    cli_out so, po;
-    FILE *g;
+    int c, opt_status;
 
-    memset(&ps, 0, sizeof ps);
+    memset(a, 0, sizeof *a);
+    a->logy = -1;
     optind = 1;
     while ((c = cli_option(argc, argv, "o:h", opts, NULL, help, &opt_status)) !=
            CLI_OPT_END) {
         switch (c) {
         case CLI_OPT_STOP: return opt_status;
-        case 'o': out = optarg; break;
-        case 'x': xkey = optarg; break;
-        case 'L': level = optarg; break;
-        case 'S': script = optarg; break;
-        case 'Y': logy = 1; break;
-        case 'y': logy = 0; break;
+        case 'o': a->out = optarg; break;
+        case 'x': a->xkey = optarg; break;
+        case 'L': a->level = optarg; break;
+        case 'S': a->script = optarg; break;
+        case 'Y': a->logy = 1; break;
+        case 'y': a->logy = 0; break;
         }
     }
     if (optind != argc - 1) {
@@ -415,23 +460,82 @@ int cmd_plot(int argc, char **argv)
         help(stderr);
         return EXIT_USAGE;
     }
-    if (!out) {
+    if (!a->out) {
         const char *in = argv[optind];
         size_t n = strlen(in);
-        snprintf(outbuf, sizeof outbuf, "%.*s.svg",
+        snprintf(a->outbuf, sizeof a->outbuf, "%.*s.svg",
                  (int)(n > 4 && strcmp(in + n - 4, ".csv") == 0 ? n - 4 : n), in);
-        out = outbuf;
+        a->out = a->outbuf;
     }
-    if (strlen(out) < 5 || (strcmp(out + strlen(out) - 4, ".svg") != 0 &&
-                            strcmp(out + strlen(out) - 4, ".png") != 0)) {
-        cli_error("plot: -o %s: the name must end in .svg or .png", out);
+    if (strlen(a->out) < 5 || (strcmp(a->out + strlen(a->out) - 4, ".svg") != 0 &&
+                               strcmp(a->out + strlen(a->out) - 4, ".png") != 0)) {
+        cli_error("plot: -o %s: the name must end in .svg or .png", a->out);
         return EXIT_USAGE;
     }
-    if (!script && !have_gnuplot()) {
+    if (!a->script && !have_gnuplot()) {
         cli_error("plot: gnuplot is not installed (Debian package gnuplot-nox); --script FILE "
                   "writes the gnuplot script instead");
         return EXIT_INPUT;
     }
+    return -1;
+}
+
+/* Write the script (--script), or have gnuplot draw the picture. The script,
+ * and gnuplot's picture, follow the rules of every output of cachet
+ * (cli_out.c): gnuplot writes the picture to the temporary file made for
+ * it, renamed when gnuplot succeeds. The exit status. */
+static int draw(pstate *ps, const plot_args *a, const char *xkey, const char *level)
+{
+    const char *out = a->out;
+    ct_error err = {0};
+    cli_out so, po;
+    FILE *g;
+
+    if (a->script) {
+        if (cli_out_open(&so, a->script, &err) != CT_OK)
+            return cli_fail(&err);
+        g = so.f;
+    } else {
+        if (cli_out_open(&po, out, &err) != CT_OK)
+            return cli_fail(&err);
+        g = popen("gnuplot", "w");
+        if (!g) {
+            cli_error("plot: cannot start gnuplot");
+            cli_out_abort(&po);
+            return EXIT_INPUT;
+        }
+    }
+    write_script(g, ps, xkey, level, a->script || po.direct ? out : po.tmp,
+                 strcmp(out + strlen(out) - 4, ".svg") == 0, a->logy);
+    if (a->script)
+        return cli_out_commit(&so, &err) != CT_OK ? cli_fail(&err) : EXIT_OK;
+    if (pclose(g) != 0) {
+        cli_error("plot: gnuplot failed");
+        cli_out_abort(&po);
+        return EXIT_INPUT;
+    }
+    if (cli_out_commit(&po, &err) != CT_OK)
+        return cli_fail(&err);
+    printf("%s\n", out);
+    return EXIT_OK;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    plot_args a;
+    const char *level;
+    char lvbuf[64], hb[16384], *hf[512];
+    char *text, *p, *nl;
+    const char *body;
+    size_t len;
+    char why[160];
+    int nh, cx = -1, c_level, c_rate, c_trace, c_first, status = EXIT_OK;
+    pstate ps;
+
+    memset(&ps, 0, sizeof ps);
+    if ((status = parse_args(argc, argv, &a)) >= 0)
+        return status;
+    status = EXIT_OK;
     text = read_text_file(argv[optind], &len, why, sizeof why);
     if (!text) {
         cli_error("%s: cannot read: %s", argv[optind], why);
@@ -450,16 +554,17 @@ int cmd_plot(int argc, char **argv)
         return EXIT_INPUT;
     }
     for (int i = 1; i < c_first; i++) {
-        if (xkey ? strcmp(hf[i], xkey) == 0 : (cx < 0 && strstr(hf[i], ".size") != NULL))
+        if (a.xkey ? strcmp(hf[i], a.xkey) == 0 : (cx < 0 && strstr(hf[i], ".size") != NULL))
             cx = i;
     }
-    if (cx < 0 && !xkey)
+    if (cx < 0 && !a.xkey)
         cx = 1;
     if (cx < 0) {
-        cli_error("plot: --x %s: not a swept key of %s", xkey, argv[optind]);
+        cli_error("plot: --x %s: not a swept key of %s", a.xkey, argv[optind]);
         free(text);
         return EXIT_USAGE;
     }
+    level = a.level;
     if (!level) {
         snprintf(lvbuf, sizeof lvbuf, "%.*s", (int)strcspn(hf[cx], "."), hf[cx]);
         level = lvbuf;
@@ -487,47 +592,7 @@ int cmd_plot(int argc, char **argv)
         status = EXIT_INPUT;
         goto out;
     }
-    /* The script, and gnuplot's picture, follow the rules of every output of
-     * cachet (cli_out.c): gnuplot writes the picture to the temporary file
-     * made for it, renamed when gnuplot succeeds. */
-    if (script) {
-        ct_error err = {0};
-        if (cli_out_open(&so, script, &err) != CT_OK) {
-            status = cli_fail(&err);
-            goto out;
-        }
-        g = so.f;
-    } else {
-        ct_error err = {0};
-        if (cli_out_open(&po, out, &err) != CT_OK) {
-            status = cli_fail(&err);
-            goto out;
-        }
-        g = popen("gnuplot", "w");
-        if (!g) {
-            cli_error("plot: cannot start gnuplot");
-            cli_out_abort(&po);
-            status = EXIT_INPUT;
-            goto out;
-        }
-    }
-    write_script(g, &ps, hf[cx], level, script || po.direct ? out : po.tmp,
-                 strcmp(out + strlen(out) - 4, ".svg") == 0, logy);
-    if (script) {
-        ct_error err = {0};
-        if (cli_out_commit(&so, &err) != CT_OK)
-            status = cli_fail(&err);
-    } else if (pclose(g) != 0) {
-        cli_error("plot: gnuplot failed");
-        cli_out_abort(&po);
-        status = EXIT_INPUT;
-    } else {
-        ct_error err = {0};
-        if (cli_out_commit(&po, &err) != CT_OK)
-            status = cli_fail(&err);
-        else
-            printf("%s\n", out);
-    }
+    status = draw(&ps, &a, hf[cx], level);
 out:
     for (size_t i = 0; i < ps.ns; i++)
         free(ps.sv[i].pt);

@@ -174,9 +174,19 @@ out:
     return rc;
 }
 
-int cmd_run(int argc, char **argv)
+/* What the command line asks for besides the common options. */
+typedef struct run_args {
+    cli_common co;
+    const char *json, *csv, *events, *compat;
+    uint64_t interval;
+    ct_window win;
+    int quiet;
+} run_args;
+
+/* Read the options into a: -1 to go on, else the exit status (help,
+ * usage errors). optind is left at the first trace. */
+static int parse_args(int argc, char **argv, run_args *a)
 {
-    int opt_status;
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
         {"format", required_argument, NULL, 'f'}, {"lenient", no_argument, NULL, 'L'},
@@ -188,36 +198,23 @@ int cmd_run(int argc, char **argv)
         {"interval", required_argument, NULL, 'I'},
         {NULL, 0, NULL, 0},
     };
-    cli_common co = {0};
-    const char *json = NULL, *csv = NULL, *events = NULL, *compat = NULL;
-    event_log log = {0};
-    interval_log ivl = {0};
-    uint64_t interval = 0;
-    int log_open = 0, ivl_open = 0;
-    int quiet = 0, c, rc, status = EXIT_OK, stopped = 0;
-    ct_error err = {0};
-    ct_config *cfg = NULL;
-    ct_trace *t = NULL;
-    ct_sim *s = NULL;
-    ct_batch b = {0};
-    ct_trace_opts to = {0};
-    uint64_t *sizes = NULL;
-    ct_window win = {0, 0, UINT64_MAX, 0};
-    double t0;
+    int opt_status, c;
 
+    memset(a, 0, sizeof *a);
+    a->win = (ct_window){0, 0, UINT64_MAX, 0};
     optind = 1;
-    while ((c = cli_option(argc, argv, "c:s:f:n:qh", opts, &co, help, &opt_status)) !=
+    while ((c = cli_option(argc, argv, "c:s:f:n:qh", opts, &a->co, help, &opt_status)) !=
            CLI_OPT_END) {
         switch (c) {
         case CLI_OPT_STOP: return opt_status;
-        case 'J': json = optarg; break;
-        case 'C': csv = optarg; break;
-        case 'E': events = optarg; break;
+        case 'J': a->json = optarg; break;
+        case 'C': a->csv = optarg; break;
+        case 'E': a->events = optarg; break;
         case 'n':
         case 'K':
         case 'W': {
             static const char *const what[] = {"--max-accesses", "--skip", "--warmup"};
-            uint64_t *to = c == 'n' ? &win.sim : c == 'K' ? &win.skip : &win.warmup;
+            uint64_t *to = c == 'n' ? &a->win.sim : c == 'K' ? &a->win.skip : &a->win.warmup;
             if (cli_count(optarg, UINT64_MAX, to) != 0) {
                 cli_error("run: %s takes a count of references, not \"%s\"",
                           what[c == 'n' ? 0 : c == 'K' ? 1 : 2], optarg);
@@ -225,10 +222,10 @@ int cmd_run(int argc, char **argv)
             }
             break;
         }
-        case 'q': quiet = 1; break;
-        case 'X': compat = optarg; break;
+        case 'q': a->quiet = 1; break;
+        case 'X': a->compat = optarg; break;
         case 'I':
-            if (cli_count(optarg, UINT64_MAX, &interval) != 0 || interval == 0) {
+            if (cli_count(optarg, UINT64_MAX, &a->interval) != 0 || a->interval == 0) {
                 cli_error("run: --interval takes a count of accesses above 0, not \"%s\"",
                           optarg);
                 return EXIT_USAGE;
@@ -236,7 +233,7 @@ int cmd_run(int argc, char **argv)
             break;
         }
     }
-    if (interval && !csv) {
+    if (a->interval && !a->csv) {
         cli_error("run: --interval writes its rows to the CSV: give --csv FILE too");
         return EXIT_USAGE;
     }
@@ -246,98 +243,194 @@ int cmd_run(int argc, char **argv)
         return EXIT_USAGE;
     }
     {
-        const char *outs[] = {json, csv, events};
-        char *cfg_in[] = {(char *)co.config_path};
+        const char *outs[] = {a->json, a->csv, a->events};
+        char *cfg_in[] = {(char *)a->co.config_path};
         if (cli_out_distinct(outs, 3, argv + optind, argc - optind) != 0 ||
-            cli_out_distinct(outs, 3, cfg_in, co.config_path ? 1 : 0) != 0)
+            cli_out_distinct(outs, 3, cfg_in, a->co.config_path ? 1 : 0) != 0)
             return EXIT_USAGE;
     }
+    return -1;
+}
+
+/* The first pass of replacement = opt, before the run: the exit status of
+ * a failure (reported), or EXIT_OK. */
+static int run_opt_first_pass(ct_sim *s, const ct_config *cfg, run_args *a, char **paths,
+                              int n, const ct_trace_opts *to, ct_error *err)
+{
+    int masked = 0;
+    int rc = opt_first_pass(s, cfg, &a->win, paths, n, to, a->quiet, &masked, err);
+
+    if (masked)
+        return cli_masked(n, paths, "simulated");
+    if (rc == CT_E_INTERRUPTED || (rc != CT_OK && cli_interrupted())) {
+        cli_error("interrupted in the first pass of replacement = opt: nothing simulated, "
+                  "no output file written");
+        return 130;
+    }
+    return rc != CT_OK ? cli_fail(err) : EXIT_OK;
+}
+
+/* --events: the log of the model's events, named as Tarmac names the
+ * structures; the sink is set on s. */
+static int open_event_log(event_log *log, ct_sim *s, const ct_config *cfg, const char *path,
+                          ct_error *err)
+{
+    const size_t nlv = ct_sim_nlevels(s), ntlb = ct_sim_ntlbs(s);
+
+    log->nlevels = nlv;
+    log->names = calloc(nlv + ntlb + 1, sizeof *log->names);
+    log->walk_names = calloc(ntlb + 1, sizeof *log->walk_names);
+    if (!log->names || !log->walk_names)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < nlv; i++)
+        (void)ct_level_tarmac_name(cfg, s, i, log->names[i], sizeof log->names[i]);
+    for (size_t i = 0; i < ntlb; i++) {
+        (void)ct_tlb_tarmac_name(cfg, s, i, 0, log->names[nlv + i], sizeof log->names[0]);
+        (void)ct_tlb_tarmac_name(cfg, s, i, 1, log->walk_names[i], sizeof log->walk_names[0]);
+    }
+    if (cli_out_open(&log->out, path, err) != CT_OK)
+        return err->code;
+    ct_sim_set_event_sink(s, log_event, log);
+    return CT_OK;
+}
+
+/* --interval: the CSV rows of every interval, the sink set on s. */
+static int open_interval_log(interval_log *ivl, ct_sim *s, const ct_config *cfg,
+                             const ct_run_meta *meta, uint64_t *sizes, const run_args *a,
+                             ct_error *err)
+{
+    ivl->cfg = cfg;
+    ivl->header = 1;
+    ivl->meta = *meta;
+    ivl->meta.trace_sizes = sizes;
+    if (cli_out_open(&ivl->out, a->csv, err) != CT_OK)
+        return err->code;
+    ct_sim_set_interval(s, a->interval, log_interval, ivl);
+    return CT_OK;
+}
+
+/* A run stopped by a signal: its results go to the terminal only. The exit
+ * status. */
+static int report_interrupted(ct_sim *s, const ct_config *cfg, const ct_run_meta *meta,
+                              int quiet)
+{
+    cli_error("interrupted: the figures cover the trace read so far; no output file "
+              "written");
+    if (!quiet) {
+        ct_writer w = cli_stdout_writer();
+        ct_sim_finish(s);
+        ct_report_table(&w, s, cfg, meta);
+    }
+    return 130;
+}
+
+/* The results of a finished run: the table on stdout (unless quiet or an
+ * output is stdout), the JSON, the CSV (after the interval rows when
+ * --interval wrote some: *ivl_open is then cleared). */
+static int write_reports(ct_sim *s, const ct_config *cfg, ct_run_meta *meta, const run_args *a,
+                         interval_log *ivl, int *ivl_open, ct_error *err)
+{
+    cli_out o;
+
+    if (!a->quiet && !(a->json && strcmp(a->json, "-") == 0) &&
+        !(a->csv && strcmp(a->csv, "-") == 0)) {
+        ct_writer w = cli_stdout_writer();
+        ct_report_table(&w, s, cfg, meta);
+    }
+    if (a->json) {
+        if (cli_out_open(&o, a->json, err) != CT_OK)
+            return err->code;
+        meta->seconds = 0; /* keep JSON deterministic */
+        ct_report_json(&o.w, s, cfg, meta);
+        if (cli_out_commit(&o, err) != CT_OK)
+            return err->code;
+    }
+    if (a->csv && *ivl_open) {  /* after the rows of the intervals */
+        ct_report_csv(&ivl->out.w, s, cfg, meta, ivl->header);
+        *ivl_open = 0;
+        if (cli_out_commit(&ivl->out, err) != CT_OK)
+            return err->code;
+    } else if (a->csv) {
+        if (cli_out_open(&o, a->csv, err) != CT_OK)
+            return err->code;
+        ct_report_csv(&o.w, s, cfg, meta, 1);
+        if (cli_out_commit(&o, err) != CT_OK)
+            return err->code;
+    }
+    return CT_OK;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    run_args a;
+    event_log log = {0};
+    interval_log ivl = {0};
+    int log_open = 0, ivl_open = 0;
+    int rc, status = EXIT_OK, stopped;
+    ct_error err = {0};
+    ct_config *cfg = NULL;
+    ct_trace *t = NULL;
+    ct_sim *s = NULL;
+    ct_batch b = {0};
+    ct_trace_opts to = {0};
+    uint64_t *sizes = NULL;
+    ct_run_meta meta = {0};
+    size_t n;
+    double t0;
+
+    if ((status = parse_args(argc, argv, &a)) >= 0)
+        return status;
+    status = EXIT_OK;
+    n = (size_t)(argc - optind);
     cli_catch_signals(); /* from here on no output file is left half-written */
-    co.drcachesim = compat && strcmp(compat, "drcachesim") == 0 && !co.config_path;
-    if ((rc = cli_load_config(&co, &cfg, &err)) != CT_OK)
+    a.co.drcachesim = a.compat && strcmp(a.compat, "drcachesim") == 0 && !a.co.config_path;
+    if ((rc = cli_load_config(&a.co, &cfg, &err)) != CT_OK)
         return cli_fail(&err);
-    if (compat && (rc = ct_config_set_kv(cfg, "system", "compat", compat, &err)) != CT_OK) {
+    if (a.compat && (rc = ct_config_set_kv(cfg, "system", "compat", a.compat, &err)) != CT_OK) {
         status = cli_fail(&err);
         goto out;
     }
     to.cfg = cfg;
-    to.skip_refs = win.skip;   /* dropped before scheduling, as drcachesim does */
-    win.dropped = win.skip;
-    win.skip = 0;
+    to.skip_refs = a.win.skip;   /* dropped before scheduling, as drcachesim does */
+    a.win.dropped = a.win.skip;
+    a.win.skip = 0;
     if ((rc = ct_sim_create(&s, cfg, &err)) != CT_OK ||
-        (rc = ct_sim_set_window(s, &win, &err)) != CT_OK) {
+        (rc = ct_sim_set_window(s, &a.win, &err)) != CT_OK) {
         status = cli_fail(&err);
         goto out;
     }
-    if (ct_sim_opt_levels(s) > 0) {
-        int masked = 0;
-        rc = opt_first_pass(s, cfg, &win, argv + optind, argc - optind, &to, quiet, &masked,
-                            &err);
-        if (masked) {
-            status = cli_masked(argc - optind, argv + optind, "simulated");
-            goto out;
-        }
-        if (rc == CT_E_INTERRUPTED || (rc != CT_OK && cli_interrupted())) {
-            cli_error("interrupted in the first pass of replacement = opt: nothing simulated, "
-                      "no output file written");
-            status = 130;
-            goto out;
-        }
-        if (rc != CT_OK) {
-            status = cli_fail(&err);
-            goto out;
-        }
-    }
+    if (ct_sim_opt_levels(s) > 0 &&
+        (status = run_opt_first_pass(s, cfg, &a, argv + optind, argc - optind, &to, &err)) !=
+            EXIT_OK)
+        goto out;
     if ((rc = cli_open_trace(&t, &b, argv + optind, argc - optind, &to, &err)) != CT_OK) {
         status = cli_fail(&err);
         goto out;
     }
-    if (events) {
-        const size_t nlv = ct_sim_nlevels(s), ntlb = ct_sim_ntlbs(s);
-        log.nlevels = nlv;
-        log.names = calloc(nlv + ntlb + 1, sizeof *log.names);
-        log.walk_names = calloc(ntlb + 1, sizeof *log.walk_names);
-        if (!log.names || !log.walk_names) {
-            cli_error("out of memory");
-            status = EXIT_INPUT;
-            goto out;
-        }
-        for (size_t i = 0; i < nlv; i++)
-            (void)ct_level_tarmac_name(cfg, s, i, log.names[i], sizeof log.names[i]);
-        for (size_t i = 0; i < ntlb; i++) {
-            (void)ct_tlb_tarmac_name(cfg, s, i, 0, log.names[nlv + i], sizeof log.names[0]);
-            (void)ct_tlb_tarmac_name(cfg, s, i, 1, log.walk_names[i], sizeof log.walk_names[0]);
-        }
-        if (cli_out_open(&log.out, events, &err) != CT_OK) {
-            status = cli_fail(&err);
+    if (a.events) {
+        if ((rc = open_event_log(&log, s, cfg, a.events, &err)) != CT_OK) {
+            status = rc == CT_E_NOMEM ? (cli_error("out of memory"), EXIT_INPUT)
+                                      : cli_fail(&err);
             goto out;
         }
         log_open = 1;
-        ct_sim_set_event_sink(s, log_event, &log);
     }
-    {
-        size_t n = (size_t)(argc - optind);
-        sizes = calloc(n, sizeof *sizes);
-        for (size_t i = 0; sizes && i < n; i++)
-            sizes[i] = cli_file_size(argv[optind + (int)i]);
-    }
-    if (interval) {
-        ivl.cfg = cfg;
-        ivl.header = 1;
-        ivl.meta.config_path = co.config_path ? co.config_path : "";
-        ivl.meta.traces = (const char *const *)argv + optind;
-        ivl.meta.ntraces = (size_t)(argc - optind);
-        ivl.meta.trace_sizes = sizes;
-        ivl.meta.format = ct_trace_get_info(t)->format;
-        if (cli_out_open(&ivl.out, csv, &err) != CT_OK) {
+    sizes = calloc(n, sizeof *sizes);
+    for (size_t i = 0; sizes && i < n; i++)
+        sizes[i] = cli_file_size(argv[optind + (int)i]);
+    meta.config_path = a.co.config_path ? a.co.config_path : "";
+    meta.traces = (const char *const *)argv + optind;
+    meta.ntraces = n;
+    meta.format = ct_trace_get_info(t)->format;
+    if (a.interval) {
+        if (open_interval_log(&ivl, s, cfg, &meta, sizes, &a, &err) != CT_OK) {
             status = cli_fail(&err);
             goto out;
         }
         ivl_open = 1;
-        ct_sim_set_interval(s, interval, log_interval, &ivl);
     }
     t0 = cli_now();
-    rc = simulate(s, t, &b, quiet, &err);
+    rc = simulate(s, t, &b, a.quiet, &err);
     stopped = rc == CT_E_INTERRUPTED;
     if (rc == CT_E_UNSUPPORTED && ct_trace_get_info(t)->masked_addresses) {
         status = cli_masked(argc - optind, argv + optind, "simulated");
@@ -350,20 +443,7 @@ int cmd_run(int argc, char **argv)
     }
     report_diagnostics(ct_trace_get_info(t));
     if (stopped) {
-        /* the results of an unfinished run go to the terminal only */
-        cli_error("interrupted: the figures cover the trace read so far; no output file "
-                  "written");
-        status = 130;
-        if (!quiet) {
-            ct_writer w = cli_stdout_writer();
-            ct_run_meta meta = {0};
-            meta.config_path = co.config_path ? co.config_path : "";
-            meta.traces = (const char *const *)argv + optind;
-            meta.ntraces = (size_t)(argc - optind);
-            meta.format = ct_trace_get_info(t)->format;
-            ct_sim_finish(s);
-            ct_report_table(&w, s, cfg, &meta);
-        }
+        status = report_interrupted(s, cfg, &meta, a.quiet);
         goto out;
     }
     if (ct_sim_opt_check(s, &err) != CT_OK) {
@@ -379,55 +459,10 @@ int cmd_run(int argc, char **argv)
             goto out;
         }
     }
-    {
-        size_t n = (size_t)(argc - optind);
-        ct_run_meta meta = {0};
-        meta.config_path = co.config_path ? co.config_path : "";
-        meta.traces = (const char *const *)argv + optind;
-        meta.ntraces = n;
-        meta.trace_sizes = sizes;
-        meta.format = ct_trace_get_info(t)->format;
-        meta.seconds = cli_now() - t0;
-
-        if (!quiet && !(json && strcmp(json, "-") == 0) && !(csv && strcmp(csv, "-") == 0)) {
-            ct_writer w = cli_stdout_writer();
-            ct_report_table(&w, s, cfg, &meta);
-        }
-        if (json) {
-            cli_out o;
-            if (cli_out_open(&o, json, &err) != CT_OK) {
-                status = cli_fail(&err);
-                goto out;
-            }
-            meta.seconds = 0; /* keep JSON deterministic */
-            ct_report_json(&o.w, s, cfg, &meta);
-            if (cli_out_commit(&o, &err) != CT_OK) {
-                status = cli_fail(&err);
-                goto out;
-            }
-        }
-        if (csv) {
-            cli_out o;
-            if (ivl_open) {  /* after the rows of the intervals */
-                ct_report_csv(&ivl.out.w, s, cfg, &meta, ivl.header);
-                ivl_open = 0;
-                if (cli_out_commit(&ivl.out, &err) != CT_OK) {
-                    status = cli_fail(&err);
-                    goto out;
-                }
-            } else {
-                if (cli_out_open(&o, csv, &err) != CT_OK) {
-                    status = cli_fail(&err);
-                    goto out;
-                }
-                ct_report_csv(&o.w, s, cfg, &meta, 1);
-                if (cli_out_commit(&o, &err) != CT_OK) {
-                    status = cli_fail(&err);
-                    goto out;
-                }
-            }
-        }
-    }
+    meta.trace_sizes = sizes;
+    meta.seconds = cli_now() - t0;
+    if (write_reports(s, cfg, &meta, &a, &ivl, &ivl_open, &err) != CT_OK)
+        status = cli_fail(&err);
 out:
     if (log_open)
         cli_out_abort(&log.out);

@@ -396,7 +396,17 @@ static int mpi_gather(sweep_cli *c, int rank, int size)
 }
 #endif
 
-int cmd_sweep(int argc, char **argv)
+/* What the command line asks for. */
+typedef struct sweep_args {
+    ct_sweep_opts so;
+    ct_window win;
+    const char *out_path, *shard, *emit;
+    int resume, list, use_mpi, quiet;
+} sweep_args;
+
+/* Read the options into a: -1 to go on, else the exit status (help,
+ * usage errors). optind is left at the sweep file. */
+static int parse_args(int argc, char **argv, sweep_args *a)
 {
     static const struct option opts[] = {
         {"threads", required_argument, NULL, 'j'}, {"output", required_argument, NULL, 'o'},
@@ -411,18 +421,12 @@ int cmd_sweep(int argc, char **argv)
         {"format", required_argument, NULL, 'f'},
         {NULL, 0, NULL, 0},
     };
-    ct_window win = {0, 0, UINT64_MAX, 0};
-    const char *out_path = "-", *shard = NULL, *emit = NULL;
-    int resume = 0, list = 0, use_mpi = 0, c, rc, status = EXIT_OK;
-    ct_sweep_opts so;
-    ct_error err = {0};
-    sweep_cli sc;
-    char journal_path[4200] = "", *sig = NULL;
-    cli_out jout;
-    int rank = 0, nranks = 1;
+    ct_sweep_opts *so = &a->so;
+    int c;
 
-    memset(&so, 0, sizeof so);
-    memset(&sc, 0, sizeof sc);
+    memset(a, 0, sizeof *a);
+    a->win = (ct_window){0, 0, UINT64_MAX, 0};
+    a->out_path = "-";
     optind = 1;
     while ((c = getopt_long(argc, argv, "j:o:n:f:qh", opts, NULL)) != -1) {
         char *end;
@@ -431,32 +435,32 @@ int cmd_sweep(int argc, char **argv)
         case 'K':
         case 'W': {
             static const char *const what[] = {"-n", "--skip", "--warmup"};
-            uint64_t *to = c == 'n' ? &win.sim : c == 'K' ? &win.skip : &win.warmup;
+            uint64_t *to = c == 'n' ? &a->win.sim : c == 'K' ? &a->win.skip : &a->win.warmup;
             if (!optarg[0] || optarg[0] == '-' || (*to = strtoull(optarg, &end, 10), *end)) {
                 cli_error("sweep: %s takes a count of references, not \"%s\"",
                           what[c == 'n' ? 0 : c == 'K' ? 1 : 2], optarg);
                 return EXIT_USAGE;
             }
-            so.window = &win;
+            so->window = &a->win;
             break;
         }
         case 'j':
-            so.threads = (unsigned)strtoul(optarg, &end, 10);
-            if (*end || !so.threads || so.threads > 1024) {
+            so->threads = (unsigned)strtoul(optarg, &end, 10);
+            if (*end || !so->threads || so->threads > 1024) {
                 cli_error("sweep: -j %s: expected a number of threads (1..1024)", optarg);
                 return EXIT_USAGE;
             }
             break;
-        case 'o': out_path = optarg; break;
-        case 'f': so.format = optarg; break;
-        case 'R': resume = 1; break;
+        case 'o': a->out_path = optarg; break;
+        case 'f': so->format = optarg; break;
+        case 'R': a->resume = 1; break;
         case 'S':
-            if (sscanf(optarg, "%u/%u", &so.shard_k, &so.shard_n) != 2 || !so.shard_n ||
-                so.shard_k >= so.shard_n) {
+            if (sscanf(optarg, "%u/%u", &so->shard_k, &so->shard_n) != 2 || !so->shard_n ||
+                so->shard_k >= so->shard_n) {
                 cli_error("sweep: --shard %s: expected K/N with 0 <= K < N", optarg);
                 return EXIT_USAGE;
             }
-            shard = optarg;
+            a->shard = optarg;
             break;
         case 'I': {
             uint64_t v;
@@ -464,28 +468,28 @@ int cmd_sweep(int argc, char **argv)
                 cli_error("sweep: --interval %s: expected a number of accesses", optarg);
                 return EXIT_USAGE;
             }
-            so.interval = v;
+            so->interval = v;
             break;
         }
         case 'P':
-            so.sample = strtod(optarg, &end);
-            if (*end || !(so.sample > 0 && so.sample < 1)) {
+            so->sample = strtod(optarg, &end);
+            if (*end || !(so->sample > 0 && so->sample < 1)) {
                 cli_error("sweep: --sample %s: expected a rate between 0 and 1", optarg);
                 return EXIT_USAGE;
             }
             break;
         case 'D':
-            so.sample_seed = strtoull(optarg, &end, 0);
+            so->sample_seed = strtoull(optarg, &end, 0);
             if (*end || !*optarg) {
                 cli_error("sweep: --sample-seed %s: expected a number", optarg);
                 return EXIT_USAGE;
             }
             break;
-        case 'N': so.no_onepass = 1; break;
-        case 'l': list = 1; break;
-        case 'E': emit = optarg; break;
-        case 'M': use_mpi = 1; break;
-        case 'q': sc.quiet = 1; break;
+        case 'N': so->no_onepass = 1; break;
+        case 'l': a->list = 1; break;
+        case 'E': a->emit = optarg; break;
+        case 'M': a->use_mpi = 1; break;
+        case 'q': a->quiet = 1; break;
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
         }
@@ -496,40 +500,164 @@ int cmd_sweep(int argc, char **argv)
         return EXIT_USAGE;
     }
 #ifndef CACHET_HAVE_MPI
-    if (use_mpi) {
+    if (a->use_mpi) {
         cli_error("sweep: --mpi: this cachet was built without MPI (configure with "
                   "-DCACHET_MPI=ON)");
         return EXIT_USAGE;
     }
 #endif
-    if (resume && strcmp(out_path, "-") == 0) {
+    if (a->resume && strcmp(a->out_path, "-") == 0) {
         cli_error("sweep: --resume needs -o FILE");
         return EXIT_USAGE;
     }
-    if (use_mpi && (resume || shard)) {
+    if (a->use_mpi && (a->resume || a->shard)) {
         cli_error("sweep: --mpi shares the points itself: no --resume or --shard with it");
         return EXIT_USAGE;
     }
+    return -1;
+}
+
+/* --list: the points and the skipped combinations. */
+static void list_points(const ct_sweep *sw)
+{
+    printf("point");
+    for (size_t j = 0; j < ct_sweep_nparams(sw); j++)
+        printf("  %s", ct_sweep_param(sw, j));
+    printf("\n");
+    for (size_t i = 0; i < ct_sweep_npoints(sw); i++) {
+        printf("%zu", i);
+        for (size_t j = 0; j < ct_sweep_nparams(sw); j++)
+            printf("  %s", ct_sweep_point_value(sw, i, j));
+        printf("\n");
+    }
+    for (size_t k = 0; k < ct_sweep_nskipped(sw); k++)
+        printf("skipped  %s\n", ct_sweep_skipped(sw, k));
+}
+
+/* Start the journal OUT.csv.partial (journal_path) for a sweep to a file:
+ * its signature, the points a --resume finds done in it, then the file
+ * rewritten with what it keeps. EXIT_OK, or the exit status after an error
+ * was reported. */
+static int open_journal(sweep_cli *sc, const sweep_args *a, const char *sweep_path,
+                        char *journal_path, size_t n, char **sig)
+{
+    const ct_sweep_opts *so = &a->so;
+    const ct_window *win = &a->win;
+    ct_error err = {0};
+    cli_out jout;
+    int loaded = 0;
+
+    *sig = journal_signature(sc, sweep_path, so->interval ? so->interval : 1000000,
+                             so->sample,
+                             so->sample_seed ^
+                                 (so->window ? (win->skip * 0x9e3779b97f4a7c15ull) ^
+                                                   (win->warmup * 0xc2b2ae3d27d4eb4full) ^
+                                                   (win->sim * 0x165667b19e3779f9ull)
+                                             : 0),
+                             a->shard);
+    if (!*sig) {
+        cli_error("out of memory");
+        return EXIT_INPUT;
+    }
+    snprintf(journal_path, n, "%s.partial", a->out_path);
+    if (a->resume) {
+        loaded = journal_load(sc, journal_path, *sig, &err);
+        if (loaded < 0)
+            return cli_fail(&err);
+        if (!sc->quiet)
+            cli_error("sweep: resuming: %d finished (trace, point) pair%s in %s", loaded,
+                      loaded == 1 ? "" : "s", journal_path);
+    }
+    /* the journal with what it keeps: written beside it and renamed over
+     * it as every output is (cli_out.c), then appended to in place */
+    if (cli_out_open(&jout, journal_path, &err) != CT_OK)
+        return cli_fail(&err);
+    sc->journal = jout.f;
+    fputs(*sig, sc->journal);
+    {
+        ct_writer jw = cli_file_writer(sc->journal);
+        ct_sweep_csv_header(&jw, sc->sw);
+    }
+    for (size_t i = 0; i < sc->done.n; i++)
+        fprintf(sc->journal, "%s#done,%zu,%zu\n", sc->done.v[i].text, sc->done.v[i].trace,
+                sc->done.v[i].point);
+    if (cli_out_publish(&jout, &err) != CT_OK) {
+        cli_out_abort(&jout);
+        sc->journal = NULL;
+        return cli_fail(&err);
+    }
+    return EXIT_OK;
+}
+
+/* After ct_sweep_run returned rc: an interrupted sweep keeps its journal, a
+ * failed one reports why, a finished one writes OUT.csv (and its fits) and
+ * drops the journal. The exit status. */
+static int finish(sweep_cli *sc, int rc, ct_error *err, const char *out_path,
+                  const char *journal_path)
+{
+    if (rc == CT_E_INTERRUPTED) { /* OUT.csv is not written: the journal keeps the points */
+        if (sc->journal) {
+            fclose(sc->journal);
+            sc->journal = NULL;
+            cli_error("interrupted: %zu finished (trace, point) pair%s kept in %s; run again "
+                      "with --resume to finish (%s is written only when complete)", sc->done.n,
+                      sc->done.n == 1 ? "" : "s", journal_path, out_path);
+        } else {
+            cli_error("interrupted: nothing written (%zu finished (trace, point) pair%s "
+                      "dropped: with -o FILE a journal keeps them for --resume)", sc->done.n,
+                      sc->done.n == 1 ? "" : "s");
+        }
+        return 130;
+    }
+    if (rc != CT_OK) {
+        int status;
+        if (sc->journal_errno) /* the journal's write failed, not the sweep */
+            ct_error_set(err, CT_E_IO, "%s: write error: %s", journal_path,
+                         strerror(sc->journal_errno));
+        status = cli_fail(err);
+        if (sc->journal) {
+            fclose(sc->journal);
+            sc->journal = NULL;
+            if (sc->done.n == 0)
+                unlink(journal_path);
+        }
+        return status;
+    }
+    if (sc->journal) {
+        fclose(sc->journal);
+        sc->journal = NULL;
+    }
+    if (write_outputs(sc, out_path, 1, err) != CT_OK)
+        return cli_fail(err);
+    if (journal_path[0])
+        unlink(journal_path);
+    return EXIT_OK;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    sweep_args a;
+    ct_sweep_opts *so = &a.so;
+    int rc, status = EXIT_OK;
+    ct_error err = {0};
+    sweep_cli sc;
+    char journal_path[4200] = "", *sig = NULL;
+    int rank = 0, nranks = 1;
+
+    memset(&sc, 0, sizeof sc);
+    if ((status = parse_args(argc, argv, &a)) >= 0)
+        return status;
+    status = EXIT_OK;
+    sc.quiet = a.quiet;
     if ((rc = ct_sweep_load(&sc.sw, argv[optind], &err)) != CT_OK)
         return cli_fail(&err);
-    if (list) {
-        printf("point");
-        for (size_t j = 0; j < ct_sweep_nparams(sc.sw); j++)
-            printf("  %s", ct_sweep_param(sc.sw, j));
-        printf("\n");
-        for (size_t i = 0; i < ct_sweep_npoints(sc.sw); i++) {
-            printf("%zu", i);
-            for (size_t j = 0; j < ct_sweep_nparams(sc.sw); j++)
-                printf("  %s", ct_sweep_point_value(sc.sw, i, j));
-            printf("\n");
-        }
-        for (size_t k = 0; k < ct_sweep_nskipped(sc.sw); k++)
-            printf("skipped  %s\n", ct_sweep_skipped(sc.sw, k));
+    if (a.list) {
+        list_points(sc.sw);
         ct_sweep_free(sc.sw);
         return EXIT_OK;
     }
-    if (emit) {
-        status = emit_configs(sc.sw, emit);
+    if (a.emit) {
+        status = emit_configs(sc.sw, a.emit);
         ct_sweep_free(sc.sw);
         return status;
     }
@@ -538,24 +666,24 @@ int cmd_sweep(int argc, char **argv)
         ct_sweep_free(sc.sw);
         return EXIT_USAGE;
     }
-    if (cli_out_distinct((const char *[]){out_path}, 1, argv + optind, argc - optind) != 0) {
+    if (cli_out_distinct((const char *[]){a.out_path}, 1, argv + optind, argc - optind) != 0) {
         ct_sweep_free(sc.sw);
         return EXIT_USAGE;
     }
 #ifdef CACHET_HAVE_MPI
-    if (use_mpi) {
+    if (a.use_mpi) {
         MPI_Init(NULL, NULL);
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
         MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-        so.shard_k = (uint32_t)rank;
-        so.shard_n = (uint32_t)nranks;
+        so->shard_k = (uint32_t)rank;
+        so->shard_n = (uint32_t)nranks;
         if (rank != 0)
             sc.quiet = 1;
     }
 #endif
-    if (shard) {
-        sc.shard_k = so.shard_k;
-        sc.shard_n = so.shard_n;
+    if (a.shard) {
+        sc.shard_k = so->shard_k;
+        sc.shard_n = so->shard_n;
     }
     sc.traces = (const char *const *)argv + optind + 1;
     sc.ntraces = (size_t)(argc - optind - 1);
@@ -574,69 +702,25 @@ int cmd_sweep(int argc, char **argv)
         for (size_t k = 0; k < ct_sweep_nskipped(sc.sw); k++)
             fprintf(stderr, "  %s\n", ct_sweep_skipped(sc.sw, k));
     }
-    if (strcmp(out_path, "-") != 0 && !use_mpi) {
-        int loaded = 0;
-        sig = journal_signature(&sc, argv[optind], so.interval ? so.interval : 1000000,
-                                so.sample,
-                                so.sample_seed ^
-                                    (so.window ? (win.skip * 0x9e3779b97f4a7c15ull) ^
-                                                     (win.warmup * 0xc2b2ae3d27d4eb4full) ^
-                                                     (win.sim * 0x165667b19e3779f9ull)
-                                               : 0),
-                                shard);
-        if (!sig) {
-            cli_error("out of memory");
-            status = EXIT_INPUT;
-            goto out;
-        }
-        snprintf(journal_path, sizeof journal_path, "%s.partial", out_path);
-        if (resume) {
-            loaded = journal_load(&sc, journal_path, sig, &err);
-            if (loaded < 0) {
-                status = cli_fail(&err);
-                goto out;
-            }
-            if (!sc.quiet)
-                cli_error("sweep: resuming: %d finished (trace, point) pair%s in %s", loaded,
-                          loaded == 1 ? "" : "s", journal_path);
-        }
-        /* the journal with what it keeps: written beside it and renamed over
-         * it as every output is (cli_out.c), then appended to in place */
-        if (cli_out_open(&jout, journal_path, &err) != CT_OK) {
-            status = cli_fail(&err);
-            goto out;
-        }
-        sc.journal = jout.f;
-        fputs(sig, sc.journal);
-        {
-            ct_writer jw = cli_file_writer(sc.journal);
-            ct_sweep_csv_header(&jw, sc.sw);
-        }
-        for (size_t i = 0; i < sc.done.n; i++)
-            fprintf(sc.journal, "%s#done,%zu,%zu\n", sc.done.v[i].text, sc.done.v[i].trace,
-                    sc.done.v[i].point);
-        if (cli_out_publish(&jout, &err) != CT_OK) {
-            cli_out_abort(&jout);
-            sc.journal = NULL;
-            status = cli_fail(&err);
-            goto out;
-        }
-    }
-    so.done = is_done;
-    so.done_ctx = &sc;
-    so.stop = cli_stop_requested;
-    so.result = on_result;
-    so.result_ctx = &sc;
-    so.progress = on_progress;
-    so.progress_ctx = &sc;
-    so.plan = on_plan;
-    so.plan_ctx = &sc;
+    if (strcmp(a.out_path, "-") != 0 && !a.use_mpi &&
+        (status = open_journal(&sc, &a, argv[optind], journal_path, sizeof journal_path,
+                               &sig)) != EXIT_OK)
+        goto out;
+    so->done = is_done;
+    so->done_ctx = &sc;
+    so->stop = cli_stop_requested;
+    so->result = on_result;
+    so->result_ctx = &sc;
+    so->progress = on_progress;
+    so->progress_ctx = &sc;
+    so->plan = on_plan;
+    so->plan_ctx = &sc;
     cli_catch_signals();
-    rc = ct_sweep_run(sc.sw, sc.traces, sc.ntraces, &so, &err);
+    rc = ct_sweep_run(sc.sw, sc.traces, sc.ntraces, so, &err);
     if (sc.progress_shown)
         fputc('\n', stderr);
 #ifdef CACHET_HAVE_MPI
-    if (use_mpi) {
+    if (a.use_mpi) {
         int bad = rc != CT_OK, anybad = 0;
         MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (rc != CT_OK)
@@ -645,51 +729,14 @@ int cmd_sweep(int argc, char **argv)
             status = EXIT_INPUT;
         if (!anybad) {
             mpi_gather(&sc, rank, nranks);
-            if (rank == 0 && write_outputs(&sc, out_path, 1, &err) != CT_OK)
+            if (rank == 0 && write_outputs(&sc, a.out_path, 1, &err) != CT_OK)
                 status = cli_fail(&err);
         }
         MPI_Finalize();
         goto out;
     }
 #endif
-    if (rc == CT_E_INTERRUPTED) { /* OUT.csv is not written: the journal keeps the points */
-        if (sc.journal) {
-            fclose(sc.journal);
-            sc.journal = NULL;
-            cli_error("interrupted: %zu finished (trace, point) pair%s kept in %s; run again "
-                      "with --resume to finish (%s is written only when complete)", sc.done.n,
-                      sc.done.n == 1 ? "" : "s", journal_path, out_path);
-        } else {
-            cli_error("interrupted: nothing written (%zu finished (trace, point) pair%s "
-                      "dropped: with -o FILE a journal keeps them for --resume)", sc.done.n,
-                      sc.done.n == 1 ? "" : "s");
-        }
-        status = 130;
-        goto out;
-    }
-    if (rc != CT_OK) {
-        if (sc.journal_errno) /* the journal's write failed, not the sweep */
-            ct_error_set(&err, CT_E_IO, "%s: write error: %s", journal_path,
-                         strerror(sc.journal_errno));
-        status = cli_fail(&err);
-        if (sc.journal) {
-            fclose(sc.journal);
-            sc.journal = NULL;
-            if (sc.done.n == 0)
-                unlink(journal_path);
-        }
-        goto out;
-    }
-    if (sc.journal) {
-        fclose(sc.journal);
-        sc.journal = NULL;
-    }
-    if (write_outputs(&sc, out_path, 1, &err) != CT_OK) {
-        status = cli_fail(&err);
-        goto out;
-    }
-    if (journal_path[0])
-        unlink(journal_path);
+    status = finish(&sc, rc, &err, a.out_path, journal_path);
 out:
     (void)rank;
     (void)nranks;

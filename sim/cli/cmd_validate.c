@@ -60,9 +60,11 @@ static void on_progress(void *ctx, const ct_trace *t, uint64_t accesses)
     cli_progress_update(ctx, t, accesses);
 }
 
-int cmd_validate(int argc, char **argv)
+/* Read the options into co, vo and *json: -1 to go on, else the exit
+ * status (help, usage errors). optind is left at the first trace. */
+static int parse_args(int argc, char **argv, cli_common *co, ct_validate_opts *vo,
+                      const char **json)
 {
-    int opt_status;
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},   {"set", required_argument, NULL, 's'},
         {"format", required_argument, NULL, 'f'},   {"lenient", no_argument, NULL, 'L'},
@@ -73,27 +75,18 @@ int cmd_validate(int argc, char **argv)
         {"cold", no_argument, NULL, 'C'},
         {NULL, 0, NULL, 0},
     };
-    cli_common co = {0};
-    ct_validate_opts vo;
-    const char *json = NULL;
-    int c, status, rc;
+    int c, opt_status;
     uint64_t n;
-    ct_error err = {0};
-    ct_config *cfg = NULL;
-    ct_validation *v = NULL;
-    ct_vcount tot;
-    cli_progress pg = {0};
     char *end;
 
-    ct_validate_opts_default(&vo);
     optind = 1;
-    while ((c = cli_option(argc, argv, "c:s:f:h", opts, &co, help, &opt_status)) !=
+    while ((c = cli_option(argc, argv, "c:s:f:h", opts, co, help, &opt_status)) !=
            CLI_OPT_END) {
         switch (c) {
         case CLI_OPT_STOP: return opt_status;
-        case 'J': json = optarg; break;
+        case 'J': *json = optarg; break;
         case 'W':
-            if (cli_count(optarg, UINT64_MAX, &vo.window) != 0) {
+            if (cli_count(optarg, UINT64_MAX, &vo->window) != 0) {
                 cli_error("validate: --window takes a count of timestamps, not \"%s\"", optarg);
                 return EXIT_USAGE;
             }
@@ -106,39 +99,39 @@ int cmd_validate(int argc, char **argv)
                 return EXIT_USAGE;
             }
             if (c == 'D')
-                vo.max_diffs = (uint32_t)n;
+                vo->max_diffs = (uint32_t)n;
             else
-                vo.context = (uint32_t)n;
+                vo->context = (uint32_t)n;
             break;
         case 'A':
-            vo.min_agreement = strtod(optarg, &end);
-            if (*end || end == optarg || !(vo.min_agreement >= 0 && vo.min_agreement <= 1)) {
+            vo->min_agreement = strtod(optarg, &end);
+            if (*end || end == optarg || !(vo->min_agreement >= 0 && vo->min_agreement <= 1)) {
                 cli_error("validate: --min-agreement takes a number 0..1, not \"%s\"", optarg);
                 return EXIT_USAGE;
             }
             break;
-        case 'I': vo.ignore_line_ids = 1; break;
+        case 'I': vo->ignore_line_ids = 1; break;
         case 'U':
-            if (cli_count(optarg, UINT64_MAX, &vo.warm_until) != 0) {
+            if (cli_count(optarg, UINT64_MAX, &vo->warm_until) != 0) {
                 cli_error("validate: --warm-until takes a trace time, not \"%s\"", optarg);
                 return EXIT_USAGE;
             }
-            if (vo.cold_start == CT_COLD_NONE) {
+            if (vo->cold_start == CT_COLD_NONE) {
                 cli_error("validate: --warm-until and --cold exclude each other");
                 return EXIT_USAGE;
             }
-            vo.cold_start = CT_COLD_WARM_UNTIL;
+            vo->cold_start = CT_COLD_WARM_UNTIL;
             break;
         case 'C':
-            if (vo.cold_start == CT_COLD_WARM_UNTIL) {
+            if (vo->cold_start == CT_COLD_WARM_UNTIL) {
                 cli_error("validate: --warm-until and --cold exclude each other");
                 return EXIT_USAGE;
             }
-            vo.cold_start = CT_COLD_NONE;
+            vo->cold_start = CT_COLD_NONE;
             break;
         }
     }
-    if (!co.config_path) {
+    if (!co->config_path) {
         cli_error("validate: needs a configuration (-c FILE.ini) whose levels and TLBs name "
                   "their Tarmac structures with tarmac_name");
         return EXIT_USAGE;
@@ -148,8 +141,50 @@ int cmd_validate(int argc, char **argv)
         help(stderr);
         return EXIT_USAGE;
     }
-    if (cli_out_distinct((const char *[]){json}, 1, argv + optind, argc - optind) != 0)
+    if (cli_out_distinct((const char *[]){*json}, 1, argv + optind, argc - optind) != 0)
         return EXIT_USAGE;
+    return -1;
+}
+
+/* A trace with no reference event to compare: say why, and which
+ * structures it does have lines of. */
+static void explain_nothing_to_compare(const ct_validation *v, const ct_vcount *tot,
+                                       uint64_t warm_until, int ntraces, char **traces)
+{
+    char names[1024];
+
+    cli_inputs(names, sizeof names, ntraces, traces);
+    if (tot->warmup_reference)
+        cli_error("validate: %s: nothing to compare: the %llu reference events of the named "
+                  "structures are all before --warm-until %llu", names,
+                  (unsigned long long)tot->warmup_reference, (unsigned long long)warm_until);
+    else
+        cli_error("validate: %s: nothing to compare: the trace has no CACHE, TLB, WALKCACHE "
+                  "or TTW lines of a structure that a tarmac_name or tarmac_walk_name names",
+                  names);
+    for (size_t i = 0; i < ct_validation_nstructures(v); i++) {
+        const ct_vstructure *s = ct_validation_structure(v, i);
+        if (s->level < 0 && s->tlb < 0)
+            cli_error("note: the trace has %s lines of \"%s\"", ct_event_type_name(s->type),
+                      s->name);
+    }
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    cli_common co = {0};
+    ct_validate_opts vo;
+    const char *json = NULL;
+    int status, rc;
+    ct_error err = {0};
+    ct_config *cfg = NULL;
+    ct_validation *v = NULL;
+    ct_vcount tot;
+    cli_progress pg = {0};
+
+    ct_validate_opts_default(&vo);
+    if ((status = parse_args(argc, argv, &co, &vo, &json)) >= 0)
+        return status;
     if (cli_load_config(&co, &cfg, &err) != CT_OK)
         return cli_fail(&err);
     vo.progress = on_progress;
@@ -166,24 +201,7 @@ int cmd_validate(int argc, char **argv)
     }
     tot = ct_validation_total(v);
     if (tot.reference == 0) {
-        size_t i;
-        char names[1024];
-        cli_inputs(names, sizeof names, argc - optind, argv + optind);
-        if (tot.warmup_reference)
-            cli_error("validate: %s: nothing to compare: the %llu reference events of the named "
-                      "structures are all before --warm-until %llu", names,
-                      (unsigned long long)tot.warmup_reference,
-                      (unsigned long long)vo.warm_until);
-        else
-            cli_error("validate: %s: nothing to compare: the trace has no CACHE, TLB, WALKCACHE "
-                      "or TTW lines of a structure that a tarmac_name or tarmac_walk_name names",
-                      names);
-        for (i = 0; i < ct_validation_nstructures(v); i++) {
-            const ct_vstructure *s = ct_validation_structure(v, i);
-            if (s->level < 0 && s->tlb < 0)
-                cli_error("note: the trace has %s lines of \"%s\"", ct_event_type_name(s->type),
-                          s->name);
-        }
+        explain_nothing_to_compare(v, &tot, vo.warm_until, argc - optind, argv + optind);
         status = EXIT_INPUT;
         goto out;
     }
