@@ -295,6 +295,97 @@ static int expand_values(const char *file, dim_key *k, const char *text, ct_erro
     return CT_OK;
 }
 
+/* base = FILE, relative to the sweep file's directory unless absolute. */
+static void set_base(parsed *p, const char *path, const char *val)
+{
+    if (val[0] == '/') {
+        snprintf(p->base, sizeof p->base, "%s", val);
+    } else {
+        const char *slash = strrchr(path, '/');
+        if (slash)
+            snprintf(p->base, sizeof p->base, "%.*s/%s", (int)(slash - path), path, val);
+        else
+            snprintf(p->base, sizeof p->base, "%s", val);
+    }
+    p->have_base = 1;
+}
+
+/* A key of [sweep] (section.key = values): a new dimension, its row in the
+ * schema and its values checked. */
+static int add_key(parsed *p, const char *path, const char *key, const char *val,
+                   ct_error *err)
+{
+    dim_key *nk, *k;
+    const char *dot = strchr(key, '.');
+
+    for (size_t i = 0; i < p->nkeys; i++)
+        if (strcmp(p->keys[i].name, key) == 0)
+            return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: given twice", path, key);
+    if (!dot || dot == key || !dot[1] || strlen(key) >= sizeof nk->name)
+        return ct_error_set(err, CT_E_CONFIG,
+                            "%s: [sweep] %s: expected section.key (e.g. l1d.size)", path, key);
+    nk = realloc(p->keys, (p->nkeys + 1) * sizeof *nk);
+    if (!nk)
+        return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+    p->keys = nk;
+    k = &p->keys[p->nkeys++];
+    memset(k, 0, sizeof *k);
+    snprintf(k->name, sizeof k->name, "%s", key);
+    snprintf(k->sec, sizeof k->sec, "%.*s", (int)(dot - key), key);
+    snprintf(k->key, sizeof k->key, "%s", dot + 1);
+    for (char *q = k->sec; *q; q++)
+        *q = (char)tolower((unsigned char)*q);
+    for (char *q = k->key; *q; q++)
+        *q = (char)tolower((unsigned char)*q);
+    k->row = ct_config_row(k->sec, k->key);
+    if (k->row < 0)
+        return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: %s", path, key,
+                            k->row == CT_CFG_NO_SECTION ? "unknown section" : "unknown key");
+    return expand_values(path, k, val, err);
+}
+
+/* [sweep] zip = "a b, c d": each group's keys, of equal value counts, vary
+ * together (k->zip is the group's number, from 1). */
+static int parse_zip(parsed *p, const char *path, ct_error *err)
+{
+    char buf[1024], *grp, *gsave = NULL;
+    int g = 0;
+
+    snprintf(buf, sizeof buf, "%s", p->zip);
+    for (grp = strtok_r(buf, ",", &gsave); grp; grp = strtok_r(NULL, ",", &gsave)) {
+        char *tok, *save = NULL;
+        size_t len = 0, members = 0;
+        const char *first = NULL;
+        g++;
+        for (tok = strtok_r(grp, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+            dim_key *k = NULL;
+            for (size_t i = 0; i < p->nkeys; i++)
+                if (strcmp(p->keys[i].name, tok) == 0)
+                    k = &p->keys[i];
+            if (!k)
+                return ct_error_set(err, CT_E_CONFIG,
+                                    "%s: [sweep] zip: %s is not a key of [sweep]", path, tok);
+            if (k->zip)
+                return ct_error_set(err, CT_E_CONFIG, "%s: [sweep] zip: %s is zipped twice",
+                                    path, tok);
+            if (members && k->nvals != len)
+                return ct_error_set(err, CT_E_CONFIG,
+                                    "%s: [sweep] zip: %s has %zu values, %s has %zu", path,
+                                    first, len, tok, k->nvals);
+            if (!members) {
+                len = k->nvals;
+                first = k->name;
+            }
+            k->zip = g;
+            members++;
+        }
+        if (members < 2)
+            return ct_error_set(err, CT_E_CONFIG,
+                                "%s: [sweep] zip: a group needs two keys or more", path);
+    }
+    return CT_OK;
+}
+
 static int parse_file(const char *path, parsed *p, ct_error *err)
 {
     ct_ini r;
@@ -323,16 +414,7 @@ static int parse_file(const char *path, parsed *p, ct_error *err)
                 rc = ct_error_set(err, CT_E_CONFIG, "%s: base: given twice", path);
                 break;
             }
-            if (val[0] == '/') {
-                snprintf(p->base, sizeof p->base, "%s", val);
-            } else {
-                const char *slash = strrchr(path, '/');
-                if (slash)
-                    snprintf(p->base, sizeof p->base, "%.*s/%s", (int)(slash - path), path, val);
-                else
-                    snprintf(p->base, sizeof p->base, "%s", val);
-            }
-            p->have_base = 1;
+            set_base(p, path, val);
             continue;
         }
         if (strcmp(section, "sweep") != 0) {
@@ -352,95 +434,13 @@ static int parse_file(const char *path, parsed *p, ct_error *err)
             p->have_zip = 1;
             continue;
         }
-        {
-            dim_key *nk, *k;
-            char *dot = strchr(key, '.');
-            for (size_t i = 0; i < p->nkeys; i++)
-                if (strcmp(p->keys[i].name, key) == 0) {
-                    rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: given twice", path, key);
-                    break;
-                }
-            if (rc)
-                break;
-            if (!dot || dot == key || !dot[1] || strlen(key) >= sizeof nk->name) {
-                rc = ct_error_set(err, CT_E_CONFIG,
-                                  "%s: [sweep] %s: expected section.key (e.g. l1d.size)", path,
-                                  key);
-                break;
-            }
-            nk = realloc(p->keys, (p->nkeys + 1) * sizeof *nk);
-            if (!nk) {
-                rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
-                break;
-            }
-            p->keys = nk;
-            k = &p->keys[p->nkeys++];
-            memset(k, 0, sizeof *k);
-            snprintf(k->name, sizeof k->name, "%s", key);
-            snprintf(k->sec, sizeof k->sec, "%.*s", (int)(dot - key), key);
-            snprintf(k->key, sizeof k->key, "%s", dot + 1);
-            for (char *q = k->sec; *q; q++)
-                *q = (char)tolower((unsigned char)*q);
-            for (char *q = k->key; *q; q++)
-                *q = (char)tolower((unsigned char)*q);
-            k->row = ct_config_row(k->sec, k->key);
-            if (k->row < 0) {
-                rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep] %s: %s", path, key,
-                                  k->row == CT_CFG_NO_SECTION ? "unknown section"
-                                                              : "unknown key");
-                break;
-            }
-            rc = expand_values(path, k, val, err);
-        }
+        rc = add_key(p, path, key, val, err);
     }
     ct_ini_end(&r);
     if (rc == CT_OK && p->nkeys == 0)
         rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep]: no keys to vary", path);
-    /* zip groups: "a b, c d" */
-    if (rc == CT_OK && p->have_zip) {
-        char buf[1024], *grp, *gsave = NULL;
-        int g = 0;
-        snprintf(buf, sizeof buf, "%s", p->zip);
-        for (grp = strtok_r(buf, ",", &gsave); grp && rc == CT_OK;
-             grp = strtok_r(NULL, ",", &gsave)) {
-            char *tok, *save = NULL;
-            size_t len = 0, members = 0;
-            const char *first = NULL;
-            g++;
-            for (tok = strtok_r(grp, " \t", &save); tok && rc == CT_OK;
-                 tok = strtok_r(NULL, " \t", &save)) {
-                dim_key *k = NULL;
-                for (size_t i = 0; i < p->nkeys; i++)
-                    if (strcmp(p->keys[i].name, tok) == 0)
-                        k = &p->keys[i];
-                if (!k) {
-                    rc = ct_error_set(err, CT_E_CONFIG,
-                                      "%s: [sweep] zip: %s is not a key of [sweep]", path, tok);
-                    break;
-                }
-                if (k->zip) {
-                    rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep] zip: %s is zipped twice",
-                                      path, tok);
-                    break;
-                }
-                if (members && k->nvals != len) {
-                    rc = ct_error_set(err, CT_E_CONFIG,
-                                      "%s: [sweep] zip: %s has %zu values, %s has %zu", path,
-                                      first, len, tok, k->nvals);
-                    break;
-                }
-                if (!members) {
-                    len = k->nvals;
-                    first = k->name;
-                }
-                k->zip = g;
-                members++;
-            }
-            if (rc == CT_OK && members < 2)
-                rc = ct_error_set(err, CT_E_CONFIG,
-                                  "%s: [sweep] zip: a group needs two keys or more", path);
-        }
-    }
+    if (rc == CT_OK && p->have_zip)
+        rc = parse_zip(p, path, err);
     return rc;
 }
 
@@ -449,6 +449,112 @@ static const char *reason_of(const char *msg)
 {
     const char *b = strstr(msg, ": [");
     return b ? b + 2 : msg;
+}
+
+/* The base configuration: the file named by base (an unreadable one is a
+ * configuration error of the sweep), else the default one (an empty one
+ * when the sweep file has sections of its own), then those sections' keys. */
+static int load_base(const parsed *p, const char *path, ct_config **base, ct_error *err)
+{
+    int rc;
+
+    if (p->have_base) {
+        if ((rc = ct_config_load(base, p->base, err)) != CT_OK) {
+            if (rc == CT_E_IO) {
+                ct_error_prefix(err, "%s: base", path);
+                rc = err->code = CT_E_CONFIG;
+            }
+            return rc;
+        }
+    } else if (p->ni) {
+        rc = ct_config_new_empty(base, err);
+    } else {
+        rc = ct_config_new_default(base, err);
+    }
+    if (rc)
+        return rc;
+    if (p->ni)
+        return ct_config_set_many(*base, path, p->ni, (const char *const *)p->isec,
+                                  (const char *const *)p->ikey, (const char *const *)p->ival,
+                                  err);
+    return CT_OK;
+}
+
+/* The dimensions: each lone key, and each zip group at its first key
+ * (dim_first); *total is the number of combinations. */
+static int find_dimensions(const parsed *p, const char *path, size_t *dim_first, size_t *ndims,
+                           size_t *total, ct_error *err)
+{
+    for (size_t i = 0; i < p->nkeys; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i; j++)
+            if (p->keys[i].zip && p->keys[j].zip == p->keys[i].zip)
+                seen = 1;
+        if (seen)
+            continue;
+        dim_first[(*ndims)++] = i;
+        if (*total > MAX_POINTS / p->keys[i].nvals)
+            return ct_error_set(err, CT_E_CONFIG,
+                                "%s: [sweep] %s: its %zu values make more than %d points", path,
+                                p->keys[i].name, p->keys[i].nvals, MAX_POINTS);
+        *total *= p->keys[i].nvals;
+    }
+    return CT_OK;
+}
+
+/* Combination n (mixed radix, the first dimension slowest) checked on the
+ * scratch variant: a point with its values as resolved, or a skipped
+ * combination with the reason. CT_OK, or CT_E_NOMEM. */
+static int add_point(ct_sweep *sw, const parsed *p, ct_config_variants *scratch, size_t n,
+                     const size_t *dim_first, size_t ndims, size_t *idx, const char *path,
+                     ct_error *err)
+{
+    const char *secs[64], *keys[64], *vals[64];
+    size_t rem = n, rows[64];
+    ct_error e = {0};
+
+    for (size_t d = ndims; d-- > 0;) {
+        size_t nv = p->keys[dim_first[d]].nvals;
+        size_t v = rem % nv;
+        rem /= nv;
+        for (size_t i = 0; i < p->nkeys; i++)
+            if (i == dim_first[d] ||
+                (p->keys[i].zip && p->keys[i].zip == p->keys[dim_first[d]].zip))
+                idx[i] = v;
+    }
+    for (size_t i = 0; i < p->nkeys; i++) {
+        secs[i] = p->keys[i].sec;
+        keys[i] = p->keys[i].key;
+        vals[i] = p->keys[i].vals[idx[i]];
+        rows[i] = (size_t)p->keys[i].row;
+    }
+    if (ct_config_variants_set(scratch, path, p->nkeys, rows, vals, &e) != CT_OK) {
+        char msg[1024];
+        size_t used = 0;
+        if (e.code == CT_E_NOMEM)
+            return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+        for (size_t i = 0; i < p->nkeys; i++)
+            used += (size_t)snprintf(msg + used, used < sizeof msg ? sizeof msg - used : 0,
+                                     "%s%s=%s", i ? " " : "", sw->param[i], vals[i]);
+        if (used < sizeof msg)
+            snprintf(msg + used, sizeof msg - used, ": %s", reason_of(e.msg));
+        if (push_str(&sw->skipped, &sw->nskipped, msg) != 0)
+            return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+        return CT_OK;
+    }
+    for (size_t i = 0; i < p->nkeys; i++) {
+        char buf[64];
+        const char *v = ct_config_get(scratch->c, secs[i], keys[i], buf, sizeof buf);
+        if (strcasecmp(vals[i], "full") == 0)
+            v = "full";  /* the resolved way count is in the assoc column */
+        sw->choice[sw->npoints * p->nkeys + i] = (uint32_t)idx[i];
+        sw->value[sw->npoints * p->nkeys + i] = strdup(v ? v : "");
+        if (!sw->value[sw->npoints * p->nkeys + i])
+            return ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
+    }
+    sw->hash = (sw->hash ^ ct_config_hash(scratch->c)) * 0x100000001b3ull;
+    sw->npoints++;
+    return CT_OK;
 }
 
 int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
@@ -467,24 +573,7 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
     snprintf(sw->path, sizeof sw->path, "%s", path);
     if ((rc = parse_file(path, &p, err)) != CT_OK)
         goto out;
-    if (p.have_base) {
-        if ((rc = ct_config_load(&base, p.base, err)) != CT_OK) {
-            if (rc == CT_E_IO) {
-                ct_error_prefix(err, "%s: base", path);
-                rc = err->code = CT_E_CONFIG;
-            }
-            goto out;
-        }
-    } else if (p.ni) {
-        rc = ct_config_new_empty(&base, err);
-    } else {
-        rc = ct_config_new_default(&base, err);
-    }
-    if (rc)
-        goto out;
-    if (p.ni && (rc = ct_config_set_many(base, path, p.ni, (const char *const *)p.isec,
-                                         (const char *const *)p.ikey,
-                                         (const char *const *)p.ival, err)) != CT_OK)
+    if ((rc = load_base(&p, path, &base, err)) != CT_OK)
         goto out;
 
     /* dimensions: each lone key, and each zip group at its first key */
@@ -494,22 +583,8 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
         rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
         goto out;
     }
-    for (size_t i = 0; i < p.nkeys; i++) {
-        int seen = 0;
-        for (size_t j = 0; j < i; j++)
-            if (p.keys[i].zip && p.keys[j].zip == p.keys[i].zip)
-                seen = 1;
-        if (seen)
-            continue;
-        dim_first[ndims++] = i;
-        if (total > MAX_POINTS / p.keys[i].nvals) {
-            rc = ct_error_set(err, CT_E_CONFIG,
-                              "%s: [sweep] %s: its %zu values make more than %d points", path,
-                              p.keys[i].name, p.keys[i].nvals, MAX_POINTS);
-            goto out;
-        }
-        total *= p.keys[i].nvals;
-    }
+    if ((rc = find_dimensions(&p, path, dim_first, &ndims, &total, err)) != CT_OK)
+        goto out;
     for (size_t i = 0; i < p.nkeys; i++) {
         char name[128];
         snprintf(name, sizeof name, "%s.%s", p.keys[i].sec, p.keys[i].key);
@@ -539,59 +614,9 @@ int ct_sweep_load(ct_sweep **out, const char *path, ct_error *err)
      * used. */
     if ((rc = ct_config_variants_init(&scratch, base, err)) != CT_OK)
         goto out;
-    for (size_t n = 0; n < total; n++) {
-        const char *secs[64], *keys[64], *vals[64];
-        size_t rem = n, rows[64];
-        ct_error e = {0};
-        /* mixed radix, the first dimension slowest */
-        for (size_t d = ndims; d-- > 0;) {
-            size_t nv = p.keys[dim_first[d]].nvals;
-            size_t v = rem % nv;
-            rem /= nv;
-            for (size_t i = 0; i < p.nkeys; i++)
-                if (i == dim_first[d] ||
-                    (p.keys[i].zip && p.keys[i].zip == p.keys[dim_first[d]].zip))
-                    idx[i] = v;
-        }
-        for (size_t i = 0; i < p.nkeys; i++) {
-            secs[i] = p.keys[i].sec;
-            keys[i] = p.keys[i].key;
-            vals[i] = p.keys[i].vals[idx[i]];
-            rows[i] = (size_t)p.keys[i].row;
-        }
-        if (ct_config_variants_set(&scratch, path, p.nkeys, rows, vals, &e) != CT_OK) {
-            char msg[1024];
-            size_t used = 0;
-            if (e.code == CT_E_NOMEM) {
-                rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
-                goto out;
-            }
-            for (size_t i = 0; i < p.nkeys; i++)
-                used += (size_t)snprintf(msg + used, used < sizeof msg ? sizeof msg - used : 0,
-                                         "%s%s=%s", i ? " " : "", sw->param[i], vals[i]);
-            if (used < sizeof msg)
-                snprintf(msg + used, sizeof msg - used, ": %s", reason_of(e.msg));
-            if (push_str(&sw->skipped, &sw->nskipped, msg) != 0) {
-                rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
-                goto out;
-            }
-            continue;
-        }
-        for (size_t i = 0; i < p.nkeys; i++) {
-            char buf[64];
-            const char *v = ct_config_get(scratch.c, secs[i], keys[i], buf, sizeof buf);
-            if (strcasecmp(vals[i], "full") == 0)
-                v = "full";  /* the resolved way count is in the assoc column */
-            sw->choice[sw->npoints * p.nkeys + i] = (uint32_t)idx[i];
-            sw->value[sw->npoints * p.nkeys + i] = strdup(v ? v : "");
-            if (!sw->value[sw->npoints * p.nkeys + i]) {
-                rc = ct_error_set(err, CT_E_NOMEM, "%s: out of memory", path);
-                goto out;
-            }
-        }
-        sw->hash = (sw->hash ^ ct_config_hash(scratch.c)) * 0x100000001b3ull;
-        sw->npoints++;
-    }
+    for (size_t n = 0; n < total; n++)
+        if ((rc = add_point(sw, &p, &scratch, n, dim_first, ndims, idx, path, err)) != CT_OK)
+            goto out;
     if (sw->npoints == 0) {
         rc = ct_error_set(err, CT_E_CONFIG, "%s: [sweep]: every combination is impossible "
                           "(the first: %s)", path, sw->nskipped ? sw->skipped[0] : "?");
