@@ -478,34 +478,14 @@ static void why_simulated(const ct_sweep *sw, const size_t *pts, size_t n, const
     }
 }
 
-/* Split the points of a pass into simulated points and one-pass jobs. */
-static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_sweep_opts *o,
-                     int allow_onepass, unsigned threads, uint64_t interval, job ***jobs_out,
-                     size_t *njobs_out, size_t *n_onepass, size_t *n_groups, char *note,
-                     size_t note_n, char *why, size_t why_n, ct_error *err)
+/* Each point's candidate levels for one-pass, with the key of the group it
+ * would join (0: not a candidate), and its choice: the level whose group
+ * is largest (-1: none; a group of one is worth it only sampled). */
+static void choose_levels(const ct_sweep *sw, const size_t *pts, size_t n,
+                          const ct_sweep_opts *o, int allow_onepass, uint64_t *key, int *choice)
 {
-    ct_window win = {0, 0, UINT64_MAX, 0};   /* each point's: the reader skips */
-    if (o->window) {
-        win = *o->window;
-        win.dropped = win.skip;
-        win.skip = 0;
-    }
-    int sampled = o->sample > 0 && o->sample < 1;
-    uint64_t *key = calloc(n * 4 + 1, sizeof *key);
-    int *choice = malloc((n + 1) * sizeof *choice);
-    uint8_t *taken = calloc(n + 1, 1);
-    job **jobs = calloc(n + 1, sizeof *jobs);
-    size_t nj = 0;
-    int rc = CT_OK;
+    const int sampled = o->sample > 0 && o->sample < 1;
 
-    *n_onepass = *n_groups = 0;
-    note[0] = '\0';
-    why[0] = '\0';
-    if (!key || !choice || !taken || !jobs) {
-        rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
-        goto out;
-    }
-    /* candidate levels and their group keys */
     for (size_t i = 0; i < n; i++) {
         const ct_config *c = sw->cfg[pts[i]];
         for (int l = 0; l < 4; l++) {
@@ -534,173 +514,253 @@ static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_s
         if (best < 2 && !sampled)
             choice[i] = -1;
     }
-    for (size_t i = 0; i < n; i++) {
-        size_t m = 0, *members;
-        ct_op_point *opp;
-        int l = choice[i];
-        uint32_t nparts, helpers;
-        size_t first_job;
-        uint64_t setc[64];
-        uint32_t maxw[64];
-        size_t nsetc = 0;
-        if (taken[i] || l < 0)
-            continue;
-        members = calloc(n, sizeof *members);
-        opp = calloc(n, sizeof *opp);
-        if (!members || !opp) {
-            free(members);
-            free(opp);
+}
+
+/* One one-pass group: its points and their geometry at the level, and
+ * the set counts among them with the most ways of each. */
+typedef struct group {
+    int level;             /* index into level_sections */
+    size_t m;
+    size_t *members;       /* points */
+    ct_op_point *opp;      /* their sets, ways and latency */
+    uint64_t setc[64];
+    uint32_t maxw[64];
+    size_t nsetc;
+} group;
+
+/* The untaken points from i on that chose level g->level with point i's
+ * key join g (past 32 set counts a point stays to be simulated). */
+static void gather_group(const ct_sweep *sw, const size_t *pts, size_t n, size_t i,
+                         const uint64_t *key, const int *choice, uint8_t *taken, group *g)
+{
+    const int l = g->level;
+
+    for (size_t j = i; j < n; j++)
+        if (!taken[j] && choice[j] == l && key[j * 4 + l] == key[i * 4 + l]) {
+            const ct_config *c = sw->cfg[pts[j]];
+            char b1[64], b2[64], b3[64], b4[64];
+            uint64_t size = strtoull(ct_config_get(c, level_sections[l], "size", b1, 64), 0, 10);
+            uint64_t assoc = strtoull(ct_config_get(c, level_sections[l], "assoc", b2, 64), 0, 10);
+            uint64_t line = strtoull(ct_config_get(c, level_sections[l], "line", b3, 64), 0, 10);
+            uint64_t lat = strtoull(ct_config_get(c, level_sections[l], "latency", b4, 64), 0, 10);
+            uint64_t sets = size / line / assoc;
+            size_t s;
+            for (s = 0; s < g->nsetc && g->setc[s] != sets; s++)
+                ;
+            if (s == g->nsetc) {
+                if (g->nsetc == 32)
+                    continue;  /* too many set counts for one group: simulate */
+                g->maxw[g->nsetc] = 0;
+                g->setc[g->nsetc++] = sets;
+            }
+            if (assoc > g->maxw[s])
+                g->maxw[s] = (uint32_t)assoc;
+            taken[j] = 1;
+            g->members[g->m] = pts[j];
+            g->opp[g->m].sets = sets;
+            g->opp[g->m].ways = (uint32_t)assoc;
+            g->opp[g->m].latency = (uint32_t)lat;
+            g->m++;
+        }
+}
+
+/* Deal the set counts of g round nparts parts, heaviest first (a stack
+ * costs more the deeper it is; the fully-associative one about twice a
+ * 64-deep one: instruction counts of onepass.c on random and real
+ * traces): part_of[k] is set count k's part, load[q] part q's weight. */
+static void deal_set_counts(const group *g, uint32_t nparts, int *part_of, double *load)
+{
+    for (size_t k = 0; k < g->nsetc; k++) {
+        uint32_t best = 0;
+        size_t s = 0;
+        double w = -1;
+        for (size_t x = 0; x < g->nsetc; x++) {  /* heaviest stack not placed */
+            double wx = g->setc[x] == 1 ? 8.0 : 1.0 + log2((double)g->maxw[x] + 1) / 2;
+            if (part_of[x] == 0 && wx > w) {
+                w = wx;
+                s = x;
+            }
+        }
+        for (uint32_t q = 1; q < nparts; q++)
+            if (load[q] < load[best])
+                best = q;
+        part_of[s] = (int)best + 1;
+        load[best] += w;
+    }
+    for (size_t k = 0; k < g->nsetc; k++)
+        part_of[k]--;
+}
+
+/* One one-pass job per part of g that has points, appended to jobs. */
+static int group_jobs(const ct_sweep *sw, const group *g, uint32_t nparts, uint32_t helpers,
+                      int group_sampled, const ct_sweep_opts *o, uint64_t interval, job **jobs,
+                      size_t *nj, ct_error *err)
+{
+    double load[64] = {0};
+    int *part_of = calloc(g->nsetc, sizeof *part_of);
+    int rc = CT_OK;
+
+    if (!part_of)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    deal_set_counts(g, nparts, part_of, load);
+    for (uint32_t q = 0; q < nparts && rc == CT_OK; q++) {
+        job *j = calloc(1, sizeof *j);
+        ct_op_point *sub = calloc(g->m, sizeof *sub);
+        size_t ns = 0;
+        if (!j || !sub) {
+            free(j);
+            free(sub);
             rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
-            goto out;
+            break;
         }
-        for (size_t j = i; j < n; j++)
-            if (!taken[j] && choice[j] == l && key[j * 4 + l] == key[i * 4 + l]) {
-                const ct_config *c = sw->cfg[pts[j]];
-                char b1[64], b2[64], b3[64], b4[64];
-                uint64_t size = strtoull(ct_config_get(c, level_sections[l], "size", b1, 64), 0, 10);
-                uint64_t assoc = strtoull(ct_config_get(c, level_sections[l], "assoc", b2, 64), 0, 10);
-                uint64_t line = strtoull(ct_config_get(c, level_sections[l], "line", b3, 64), 0, 10);
-                uint64_t lat = strtoull(ct_config_get(c, level_sections[l], "latency", b4, 64), 0, 10);
-                uint64_t sets = size / line / assoc;
-                size_t s;
-                for (s = 0; s < nsetc && setc[s] != sets; s++)
-                    ;
-                if (s == nsetc) {
-                    if (nsetc == 32)
-                        continue;  /* too many set counts for one group: simulate */
-                    maxw[nsetc] = 0;
-                    setc[nsetc++] = sets;
-                }
-                if (assoc > maxw[s])
-                    maxw[s] = (uint32_t)assoc;
-                taken[j] = 1;
-                members[m] = pts[j];
-                opp[m].sets = sets;
-                opp[m].ways = (uint32_t)assoc;
-                opp[m].latency = (uint32_t)lat;
-                m++;
-            }
-        /* parts (when the pass has other jobs too): set counts dealt round
-         * the threads, heaviest first (a stack costs more the deeper it is;
-         * the fully-associative one about twice a 64-deep one: instruction
-         * counts of onepass.c on random and real traces) */
-        nparts = (uint32_t)(nsetc < threads ? nsetc : threads);
-        if (sw->cfg[members[0]]->miss_classes || nparts == 0)
-            nparts = 1;
-        /* the 3C split is not sampled: its capacity misses need the exact
-         * fully-associative depth of every request */
-        const int group_sampled = sampled && !sw->cfg[members[0]]->miss_classes;
-        /* a group that is the whole pass runs as one analysis whose own
-         * threads share its stacks: the levels above and the table of
-         * lines are then kept once, not once per part */
-        helpers = 0;
-        if (m == n && threads > 1 && nsetc > 1) {
-            nparts = 1;
-            helpers = threads - 1;
+        j->type = JOB_ONEPASS;
+        j->next_mark = interval;
+        j->points = calloc(g->m, sizeof *j->points);
+        if (!j->points) {
+            free(sub);
+            job_free(j);
+            rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+            break;
         }
-        first_job = nj;
-        {
-            double load[64] = {0};
-            int *part_of = calloc(nsetc, sizeof *part_of);
-            if (!part_of) {
-                free(members);
-                free(opp);
-                rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
-                goto out;
-            }
-            for (size_t k = 0; k < nsetc; k++) {
-                uint32_t best = 0;
-                size_t s = 0;
-                double w = -1;
-                for (size_t x = 0; x < nsetc; x++) {  /* heaviest stack not placed */
-                    double wx = setc[x] == 1 ? 8.0 : 1.0 + log2((double)maxw[x] + 1) / 2;
-                    if (part_of[x] == 0 && wx > w) {
-                        w = wx;
-                        s = x;
-                    }
-                }
-                for (uint32_t q = 1; q < nparts; q++)
-                    if (load[q] < load[best])
-                        best = q;
-                part_of[s] = (int)best + 1;
-                load[best] += w;
-            }
-            for (size_t k = 0; k < nsetc; k++)
-                part_of[k]--;
-            for (uint32_t q = 0; q < nparts && rc == CT_OK; q++) {
-                job *j = calloc(1, sizeof *j);
-                ct_op_point *sub = calloc(m, sizeof *sub);
-                size_t ns = 0;
-                if (!j || !sub) {
-                    free(j);
-                    free(sub);
-                    rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
-                    break;
-                }
-                j->type = JOB_ONEPASS;
-                j->next_mark = interval;
-                j->points = calloc(m, sizeof *j->points);
-                if (!j->points) {
-                    free(sub);
-                    job_free(j);
-                    rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
-                    break;
-                }
-                for (size_t k = 0; k < m; k++) {
-                    size_t s;
-                    for (s = 0; setc[s] != opp[k].sets; s++)
-                        ;
-                    if ((uint32_t)part_of[s] != q)
-                        continue;
-                    sub[ns] = opp[k];
-                    j->points[ns++] = members[k];
-                }
-                j->npoints = ns;
-                if (ns == 0) {
-                    free(sub);
-                    job_free(j);
-                    continue;
-                }
-                j->sampled = group_sampled;
-                rc = ct_onepass_create(&j->op, sw->cfg[j->points[0]], level_sections[l], sub, ns,
-                                       j->sampled ? o->sample : 1.0, o->sample_seed, helpers,
-                                       err);
-                free(sub);
-                if (rc) {
-                    job_free(j);
-                    break;
-                }
-                j->cost = 1.0 + load[q];
-                jobs[nj++] = j;
-            }
-            free(part_of);
+        for (size_t k = 0; k < g->m; k++) {
+            size_t s;
+            for (s = 0; g->setc[s] != g->opp[k].sets; s++)
+                ;
+            if ((uint32_t)part_of[s] != q)
+                continue;
+            sub[ns] = g->opp[k];
+            j->points[ns++] = g->members[k];
         }
-        if (rc == CT_OK) {
-            size_t used = strlen(note);
-            snprintf(note + used, note_n - used, "%s%s LRU for [%s]: %zu points, %zu set counts",
-                     used ? "; " : "", group_sampled ? "sampled one-pass" : "one-pass",
-                     level_sections[l], m, nsetc);
-            used = strlen(note);
-            if (sampled && !group_sampled)
-                snprintf(note + used, note_n - used,
-                         " (not sampled: the 3C split needs every request)");
-            if (group_sampled) {
-                size_t nsampled = 0;
-                for (size_t k = first_job; k < nj; k++)
-                    nsampled += ct_onepass_sampled_points(jobs[k]->op);
-                used = strlen(note);
-                if (nsampled < m)
-                    snprintf(note + used, note_n - used,
-                             ", %zu of the %zu points sampled (the others have too few sets "
-                             "or lines for the rate: exact)",
-                             nsampled, m);
-            }
-            *n_onepass += m;
-            (*n_groups)++;
+        j->npoints = ns;
+        if (ns == 0) {
+            free(sub);
+            job_free(j);
+            continue;
         }
-        free(members);
-        free(opp);
-        if (rc)
+        j->sampled = group_sampled;
+        rc = ct_onepass_create(&j->op, sw->cfg[j->points[0]], level_sections[g->level], sub, ns,
+                               j->sampled ? o->sample : 1.0, o->sample_seed, helpers, err);
+        free(sub);
+        if (rc) {
+            job_free(j);
+            break;
+        }
+        j->cost = 1.0 + load[q];
+        jobs[(*nj)++] = j;
+    }
+    free(part_of);
+    return rc;
+}
+
+/* The note on a group: its level, points and set counts, and what was
+ * sampled (jobs[first_job..nj) are its jobs). */
+static void note_group(char *note, size_t note_n, const group *g, int sampled,
+                       int group_sampled, job **jobs, size_t first_job, size_t nj)
+{
+    size_t used = strlen(note);
+
+    snprintf(note + used, note_n - used, "%s%s LRU for [%s]: %zu points, %zu set counts",
+             used ? "; " : "", group_sampled ? "sampled one-pass" : "one-pass",
+             level_sections[g->level], g->m, g->nsetc);
+    used = strlen(note);
+    if (sampled && !group_sampled)
+        snprintf(note + used, note_n - used, " (not sampled: the 3C split needs every request)");
+    if (group_sampled) {
+        size_t nsampled = 0;
+        for (size_t k = first_job; k < nj; k++)
+            nsampled += ct_onepass_sampled_points(jobs[k]->op);
+        used = strlen(note);
+        if (nsampled < g->m)
+            snprintf(note + used, note_n - used,
+                     ", %zu of the %zu points sampled (the others have too few sets "
+                     "or lines for the rate: exact)",
+                     nsampled, g->m);
+    }
+}
+
+/* The one-pass group of point i (level choice[i]) and its jobs. */
+static int plan_group(const ct_sweep *sw, const size_t *pts, size_t n, size_t i,
+                      const uint64_t *key, const int *choice, uint8_t *taken,
+                      const ct_sweep_opts *o, unsigned threads, uint64_t interval, job **jobs,
+                      size_t *nj, size_t *n_onepass, size_t *n_groups, char *note,
+                      size_t note_n, ct_error *err)
+{
+    const int sampled = o->sample > 0 && o->sample < 1;
+    group g;
+    uint32_t nparts, helpers;
+    size_t first_job;
+    int rc;
+
+    memset(&g, 0, sizeof g);
+    g.level = choice[i];
+    g.members = calloc(n, sizeof *g.members);
+    g.opp = calloc(n, sizeof *g.opp);
+    if (!g.members || !g.opp) {
+        free(g.members);
+        free(g.opp);
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    }
+    gather_group(sw, pts, n, i, key, choice, taken, &g);
+    /* parts (when the pass has other jobs too): set counts dealt round the
+     * threads */
+    nparts = (uint32_t)(g.nsetc < threads ? g.nsetc : threads);
+    if (sw->cfg[g.members[0]]->miss_classes || nparts == 0)
+        nparts = 1;
+    /* the 3C split is not sampled: its capacity misses need the exact
+     * fully-associative depth of every request */
+    const int group_sampled = sampled && !sw->cfg[g.members[0]]->miss_classes;
+    /* a group that is the whole pass runs as one analysis whose own
+     * threads share its stacks: the levels above and the table of
+     * lines are then kept once, not once per part */
+    helpers = 0;
+    if (g.m == n && threads > 1 && g.nsetc > 1) {
+        nparts = 1;
+        helpers = threads - 1;
+    }
+    first_job = *nj;
+    rc = group_jobs(sw, &g, nparts, helpers, group_sampled, o, interval, jobs, nj, err);
+    if (rc == CT_OK) {
+        note_group(note, note_n, &g, sampled, group_sampled, jobs, first_job, *nj);
+        *n_onepass += g.m;
+        (*n_groups)++;
+    }
+    free(g.members);
+    free(g.opp);
+    return rc;
+}
+
+/* Split the points of a pass into simulated points and one-pass jobs. */
+static int plan_jobs(const ct_sweep *sw, const size_t *pts, size_t n, const ct_sweep_opts *o,
+                     int allow_onepass, unsigned threads, uint64_t interval, job ***jobs_out,
+                     size_t *njobs_out, size_t *n_onepass, size_t *n_groups, char *note,
+                     size_t note_n, char *why, size_t why_n, ct_error *err)
+{
+    ct_window win = {0, 0, UINT64_MAX, 0};   /* each point's: the reader skips */
+    if (o->window) {
+        win = *o->window;
+        win.dropped = win.skip;
+        win.skip = 0;
+    }
+    uint64_t *key = calloc(n * 4 + 1, sizeof *key);
+    int *choice = malloc((n + 1) * sizeof *choice);
+    uint8_t *taken = calloc(n + 1, 1);
+    job **jobs = calloc(n + 1, sizeof *jobs);
+    size_t nj = 0;
+    int rc = CT_OK;
+
+    *n_onepass = *n_groups = 0;
+    note[0] = '\0';
+    why[0] = '\0';
+    if (!key || !choice || !taken || !jobs) {
+        rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
+        goto out;
+    }
+    choose_levels(sw, pts, n, o, allow_onepass, key, choice);
+    for (size_t i = 0; i < n; i++) {
+        if (taken[i] || choice[i] < 0)
+            continue;
+        if ((rc = plan_group(sw, pts, n, i, key, choice, taken, o, threads, interval, jobs, &nj,
+                             n_onepass, n_groups, note, note_n, err)) != CT_OK)
             goto out;
     }
     why_simulated(sw, pts, n, taken, allow_onepass, o, why, why_n);
