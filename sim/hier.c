@@ -1635,28 +1635,32 @@ _Static_assert(CT_IFETCH == 0 && CT_LOAD == 1 && CT_STORE == 2,
 #define REFUSED(s, a) \
     UNLIKELY(((a)->flags & CT_F_NOADDR) || (a)->core >= (s)->cores || (a)->kind >= CT_KIND_STREAM)
 
-/* Any configuration. */
-static int run_any(ct_sim *s, const ct_batch *b, ct_error *err)
+/* Every access of the batch by access_one, or by access_timed when TIMED
+ * (the two wrappers below pass the constant). */
+FORCE_INLINE int run_each(ct_sim *s, const ct_batch *b, ct_error *err, const int TIMED)
 {
     for (const ct_access *a = b->acc, *end = b->acc + b->n; a < end; a++) {
         if (REFUSED(s, a))
             return refuse(s, a, err);
-        access_one(s, a);
+        if (TIMED)
+            access_timed(s, a);
+        else
+            access_one(s, a);
     }
     s->cur = NULL;
     return CT_OK;
 }
 
-/* timing = overlap: each access by access_timed. */
+/* Any configuration. */
+static int run_any(ct_sim *s, const ct_batch *b, ct_error *err)
+{
+    return run_each(s, b, err, 0);
+}
+
+/* timing = overlap. */
 static int run_overlap(ct_sim *s, const ct_batch *b, ct_error *err)
 {
-    for (const ct_access *a = b->acc, *end = b->acc + b->n; a < end; a++) {
-        if (REFUSED(s, a))
-            return refuse(s, a, err);
-        access_timed(s, a);
-    }
-    s->cur = NULL;
-    return CT_OK;
+    return run_each(s, b, err, 1);
 }
 
 /* Count what the batch loop served and did not count yet (ct_route). */

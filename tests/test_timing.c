@@ -19,12 +19,20 @@ static void load(ct_sim *s, uint64_t addr, uint16_t flags)
 
 static uint64_t cycles(const ct_sim *s) { return ct_sim_get_totals(s)->cycles; }
 
+/* The tiny model with up to three more settings (NULL ends them), checked. */
+static ct_sim *tiny(const char *a, const char *b, const char *c)
+{
+    const char *sets[] = {TINY, a, b, c, NULL};
+    ct_sim *s = make(sets);
+    CHECK(s != NULL);
+    return s;
+}
+
 /* Two loads to two lines, each missing to memory; a data-only trace makes
  * each load an instruction of its own. */
 static uint64_t two_misses(const char *window, const char *mshrs, const char *cpi)
 {
-    const char *sets[] = {TINY, window, mshrs, cpi, NULL};
-    ct_sim *s = make(sets);
+    ct_sim *s = tiny(window, mshrs, cpi);
     uint64_t c;
     if (!s)
         return 0;
@@ -60,9 +68,7 @@ TEST(a_window_of_one_runs_in_order)
 
 TEST(a_hit_on_a_line_still_in_flight_waits_for_its_fill)
 {
-    const char *sets[] = {TINY, "system.window=8", NULL};
-    ct_sim *s = make(sets);
-    CHECK(s != NULL);
+    ct_sim *s = tiny("system.window=8", NULL, NULL);
     if (!s)
         return;
     load(s, 0x0, 0);  /* miss: 0 to 100 */
@@ -77,9 +83,7 @@ TEST(a_hit_on_a_line_still_in_flight_waits_for_its_fill)
 
 TEST(a_dependent_load_waits_for_the_load_before)
 {
-    const char *sets[] = {TINY, "system.window=8", NULL};
-    ct_sim *s = make(sets);
-    CHECK(s != NULL);
+    ct_sim *s = tiny("system.window=8", NULL, NULL);
     if (!s)
         return;
     load(s, 0x0, 0);
@@ -96,10 +100,8 @@ TEST(a_dependent_load_waits_for_the_load_before)
 
 TEST(a_demand_reaching_a_prefetch_in_flight_counts_it_late)
 {
-    const char *sets[] = {TINY, "system.window=8", "l1d.prefetcher=nextline", NULL};
-    ct_sim *s = make(sets);
+    ct_sim *s = tiny("system.window=8", "l1d.prefetcher=nextline", NULL);
     const ct_level_stats *st;
-    CHECK(s != NULL);
     if (!s)
         return;
     load(s, 0x0, 0);   /* miss 0 to 100; prefetch of 0x40 sent at 0, arrives at 100 */
@@ -111,9 +113,7 @@ TEST(a_demand_reaching_a_prefetch_in_flight_counts_it_late)
     ct_sim_free(s);
     {
         /* in order the prefetch has arrived when the demand comes: not late */
-        const char *in_order[] = {TINY, "system.window=1", "l1d.prefetcher=nextline", NULL};
-        s = make(in_order);
-        CHECK(s != NULL);
+        s = tiny("system.window=1", "l1d.prefetcher=nextline", NULL);
         if (!s)
             return;
         load(s, 0x0, 0);
@@ -127,10 +127,8 @@ TEST(a_demand_reaching_a_prefetch_in_flight_counts_it_late)
 
 TEST(instructions_without_memory_take_base_cpi)
 {
-    const char *sets[] = {TINY, "system.base_cpi=0.5", NULL};
-    ct_sim *s = make(sets);
+    ct_sim *s = tiny("system.base_cpi=0.5", NULL, NULL);
     ct_access a = {.kind = CT_NOFETCH, .flags = CT_F_NOPC};
-    CHECK(s != NULL);
     if (!s)
         return;
     for (int i = 0; i < 3; i++)
@@ -154,11 +152,8 @@ TEST(instructions_without_memory_take_base_cpi)
 
 TEST(an_instruction_runs_its_accesses_in_order)
 {
-    const char *sets[] = {TINY, "system.window=8", "l1i.size=1K", "l1i.assoc=1",
-                          "l1i.latency=1", NULL};
-    ct_sim *s = make(sets);
+    ct_sim *s = tiny("l1i.size=1K", "l1i.assoc=1", "l1i.latency=1");
     ct_access f = {.vaddr = 0x100000, .size = 4, .kind = CT_IFETCH};
-    CHECK(s != NULL);
     if (!s)
         return;
     ct_sim_access(s, &f);  /* fetch misses: 0 to 100 */
@@ -168,6 +163,30 @@ TEST(an_instruction_runs_its_accesses_in_order)
     ct_sim_access(s, &f);  /* the next instruction, dispatched at 0: its fetch hits
                               the line in flight, 0 to 100 */
     load(s, 0x2000, 0);    /* 100 to 200 */
+    CHECK_EQ_U64(cycles(s), 300);
+    ct_sim_free(s);
+}
+
+/* Two cores behind one shared L2 of one MSHR: each core has its own entry
+ * there, so their misses do not wait for each other; each core's cycles are
+ * its own clock's, the run's their sum. */
+TEST(each_core_has_its_own_mshrs_at_a_shared_level)
+{
+    const char *sets[] = {"system.timing=overlap", "system.cores=2", "l2.size=4K",
+                          "l2.shared=yes", "l2.mshrs=1", "memory.latency=100", NULL};
+    ct_sim *s = make(sets);
+    ct_access a = {.vaddr = 0x0, .size = 8, .kind = CT_LOAD};
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    ct_sim_access(s, &a);      /* core 0: 0 to 100 */
+    a.vaddr = 0x1000;
+    a.core = 1;
+    ct_sim_access(s, &a);      /* core 1: 0 to 100 */
+    a.vaddr = 0x2000;
+    ct_sim_access(s, &a);      /* core 1: its one entry is busy until 100: 100 to 200 */
+    CHECK_EQ_U64(ct_sim_core_totals(s, 0)->cycles, 100);
+    CHECK_EQ_U64(ct_sim_core_totals(s, 1)->cycles, 200);
     CHECK_EQ_U64(cycles(s), 300);
     ct_sim_free(s);
 }
@@ -255,6 +274,7 @@ int main(void)
     RUN(a_demand_reaching_a_prefetch_in_flight_counts_it_late);
     RUN(instructions_without_memory_take_base_cpi);
     RUN(an_instruction_runs_its_accesses_in_order);
+    RUN(each_core_has_its_own_mshrs_at_a_shared_level);
     RUN(window_one_is_blocking);
     RUN(what_overlap_does_not_model_is_refused);
     return harness_done();
