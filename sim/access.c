@@ -122,6 +122,7 @@ const char *ct_event_op_name(int op)
         [CT_EVOP_CLEAN] = "CLEAN", [CT_EVOP_INVAL] = "INVAL",
         [CT_EVOP_FILL] = "FILL",   [CT_EVOP_EVICT] = "EVICT",
         [CT_EVOP_WALK] = "WALK",   [CT_EVOP_UPDATE] = "UPDATE",
+        [CT_EVOP_SHARED] = "SHARED", [CT_EVOP_UNIQUE] = "UNIQUE",
     };
     return op > 0 && op < CT_EVOP_COUNT ? names[op] : "?";
 }

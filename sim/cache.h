@@ -66,7 +66,9 @@
 enum ct_line_flag {
     CT_LF_DIRTY = 0x01,      /* written since it was filled or cleaned */
     CT_LF_PREFETCHED = 0x02, /* filled by a hardware prefetch, not yet used */
-    CT_LF_NS = 0x04          /* filled by a non-secure access */
+    CT_LF_NS = 0x04,         /* filled by a non-secure access */
+    CT_LF_OWN = 0x08         /* coherence (MESI): the core owns the line, Exclusive
+                                or Modified (sim/coherence.c) */
 };
 
 typedef struct ct_cache {

@@ -143,9 +143,11 @@ static const ct_schema_row model_rows[] = {
      "or LFU, no dirty lines, its prefetch and child-hit accounting; rules in "
      "sim/drcachesim.c)", NULL},
     {S_SYSTEM, "coherence", CT_VT_ENUM, F(coherence), 0, 0, "none", coherence_names, NULL,
-     "coherence between the cores' private caches; compat = drcachesim only, where msi and "
-     "mesi both count as drcachesim -coherence (its snoop filter between the L1s and the "
-     "shared levels; rules in sim/drcachesim.c)", NULL},
+     "coherence between the cores' private caches: msi or mesi kept at the first shared "
+     "level by an exact snoop, with invalidations, downgrades, coherence write-backs and "
+     "upgrades counted per level (rules in sim/coherence.c); under compat = drcachesim both "
+     "count as drcachesim -coherence (its snoop filter between the L1s and the shared "
+     "levels; rules in sim/drcachesim.c)", NULL},
     {S_SYSTEM, "warmup_fraction", CT_VT_STRING, F(warmup_fraction), 0, 0, "0", NULL, NULL,
      "warm up until every last level has had this fraction of its lines filled (0 to 1; "
      "0: no), then reset every statistic, as drcachesim -warmup_fraction; compat = "

@@ -11,8 +11,11 @@
  *   instance shared by all cores or one per core; then memory. A request
  *   that leaves a level goes to the next present level down ("next"): with
  *   no [l1i], instruction fetches start at the L2 (or L3, or memory).
- *   There is no coherence between private caches (as in DineroIV and
- *   drcachesim's default).
+ *   Private caches are not kept coherent (as in DineroIV and drcachesim's
+ *   default) unless [system] coherence = msi or mesi: then by the rules at
+ *   the top of sim/coherence.c, which serves the pieces of trace accesses
+ *   at the first levels (ct_coh_serve) and is told of hardware prefetches
+ *   into private levels and of zero / allocate operations.
  *
  * Addresses
  *   A level indexes and tags with the physical address when [system]
@@ -318,15 +321,11 @@ static const uint8_t change_op[2][LC_COUNT] = {
      [LC_BACKINVAL] = CT_EVOP_EVICT, [LC_MOVE_UP] = CT_EVOP_EVICT},
 };
 
-static NOINLINE void emit(ct_sim *s, size_t li, int change, uint64_t idx, uint64_t block,
-                          int ns)
+static void emit_op(ct_sim *s, size_t li, int op, uint64_t idx, uint64_t block, int ns)
 {
     const ct_level *L = &s->lv[li];
     ct_event ev;
-    const int op = change_op[L->system_events][change];
 
-    if (!op)
-        return;
     memset(&ev, 0, sizeof ev);
     ev.type = CT_EV_CACHE;
     ev.op = (uint8_t)op;
@@ -341,6 +340,15 @@ static NOINLINE void emit(ct_sim *s, size_t li, int change, uint64_t idx, uint64
     s->ev_fn(s->ev_ctx, &ev, li);
 }
 
+static NOINLINE void emit(ct_sim *s, size_t li, int change, uint64_t idx, uint64_t block,
+                          int ns)
+{
+    const int op = change_op[s->lv[li].system_events][change];
+    if (op)
+        emit_op(s, li, op, idx, block, ns);
+}
+
+
 #define EMIT(s, li, change, idx, block, ns)                   \
     do {                                                      \
         if (UNLIKELY((s)->ev_fn != NULL))                     \
@@ -349,9 +357,17 @@ static NOINLINE void emit(ct_sim *s, size_t li, int change, uint64_t idx, uint64
 
 #define LINE_NS(c, idx) (((c)->flag[idx] & CT_LF_NS) != 0)
 
+void ct_hier_coh_event(ct_sim *s, size_t li, int op, uint64_t idx)
+{
+    const ct_cache *c = &s->lv[li].c;
+    if (s->ev_fn)
+        emit_op(s, li, op, idx, ct_cache_tag(c, idx), LINE_NS(c, idx));
+}
+
 /* ---- forward declarations ----------------------------------------------- */
 
 static uint32_t request(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write);
+static void coherent_paths(ct_sim *s);
 static void fill_victim(ct_sim *s, int li, uint64_t block, int dirty);
 
 /* A demand kind: the kinds a prefetcher learns from and a prefetch serves. */
@@ -379,6 +395,22 @@ static void write_down(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kin
     s->demand = 0;  /* buffered: its latency is charged to nobody */
     (void)request(s, li, addr, bytes, kind, 1);
     s->demand = demand;
+}
+
+void ct_hier_write_back(ct_sim *s, int li, uint64_t addr, uint32_t bytes)
+{
+    write_down(s, li, addr, bytes, CT_WRITEBACK);
+}
+
+void ct_hier_drop_line(ct_sim *s, size_t li, uint64_t idx)
+{
+    ct_level *L = &s->lv[li];
+    ct_cache *c = &L->c;
+    leaves_unused(L, idx);
+    EMIT(s, li, LC_INVAL, idx, ct_cache_tag(c, idx), LINE_NS(c, idx));
+    ct_cache_tag_set(c, idx, CT_TAG_INVALID);
+    c->flag[idx] = 0;
+    ct_cache_dropped(c, idx / c->ways, idx);
 }
 
 /* Drop every line of level li inside [addr, addr+bytes); returns 1 when one
@@ -1156,6 +1188,14 @@ static void prefetch_after(ct_sim *s, int li, uint64_t block, int kind, int seen
         }
         L->st.kind[CT_HWPREFETCH].misses++;
         L->st.bytes_from_below += L->line;
+        if (UNLIKELY(s->coh != NULL) && L->info.core >= 0) {
+            const int own = ct_coh_prefetch(s, li, b);
+            (void)fetch(s, L->next, b << c->line_bits, L->line, CT_HWPREFETCH, &dirty_in);
+            (void)install(s, li, set, b,
+                          (uint8_t)(CT_LF_PREFETCHED | (dirty_in ? CT_LF_DIRTY : 0)), LC_FILL);
+            ct_coh_filled(s, li, b, own);
+            continue;
+        }
         lat = fetch(s, L->next, b << c->line_bits, L->line, CT_HWPREFETCH, &dirty_in);
         if (UNLIKELY(s->tm != NULL))
             ct_timing_prefetch(s->tm, li, b, lat);
@@ -1337,6 +1377,10 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
             L->st.kind[CT_CACHEOP].accesses++;
             if (UNLIKELY(L->opt != NULL))
                 ct_opt_arrive(L->opt, b);
+            if (UNLIKELY(s->coh != NULL) && L->info.core >= 0) {
+                ct_coh_claim(s, li, b);  /* may have dropped lines of the set */
+                idx = ct_cache_find(c, set, b);
+            }
             if (idx >= 0) {
                 ct_cache_touch(c, set, (uint64_t)idx);
             } else {
@@ -1349,6 +1393,8 @@ static uint32_t cacheop(ct_sim *s, const ct_access *a, uint64_t addr)
                 c->flag[idx] |= CT_LF_DIRTY;
                 EMIT(s, (size_t)li, LC_WRITE, (uint64_t)idx, b, LINE_NS(c, idx));
             }
+            if (UNLIKELY(s->coh != NULL) && L->info.core >= 0)
+                ct_coh_filled(s, li, b, 1);
         }
         return lat;
     }
@@ -2002,6 +2048,23 @@ void ct_sim_set_interval(ct_sim *s, uint64_t n, ct_interval_fn fn, void *ctx)
 
 /* ---- creation ------------------------------------------------------------- */
 
+/* With coherence, the first levels serve the pieces of trace accesses
+ * through ct_coh_serve around the serve function chosen for them, and the
+ * batch loop is run_any (run_tlb with translation), which calls them. */
+static void coherent_paths(ct_sim *s)
+{
+    if (!s->coh)
+        return;
+    for (size_t i = 0; i < s->nlv; i++) {
+        ct_level *L = &s->lv[i];
+        L->serve_inner = L->serve;
+        if (ct_coh_entry(s, i))
+            L->serve = ct_coh_serve;
+    }
+    if (s->run != ct_dcs_run && s->run != run_tlb)
+        s->run = run_any;
+}
+
 /* Choose every level's serve and miss functions and the batch loop, once
  * (again when a tap or an event sink comes or goes): the access path never
  * tests the configuration. A level is plain (plain_miss) when it is LRU,
@@ -2021,6 +2084,7 @@ static void choose_paths(ct_sim *s)
             s->lv[i].plain = 0;
         }
         s->run = s->tm ? run_overlap : s->dcs ? ct_dcs_run : s->xl ? run_tlb : run_any;
+        coherent_paths(s);
         return;
     }
 
@@ -2064,6 +2128,7 @@ static void choose_paths(ct_sim *s)
             (!R->L[CT_IFETCH] || R->L[CT_IFETCH] == L))
             s->run = run_tap_batch;
     }
+    coherent_paths(s);
 }
 
 void ct_sim_force_general(ct_sim *s)
@@ -2326,10 +2391,8 @@ static int attach_counting(ct_sim *s, const ct_config *cfg, ct_error *err)
                                 "compat", where);
         if ((rc = ct_dcs_attach(s, cfg, err)) != CT_OK)
             return rc;
-    } else if (cfg->coherence != CT_COHERENCE_NONE) {
-        return ct_error_set(err, CT_E_CONFIG,
-                            "%s: [system] coherence: the core model has no coherence; "
-                            "compat = drcachesim counts drcachesim's", where);
+    } else if ((rc = ct_coh_attach(s, cfg, err)) != CT_OK) {
+        return rc;
     }
     if (ct_warmup_fraction_parse(cfg->warmup_fraction, &f, why, sizeof why) != 0)
         return ct_error_set(err, CT_E_CONFIG, "%s: [system] warmup_fraction: %s", where, why);
@@ -2432,6 +2495,7 @@ void ct_sim_free(ct_sim *s)
         free(L->above);
     }
     ct_dcs_free(s->dcs);
+    ct_coh_free(s->coh);
     ct_window_free(s->win);
     ct_xlate_free(s->xl);
     ct_timing_free(s->tm);
@@ -2487,6 +2551,8 @@ ct_kind_stats ct_level_total(const ct_level_stats *st)
 size_t ct_sim_nlevels(const ct_sim *s) { return s->nlv; }
 
 const ct_coherence_stats *ct_sim_coherence(const ct_sim *s) { return ct_dcs_coherence(s); }
+
+int ct_sim_coherent(const ct_sim *s) { return ct_coh_protocol(s->coh); }
 
 int ct_sim_level_write_invalidations(const ct_sim *s, size_t i, uint64_t *n)
 {

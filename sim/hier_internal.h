@@ -112,6 +112,7 @@ typedef struct ct_level {
     ct_cache c;
     ct_hint hint[2];            /* for instruction fetches, for data accesses */
     ct_serve_fn serve;          /* chosen for the level's policy and tap (choose_paths) */
+    ct_serve_fn serve_inner;    /* coherence: the serve function serve_coh wraps */
     ct_miss_fn miss;            /* chosen with it: the plain miss path or the general one */
     int plain;                  /* misses take the plain path (hier.c, choose_paths) */
     uint32_t wsel;              /* 8 or 16: its paths are the copies for that many ways
@@ -201,6 +202,8 @@ struct ct_sim {
     struct ct_window_state *win; /* non-NULL: skip, warm-up, simulated count (window.c) */
     struct ct_xlate *xl;        /* address translation (tlb.h), NULL: none */
     struct ct_timing *tm;       /* timing = overlap (timing.c), NULL: blocking */
+    struct ct_coh *coh;         /* coherence of the core model (coherence.c), NULL: none */
+    int coh_busy;               /* ct_coh_serve is serving a trace access's piece */
 };
 
 /* drcachesim.c: check the hierarchy s was built with against what drcachesim
@@ -218,6 +221,35 @@ double ct_dcs_loaded_fraction(const ct_sim *s);
 const ct_coherence_stats *ct_dcs_coherence(const ct_sim *s);
 int ct_dcs_level_write_invalidations(const ct_sim *s, size_t li, uint64_t *n);
 void ct_dcs_reset_stats(ct_sim *s);
+
+/* coherence.c: check the hierarchy s was built with against what the
+ * protocol of cfg's [system] coherence keeps and attach its state (CT_OK or
+ * CT_E_CONFIG; nothing with coherence = none); whether level li takes trace
+ * accesses through ct_coh_serve; serve one piece of a trace access at the
+ * first level li by the protocol's rules around li's own serve function;
+ * before a hardware prefetch of block into private level li, the snoop of
+ * a read (returns whether the line is to be the core's alone); after a fill
+ * of block into private level li, the core's ownership of it when `own`; a
+ * cache operation's write of a whole line (zero, allocate) at private level
+ * li, before its fill; the protocol (0 none, 1 MSI, 2 MESI); free the
+ * state. */
+int ct_coh_attach(ct_sim *s, const struct ct_config *cfg, ct_error *err);
+int ct_coh_entry(const ct_sim *s, size_t li);
+uint32_t ct_coh_serve(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind, int write);
+int ct_coh_prefetch(ct_sim *s, int li, uint64_t block);
+void ct_coh_filled(ct_sim *s, int li, uint64_t block, int own);
+void ct_coh_claim(ct_sim *s, int li, uint64_t block);
+int ct_coh_protocol(const struct ct_coh *c);
+void ct_coh_free(struct ct_coh *c);
+
+/* hier.c, for coherence.c: report a coherence change (op, enum
+ * ct_event_op) of line idx of level li when an event sink is installed;
+ * drop line idx of level li (reported as INVAL; a hardware prefetch not yet
+ * used counts as useless); write a dirty line's bytes [addr, addr + bytes)
+ * to level li (-1: memory) as a buffered write-back that costs nothing. */
+void ct_hier_coh_event(ct_sim *s, size_t li, int op, uint64_t idx);
+void ct_hier_drop_line(ct_sim *s, size_t li, uint64_t idx);
+void ct_hier_write_back(ct_sim *s, int li, uint64_t addr, uint32_t bytes);
 
 /* window.c: a batch through the window; a warm-up by fraction (> 0);
  * freeing the window's state. */

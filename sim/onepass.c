@@ -2000,6 +2000,8 @@ const char *ct_onepass_unsuitable(const ct_config *cfg, const char *section)
         return "periodic flushes (flush_every)";
     if (cfg->timing == CT_TIMING_OVERLAP)
         return "timing = overlap (its cycles follow each miss's time, not only its count)";
+    if (cfg->coherence != CT_COHERENCE_NONE && cfg->compat != CT_COMPAT_DRCACHESIM)
+        return "coherence (sim/coherence.c)";
     if (ct_policy_at((size_t)k->replacement) != &ct_policy_lru)
         return "replacement is not lru";
     if (ct_prefetch_at((size_t)k->prefetcher) != &ct_prefetch_none)

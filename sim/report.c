@@ -332,6 +332,31 @@ static void table_prefetch(ct_writer *w, const ct_sim *s, int late)
     }
 }
 
+static const char *const protocol_names[] = {"none", "msi", "mesi"};
+
+/* The coherence counts of the private levels (rules at the top of
+ * sim/coherence.c), when the core model keeps coherence. */
+static void table_coherence(ct_writer *w, const ct_sim *s)
+{
+    if (!ct_sim_coherent(s))
+        return;
+    ct_writef(w, "\ncoherence (%s)\n%-6s %4s %13s %12s %12s %12s\n",
+              protocol_names[ct_sim_coherent(s)], "level", "core", "invalidations",
+              "downgrades", "writebacks", "upgrades");
+    for (size_t i = 0; i < ct_sim_nlevels(s); i++) {
+        const ct_level_info *li = ct_sim_level_info(s, i);
+        const ct_level_stats *st = ct_sim_level_stats(s, i);
+        char core[16];
+        if (li->core < 0)
+            continue;
+        core_text(li, core, sizeof core);
+        ct_writef(w, "%-6s %4s %13llu %12llu %12llu %12llu\n", li->name, core,
+                  (unsigned long long)st->coh_invalidations,
+                  (unsigned long long)st->coh_downgrades,
+                  (unsigned long long)st->coh_writebacks, (unsigned long long)st->coh_upgrades);
+    }
+}
+
 int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_run_meta *m)
 {
     const ct_sim_totals *t = ct_sim_get_totals(s);
@@ -375,6 +400,7 @@ int ct_report_table(ct_writer *w, const ct_sim *s, const ct_config *cfg, const c
         }
     }
     table_prefetch(w, s, is_overlap(cfg));
+    table_coherence(w, s);
     if (has_classes(cfg)) {
         ct_writef(w, "\nmisses by class (system.miss_classes = yes)\n%-6s %4s %12s %12s %12s\n",
                   "level", "core", "compulsory", "capacity", "conflict");
@@ -572,6 +598,21 @@ static void json_totals(ct_writer *w, const ct_sim *s, const ct_config *cfg,
                   (unsigned long long)c->writes, (unsigned long long)c->invalidations,
                   (unsigned long long)c->writebacks);
     }
+    if (ct_sim_coherent(s)) {
+        /* the core model's protocol: the sums over the levels */
+        uint64_t n[4] = {0, 0, 0, 0};
+        for (size_t i = 0; i < ct_sim_nlevels(s); i++) {
+            const ct_level_stats *st = ct_sim_level_stats(s, i);
+            n[0] += st->coh_invalidations;
+            n[1] += st->coh_downgrades;
+            n[2] += st->coh_writebacks;
+            n[3] += st->coh_upgrades;
+        }
+        ct_writef(w, "  \"coherence\": {\"protocol\": \"%s\", \"invalidations\": %llu, "
+                     "\"downgrades\": %llu, \"writebacks\": %llu, \"upgrades\": %llu},\n",
+                  protocol_names[ct_sim_coherent(s)], (unsigned long long)n[0],
+                  (unsigned long long)n[1], (unsigned long long)n[2], (unsigned long long)n[3]);
+    }
     if (ct_sim_window_stats(s)) {
         const ct_window_stats *ws = ct_sim_window_stats(s);
         ct_writef(w, "  \"window\": {\"skipped\": %llu, \"warmup\": %llu, \"warmed\": %s, "
@@ -673,6 +714,12 @@ static void json_level(ct_writer *w, const ct_sim *s, const ct_config *cfg, size
             ct_writef(w, ", \"late\": %llu", (unsigned long long)st->prefetch_late);
         ct_writef(w, "},\n");
     }
+    if (ct_sim_coherent(s) && li->core >= 0)
+        ct_writef(w, "     \"coherence\": {\"invalidations\": %llu, \"downgrades\": %llu, "
+                     "\"writebacks\": %llu, \"upgrades\": %llu},\n",
+                  (unsigned long long)st->coh_invalidations,
+                  (unsigned long long)st->coh_downgrades,
+                  (unsigned long long)st->coh_writebacks, (unsigned long long)st->coh_upgrades);
     if (classes) {
         ct_writef(w, "     \"compulsory\": %llu, \"capacity\": %llu, \"conflict\": %llu,\n",
                   (unsigned long long)tot.compulsory, (unsigned long long)tot.capacity,
@@ -929,12 +976,23 @@ int ct_report_csv(ct_writer *w, const ct_sim *s, const ct_config *cfg, const ct_
     p.format = m && m->format ? m->format : "";
     if (header) {
         ct_csv_run_header(w);
+        /* the core model's coherence: four columns more (results/README.md) */
+        if (ct_sim_coherent(s))
+            ct_writef(w, ",coh_invalidations,coh_downgrades,coh_writebacks,coh_upgrades");
         ct_writef(w, "\n");
     }
     for (size_t i = 0; i < ct_sim_nlevels(s); i++) {
         const ct_level_info *li = ct_sim_level_info(s, i);
-        ct_csv_run_fields(w, &p, li, ct_sim_level_stats(s, i), t,
+        const ct_level_stats *st = ct_sim_level_stats(s, i);
+        ct_csv_run_fields(w, &p, li, st, t,
                           li->core >= 0 ? ct_sim_core_totals(s, (uint32_t)li->core) : NULL);
+        if (ct_sim_coherent(s) && li->core >= 0)
+            ct_writef(w, ",%llu,%llu,%llu,%llu", (unsigned long long)st->coh_invalidations,
+                      (unsigned long long)st->coh_downgrades,
+                      (unsigned long long)st->coh_writebacks,
+                      (unsigned long long)st->coh_upgrades);
+        else if (ct_sim_coherent(s))
+            ct_writef(w, ",,,,");
         ct_writef(w, "\n");
     }
     for (size_t i = 0; i < ct_sim_ntlbs(s); i++) {

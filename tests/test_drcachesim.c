@@ -254,7 +254,8 @@ TEST(coherence_counts_as_drcachesims_snoop_filter)
 TEST(coherence_needs_private_first_levels_above_shared_ones)
 {
     static const char *const bad[][3] = {
-        {"system.compat=none", "l2.shared=yes", "the core model has no coherence"},
+        {"system.compat=none", "l1d.write_back=no",
+         "[l1d] write_back = no: coherence keeps write-back private levels only"},
         {"system.compat=drcachesim", "l2.shared=no", "a private level below the first"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -192,6 +192,9 @@ enum ct_event_op {
     CT_EVOP_EVICT,     /* system cache / TLB / walk cache eviction */
     CT_EVOP_WALK,      /* TTW: descriptor read */
     CT_EVOP_UPDATE,    /* TTU: descriptor written */
+    CT_EVOP_SHARED,    /* coherence: the line became Shared (another core read it) */
+    CT_EVOP_UNIQUE,    /* coherence: the core became the line's only holder with the
+                          right to write it (an Exclusive fill, an upgrade) */
     CT_EVOP_COUNT
 };
 

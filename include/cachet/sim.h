@@ -133,6 +133,15 @@ typedef struct ct_level_stats {
                                     line per write-back or victim sent to an
                                     exclusive level, the bytes of each
                                     write-through or non-allocating write */
+    /* Coherence of the core model ([system] coherence = msi or mesi; rules
+     * at the top of sim/coherence.c): each event counts once, at the
+     * uppermost private level of the core that holds the line. */
+    uint64_t coh_invalidations;  /* lines another core's write took from this core */
+    uint64_t coh_downgrades;     /* Modified or Exclusive lines another core's read
+                                    made Shared */
+    uint64_t coh_writebacks;     /* dirty lines written to the point of coherence
+                                    because another core read or wrote them */
+    uint64_t coh_upgrades;       /* writes of this core to a line it held Shared */
 } ct_level_stats;
 
 /* Sum over kinds: total accesses, hits and misses of a level. */
@@ -172,6 +181,10 @@ typedef struct ct_coherence_stats {
     uint64_t writes, invalidations, writebacks;
 } ct_coherence_stats;
 const ct_coherence_stats *ct_sim_coherence(const ct_sim *s);
+
+/* The core model's coherence protocol ([system] coherence outside compat =
+ * drcachesim; sim/coherence.c): 0 none, 1 MSI, 2 MESI. */
+int ct_sim_coherent(const ct_sim *s);
 int ct_sim_level_write_invalidations(const ct_sim *s, size_t i, uint64_t *n);
 
 /* The statistics of level i when the window's warm-up ended (before the
