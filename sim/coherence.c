@@ -297,7 +297,9 @@ uint32_t ct_coh_serve(ct_sim *s, int li, uint64_t addr, uint32_t bytes, int kind
          * write of a line M (dirty here) or E (owned here: the copies of
          * an owned line are all owned) */
         const ct_cache *c = &L->c;
-        const int64_t idx = ct_cache_find(c, ct_cache_set(c, block), block);
+        const int64_t idx = block == c->memo_block && ct_cache_tag(c, c->memo_idx) == block
+                                ? (int64_t)c->memo_idx
+                                : ct_cache_find(c, ct_cache_set(c, block), block);
         const uint8_t mine =
             h->proto == CT_COHERENCE_MESI ? CT_LF_DIRTY | CT_LF_OWN : CT_LF_DIRTY;
         if (idx >= 0 && (!write || (c->flag[idx] & mine))) {
