@@ -113,6 +113,7 @@
 
 #include "../sim/compiler.h"
 #include "../sim/map.h"
+#include "../sim/ring.h"
 #include "../sim/schema.h"
 #include "frontend.h"
 
@@ -237,22 +238,20 @@ struct ct_trace {
     int ra_on;             /* configured */
     int ra_running;        /* the thread exists */
     pthread_t ra_thread;
-    pthread_mutex_t ra_mu;
-    pthread_cond_t ra_cv;
+    ct_ring *ra_ring;      /* the thread produces, the caller consumes (ring.h);
+                              made with info_mu when the thread starts */
+    pthread_mutex_t info_mu; /* guards info_pub */
     struct ra_slot {
         ct_batch b;
         int rc;            /* what ct_trace_next would have returned */
         ct_error err;
-        int full;
         uint64_t decode_ns; /* the thread's time decoding it */
     } ra[RA_SLOTS];
-    uint32_t ra_head, ra_tail;
-    int ra_stop;
     int ra_drain;          /* the thread was stopped: hand out what it decoded,
                               then read directly */
     uint32_t ra_taken;     /* batches handed out by the thread so far */
     uint64_t ra_wait_ns, ra_decode_ns; /* over the first RA_PROBE batches */
-    ct_trace_info info_pub; /* snapshot the thread publishes (under ra_mu) */
+    ct_trace_info info_pub; /* snapshot the thread publishes (under info_mu) */
     ct_trace_info info_user; /* the caller's copy of it: the thread may publish
                                 again while the caller reads */
 };
@@ -739,6 +738,10 @@ void ct_trace_close(ct_trace *t)
     if (!t)
         return;
     ra_shutdown(t);
+    if (t->ra_ring) {
+        ct_ring_free(t->ra_ring);
+        pthread_mutex_destroy(&t->info_mu);
+    }
     for (int i = 0; i < RA_SLOTS; i++)
         ct_batch_free(&t->ra[i].b);
     for (uint32_t i = 0; i < t->nstreams; i++) {
@@ -773,10 +776,10 @@ void ct_trace_get_progress(const ct_trace *t, uint64_t *done, uint64_t *size)
         *size = t->info.input_size;
         return;
     }
-    pthread_mutex_lock(&mt->ra_mu);
+    pthread_mutex_lock(&mt->info_mu);
     *done = mt->info_pub.input_done;
     *size = mt->info_pub.input_size;
-    pthread_mutex_unlock(&mt->ra_mu);
+    pthread_mutex_unlock(&mt->info_mu);
 }
 
 const ct_trace_info *ct_trace_get_info(const ct_trace *t)
@@ -785,10 +788,10 @@ const ct_trace_info *ct_trace_get_info(const ct_trace *t)
     if (!t->ra_running)
         return &t->info;
     /* the decoding thread owns t->info; hand out a copy of its last snapshot */
-    pthread_mutex_lock(&mt->ra_mu);
+    pthread_mutex_lock(&mt->info_mu);
     mt->info_pub.structures = mt->info.structures;
     mt->info_user = mt->info_pub;
-    pthread_mutex_unlock(&mt->ra_mu);
+    pthread_mutex_unlock(&mt->info_mu);
     return &t->info_user;
 }
 
@@ -1398,31 +1401,26 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The thread: decode into each slot the ring gives it, until the end, an
+ * error (nothing follows either) or a stop. */
 static void *ra_main(void *arg)
 {
     ct_trace *t = arg;
+    uint64_t seq;
 
-    pthread_mutex_lock(&t->ra_mu);
-    for (;;) {
-        struct ra_slot *slot = &t->ra[t->ra_tail % RA_SLOTS];
-        while (slot->full && !t->ra_stop)
-            pthread_cond_wait(&t->ra_cv, &t->ra_mu);
-        if (t->ra_stop)
-            break;
-        pthread_mutex_unlock(&t->ra_mu);
+    while (ct_ring_claim(t->ra_ring, &seq) == CT_OK) {
+        struct ra_slot *slot = &t->ra[seq % RA_SLOTS];
         memset(&slot->err, 0, sizeof slot->err);
         slot->decode_ns = now_ns();
         slot->rc = next_direct(t, &slot->b, &slot->err);
         slot->decode_ns = now_ns() - slot->decode_ns;
-        pthread_mutex_lock(&t->ra_mu);
+        pthread_mutex_lock(&t->info_mu);
         t->info_pub = t->info;
-        slot->full = 1;
-        t->ra_tail++;
-        pthread_cond_broadcast(&t->ra_cv);
+        pthread_mutex_unlock(&t->info_mu);
+        ct_ring_publish(t->ra_ring);
         if (slot->rc <= 0)
-            break; /* the end, or an error: nothing follows */
+            break;
     }
-    pthread_mutex_unlock(&t->ra_mu);
     return NULL;
 }
 
@@ -1433,16 +1431,14 @@ static void ra_swap(ct_batch *a, ct_batch *b)
     *b = tmp;
 }
 
-/* Take the oldest decoded batch (the caller holds ra_mu while the thread
- * runs). An end or an error stays in its slot, so that later calls give
- * the same answer. */
+/* Take the oldest decoded batch. An end or an error stays in its slot (it
+ * is not released), so that later calls give the same answer. */
 static int ra_take(ct_trace *t, struct ra_slot *slot, ct_batch *b, ct_error *err)
 {
     int rc = slot->rc;
     if (rc > 0) {
         ra_swap(b, &slot->b);
-        slot->full = 0;
-        t->ra_head++;
+        ct_ring_release(t->ra_ring, 0);
     } else {
         ct_batch_clear(b);
         if (rc < 0 && err)
@@ -1451,48 +1447,58 @@ static int ra_take(ct_trace *t, struct ra_slot *slot, ct_batch *b, ct_error *err
     return rc;
 }
 
+/* Start the thread with batches of `cap`. CT_OK; CT_E_NOMEM for the
+ * batches; 1 when no thread could be had (read directly). */
+static int ra_start(ct_trace *t, uint32_t cap)
+{
+    for (int i = 0; i < RA_SLOTS; i++)
+        if (ct_batch_init(&t->ra[i].b, cap) != CT_OK)
+            return CT_E_NOMEM;
+    if (pthread_mutex_init(&t->info_mu, NULL) != 0)
+        return 1;
+    if (ct_ring_create(&t->ra_ring, RA_SLOTS, 1) != CT_OK) {
+        pthread_mutex_destroy(&t->info_mu);
+        return 1;
+    }
+    if (pthread_create(&t->ra_thread, NULL, ra_main, t) != 0) {
+        ct_ring_free(t->ra_ring);
+        t->ra_ring = NULL;
+        pthread_mutex_destroy(&t->info_mu);
+        return 1;
+    }
+    t->ra_running = 1;
+    return CT_OK;
+}
+
 int ct_trace_next(ct_trace *t, ct_batch *b, ct_error *err)
 {
-    struct ra_slot *slot;
-    uint64_t t0 = 0;
+    uint64_t t0 = 0, seq;
     int rc;
 
     if (!t->ra_on)
         return next_direct(t, b, err);
-    if (t->ra_drain) {
-        if (t->ra_head != t->ra_tail)
-            return ra_take(t, &t->ra[t->ra_head % RA_SLOTS], b, err);
-        t->ra_on = 0;
-        return next_direct(t, b, err);
-    }
-    if (!t->ra_running) {
-        if (t->ra_tail > 0) {        /* the thread ended: the last answer stands */
-            const int last = t->ra[(t->ra_tail - 1) % RA_SLOTS].rc;
-            return last > 0 ? 0 : last;
-        }
-        for (int i = 0; i < RA_SLOTS; i++)
-            if (ct_batch_init(&t->ra[i].b, b->cap) != CT_OK)
-                return ct_error_set(err, CT_E_NOMEM, "out of memory");
-        if (pthread_mutex_init(&t->ra_mu, NULL) != 0 || pthread_cond_init(&t->ra_cv, NULL) != 0 ||
-            pthread_create(&t->ra_thread, NULL, ra_main, t) != 0) {
+    if (!t->ra_ring) {
+        rc = ra_start(t, b->cap);
+        if (rc == CT_E_NOMEM)
+            return ct_error_set(err, CT_E_NOMEM, "out of memory");
+        if (rc != CT_OK) {
             t->ra_on = 0;            /* no thread: read directly */
             return next_direct(t, b, err);
         }
-        t->ra_running = 1;
     }
-    if (t->ra_taken < RA_PROBE)
+    if (!t->ra_drain && t->ra_taken < RA_PROBE)
         t0 = now_ns();
-    pthread_mutex_lock(&t->ra_mu);
-    slot = &t->ra[t->ra_head % RA_SLOTS];
-    while (!slot->full)
-        pthread_cond_wait(&t->ra_cv, &t->ra_mu);
+    if (ct_ring_acquire(t->ra_ring, 0, &seq) != CT_OK) {
+        t->ra_on = 0;                /* stopped, all it decoded handed out */
+        return next_direct(t, b, err);
+    }
+    if (t->ra_drain)
+        return ra_take(t, &t->ra[seq % RA_SLOTS], b, err);
     if (t->ra_taken < RA_PROBE) {
         t->ra_wait_ns += now_ns() - t0;
-        t->ra_decode_ns += slot->decode_ns;
+        t->ra_decode_ns += t->ra[seq % RA_SLOTS].decode_ns;
     }
-    rc = ra_take(t, slot, b, err);
-    pthread_cond_broadcast(&t->ra_cv);
-    pthread_mutex_unlock(&t->ra_mu);
+    rc = ra_take(t, &t->ra[seq % RA_SLOTS], b, err);
     if (rc > 0 && ++t->ra_taken == RA_PROBE &&
         t->ra_wait_ns * 100 >= t->ra_decode_ns * RA_IDLE_PCT) {
         /* the caller only waited: stop the thread, keep what it decoded */
@@ -1506,12 +1512,7 @@ static void ra_shutdown(ct_trace *t)
 {
     if (!t->ra_running)
         return;
-    pthread_mutex_lock(&t->ra_mu);
-    t->ra_stop = 1;
-    pthread_cond_broadcast(&t->ra_cv);
-    pthread_mutex_unlock(&t->ra_mu);
+    ct_ring_stop(t->ra_ring);
     pthread_join(t->ra_thread, NULL);
-    pthread_mutex_destroy(&t->ra_mu);
-    pthread_cond_destroy(&t->ra_cv);
     t->ra_running = 0;
 }
