@@ -56,9 +56,9 @@
  *    those it does not skip (Levels, below), in order (stacks are
  *    independent of each other, so the result is that of taking each
  *    request through every stack in turn, with less work per request).
- *    With helper threads, batches of 2048 requests go round a ring of 16:
- *    the caller runs the levels above, the table and its share of the
- *    stacks, each helper its own share, every stack still taking its
+ *    With helper threads, batches of 2048 requests go round a ring of 16
+ *    (ring.h): the caller runs the levels above, the table and its share
+ *    of the stacks, each helper its own share, every stack still taking its
  *    requests in order. The stacks are dealt to the threads once, by a cost
  *    per kind of stack; which thread runs a stack changes no figure. The
  *    3C split needs each request's fully-associative depth in the set
@@ -197,6 +197,7 @@
 #include <time.h>
 
 #include "hier_internal.h"
+#include "ring.h"
 #include "sweep_internal.h"
 
 /* Request classes at L: kind x demand x whole-line write (kind * 4 +
@@ -859,12 +860,8 @@ struct ct_onepass {
     uint32_t nhelp;
     pthread_t *th;
     uint32_t *owner;        /* stack -> thread that runs it (0: the caller) */
-    pthread_mutex_t mu;
-    pthread_cond_t work, done;
-    uint64_t published;     /* batches handed to the helpers */
-    uint64_t *finished;     /* per helper: batches it has run */
-    int stop;
-    int sync;               /* mu, work and done exist */
+    ct_ring *ring;          /* the batches: this thread produces, helper h
+                               consumes as h - 1 (ring.h) */
     struct helper_arg *arg;
 };
 
@@ -1450,17 +1447,12 @@ static void run_stacks(ct_onepass *o, reqbuf *q, uint32_t who, int fa)
     }
 }
 
-/* The stacks of thread `who` over batch number seq, then tell who waits. */
-static void own_stacks(ct_onepass *o, uint32_t who, uint64_t seq)
+/* Wait until every helper has run every batch handed to it. */
+static void wait_helpers(ct_onepass *o)
 {
-    run_stacks(o, &o->rb[seq % o->nrb], who, o->fa_first ? RUN_SETS : RUN_ALL);
-    pthread_mutex_lock(&o->mu);
-    o->finished[who - 1] = seq + 1;
-    pthread_cond_broadcast(&o->done);
-    pthread_mutex_unlock(&o->mu);
+    if (o->nhelp)
+        (void)ct_ring_drain(o->ring);
 }
-
-static void wait_helpers(ct_onepass *o, uint64_t upto);
 
 /* The table's work on batch q: the times renumbered when they would run
  * out (every stack idle first: each has run every batch before this one),
@@ -1470,7 +1462,7 @@ static void wait_helpers(ct_onepass *o, uint64_t upto);
 static void table_work(ct_onepass *o, reqbuf *q)
 {
     if (UNLIKELY(o->clock >= o->clock_limit - q->n)) {
-        wait_helpers(o, o->filling);
+        wait_helpers(o);
         renumber(o);
     }
     if (!o->oom)
@@ -1483,48 +1475,18 @@ static void table_work(ct_onepass *o, reqbuf *q)
         run_stacks(o, q, 0, RUN_FA);
 }
 
+/* A helper: its own stacks over every batch, in order, until stopped. */
 static void *helper_main(void *arg)
 {
     const helper_arg *h = arg;
     ct_onepass *o = h->o;
+    uint64_t seq;
 
-    for (;;) {
-        uint64_t seq, avail;
-        pthread_mutex_lock(&o->mu);
-        for (;;) {
-            seq = o->finished[h->id - 1];
-            avail = o->published;
-            if (avail > seq || o->stop)
-                break;
-            pthread_cond_wait(&o->work, &o->mu);
-        }
-        pthread_mutex_unlock(&o->mu);
-        if (avail <= seq)                   /* stopped */
-            break;
-        own_stacks(o, h->id, seq);
+    while (ct_ring_acquire(o->ring, h->id - 1, &seq) == CT_OK) {
+        run_stacks(o, &o->rb[seq % o->nrb], h->id, o->fa_first ? RUN_SETS : RUN_ALL);
+        ct_ring_release(o->ring, h->id - 1);
     }
     return NULL;
-}
-
-/* Hand the helpers the batches before number `upto`. */
-static void publish(ct_onepass *o, uint64_t upto)
-{
-    pthread_mutex_lock(&o->mu);
-    o->published = upto;
-    pthread_cond_broadcast(&o->work);
-    pthread_mutex_unlock(&o->mu);
-}
-
-/* Wait until every helper has run the batches before number `upto`. */
-static void wait_helpers(ct_onepass *o, uint64_t upto)
-{
-    if (!o->nhelp)
-        return;
-    pthread_mutex_lock(&o->mu);
-    for (uint32_t h = 1; h <= o->nhelp; h++)
-        while (o->finished[h - 1] < upto)
-            pthread_cond_wait(&o->done, &o->mu);
-    pthread_mutex_unlock(&o->mu);
 }
 
 /* The batch being filled is full (or the trace ends): the table's work on
@@ -1539,12 +1501,14 @@ static void flush_batch(ct_onepass *o)
     if (q->n == 0)
         return;
     if (o->nhelp)
-        publish(o, o->filling + 1);
+        ct_ring_publish(o->ring);
     run_stacks(o, q, 0, o->fa_first ? RUN_SETS : RUN_ALL);
     o->filling++;
     o->cur = &o->rb[o->filling % o->nrb];
-    if (o->filling >= o->nrb)
-        wait_helpers(o, o->filling - o->nrb + 1);
+    if (o->nhelp) {
+        uint64_t seq;
+        (void)ct_ring_claim(o->ring, &seq); /* the helpers are done with it */
+    }
     o->cur->n = 0;
     o->cur->nfold = 0;
 }
@@ -1625,7 +1589,7 @@ static void settle(ct_onepass *o)
     if (o->folding)
         release(o);
     flush_batch(o);
-    wait_helpers(o, o->filling);
+    wait_helpers(o);
     for (uint32_t k = 0; o->sampled && k < o->nstk; k++) {
         stack *s = &o->stk[k];
         for (int c = 0; c < NCLASS; c++) {
@@ -2278,10 +2242,7 @@ static void deal_stacks(ct_onepass *o, uint32_t helpers)
 /* Stop the first n helper threads (each runs what it was handed first). */
 static void stop_helpers(ct_onepass *o, uint32_t n)
 {
-    pthread_mutex_lock(&o->mu);
-    o->stop = 1;
-    pthread_cond_broadcast(&o->work);
-    pthread_mutex_unlock(&o->mu);
+    ct_ring_stop(o->ring);
     for (uint32_t t = 0; t < n; t++)
         pthread_join(o->th[t], NULL);
 }
@@ -2291,6 +2252,7 @@ static void start_helpers(ct_onepass *o, uint32_t helpers)
 {
     helper_arg *args;
     uint32_t started = 0;
+    uint64_t seq;
 
     if (helpers == 0 || o->nstk < 2 || (o->classes && o->sampled))
         return;                  /* 3C, sampled: every fa stack writes depths */
@@ -2298,23 +2260,11 @@ static void start_helpers(ct_onepass *o, uint32_t helpers)
     if (helpers > MAX_HELPERS)
         helpers = MAX_HELPERS;
     o->th = calloc(helpers, sizeof *o->th);
-    o->finished = calloc(helpers, sizeof *o->finished);
     args = calloc(helpers, sizeof *args);
     o->arg = args;
-    if (!o->th || !o->finished || !args)
+    if (!o->th || !args || ct_ring_create(&o->ring, o->nrb, helpers) != CT_OK)
         return;
-    if (pthread_mutex_init(&o->mu, NULL) != 0)
-        return;
-    if (pthread_cond_init(&o->work, NULL) != 0) {
-        pthread_mutex_destroy(&o->mu);
-        return;
-    }
-    if (pthread_cond_init(&o->done, NULL) != 0) {
-        pthread_cond_destroy(&o->work);
-        pthread_mutex_destroy(&o->mu);
-        return;
-    }
-    o->sync = 1;
+    (void)ct_ring_claim(o->ring, &seq); /* the first batch: a free slot */
     o->nhelp = helpers;          /* the helpers read it */
     deal_stacks(o, helpers);
     for (; started < helpers; started++) {
@@ -2325,7 +2275,8 @@ static void start_helpers(ct_onepass *o, uint32_t helpers)
     }
     if (started < helpers) {     /* run alone: stop those started */
         stop_helpers(o, started);
-        o->stop = 0;
+        ct_ring_free(o->ring);
+        o->ring = NULL;
         o->nhelp = 0;
         deal_stacks(o, 0);
     }
@@ -2526,13 +2477,8 @@ void ct_onepass_free(ct_onepass *o)
         return;
     if (o->nhelp)
         stop_helpers(o, o->nhelp);
-    if (o->sync) {
-        pthread_cond_destroy(&o->work);
-        pthread_cond_destroy(&o->done);
-        pthread_mutex_destroy(&o->mu);
-    }
+    ct_ring_free(o->ring);
     free(o->th);
-    free(o->finished);
     free(o->arg);
     free(o->rb);
     free(o->owner);
