@@ -238,6 +238,9 @@
  *   is, a line taking the security of the access that filled it (secure and
  *   non-secure copies of one address are not told apart). Time and cpu are
  *   those of the trace access being simulated (0 during ct_sim_finish).
+ *   With coherence a private level also reports SHARED and UNIQUE, and
+ *   INVAL and CLEAN for the lines other cores' accesses take or write back
+ *   (rule "Events" in sim/coherence.c).
  *
  * Timing (blocking, in order; [system] timing = overlap starts each access
  * by the rules of sim/timing.c, with the latency charged here)

@@ -202,27 +202,24 @@ check "none: no table section" bash -c "! grep -q '^coherence' '$TMP/table'"
 check "none: no csv columns" bash -c "! grep -q coh_ '$TMP/n.csv'"
 
 # 9. What creation refuses, each with the key and the reason.
-cfg msi | sed 's/^latency = 2$/latency = 2\nwrite_back = no/' >"$TMP/bad.ini"
-expect_status 2 "write-through private level" "$CACHET" run -q -c "$TMP/bad.ini" "$TMP/pp_a.din"
-expect_err_contains "[l1d] write_back = no: coherence keeps write-back private levels only" \
-    "write-through private level"
-sed 's/^shared = no$/shared = no\nline = 128/; /^\[l2\]/,/^\[l3\]/{/^line = 64$/d}' "$TMP/l2.ini" >"$TMP/bad.ini"
-expect_status 2 "private line sizes" "$CACHET" run -q -c "$TMP/bad.ini" "$TMP/pp_a.din"
-expect_err_contains "the private levels need one line size; [l1d] has 64 bytes, [l2] 128" \
-    "private line sizes"
-cfg msi | sed 's/^coherence = msi$/coherence = msi\nmiss_classes = yes/' >"$TMP/bad.ini"
-expect_status 2 "miss classes" "$CACHET" run -q -c "$TMP/bad.ini" "$TMP/pp_a.din"
-expect_err_contains "[system] coherence: not with miss_classes = yes" "miss classes"
-sed 's/^shared = no$/shared = no\ninclusion = exclusive/' "$TMP/l2.ini" >"$TMP/bad.ini"
-expect_status 2 "exclusive private level" "$CACHET" run -q -c "$TMP/bad.ini" "$TMP/pp_a.din"
-expect_err_contains "[l2] inclusion = exclusive: a private level cannot be exclusive" \
-    "exclusive private level"
-cfg msi | sed 's/^latency = 2$/latency = 2\nreplacement = opt/' >"$TMP/bad.ini"
-expect_status 2 "opt" "$CACHET" run -q -c "$TMP/bad.ini" "$TMP/pp_a.din"
-expect_err_contains "[system] coherence: not with replacement = opt" "opt"
-cfg msi | sed 's/^coherence = msi$/coherence = msi\ntiming = overlap/' >"$TMP/bad.ini"
-expect_status 2 "overlap" "$CACHET" run -q -c "$TMP/bad.ini" "$TMP/pp_a.din"
-expect_err_contains "[system] coherence: not with timing = overlap" "overlap"
+refused() {  # refused NAME INI SED TEXT: INI edited by SED is refused with TEXT
+    sed "$3" "$2" >"$TMP/bad.ini"
+    expect_status 2 "$1" "$CACHET" run -q -c "$TMP/bad.ini" "$TMP/pp_a.din"
+    expect_err_contains "$4" "$1"
+}
+refused "write-through private level" "$TMP/msi.ini" 's/^latency = 2$/latency = 2\nwrite_back = no/' \
+    "[l1d] write_back = no: coherence keeps write-back private levels only"
+refused "private line sizes" "$TMP/l2.ini" \
+    's/^shared = no$/shared = no\nline = 128/; /^\[l2\]/,/^\[l3\]/{/^line = 64$/d}' \
+    "the private levels need one line size; [l1d] has 64 bytes, [l2] 128"
+refused "exclusive private level" "$TMP/l2.ini" 's/^shared = no$/shared = no\ninclusion = exclusive/' \
+    "[l2] inclusion = exclusive: a private level cannot be exclusive"
+refused "miss classes" "$TMP/msi.ini" 's/^coherence = msi$/coherence = msi\nmiss_classes = yes/' \
+    "[system] coherence: not with miss_classes = yes"
+refused "opt" "$TMP/msi.ini" 's/^latency = 2$/latency = 2\nreplacement = opt/' \
+    "[system] coherence: not with replacement = opt"
+refused "overlap" "$TMP/msi.ini" 's/^coherence = msi$/coherence = msi\ntiming = overlap/' \
+    "[system] coherence: not with timing = overlap"
 
 # 10. The worked example of configs/README.md (the corpus's threadsig test
 #     trace, four threads on four cores of default.ini).
