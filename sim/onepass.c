@@ -2282,6 +2282,131 @@ static void start_helpers(ct_onepass *o, uint32_t helpers)
     }
 }
 
+static int no_memory(ct_error *err)
+{
+    return ct_error_set(err, CT_E_NOMEM, "one-pass analysis: out of memory");
+}
+
+/* The fully-associative stack, which also serves the 3C split; when
+ * sampled, replicas for the caches of FA_MIN_SAMPLED sampled lines or
+ * more, and an exact stack (found by search) for the smaller ones. caps
+ * has room for n + 1 capacities. */
+static int setup_fa_stacks(ct_onepass *o, const ct_op_point *points, size_t n,
+                           uint64_t max_lines, uint32_t *caps, ct_error *err)
+{
+    size_t m = 0, small = 0;
+    const double r = o->rate / NREP;
+
+    for (size_t i = 0; i < n; i++)
+        if (points[i].sets == 1)
+            caps[m++] = points[i].ways;
+    if (o->classes && max_lines > 0)
+        caps[m++] = (uint32_t)max_lines;
+    if (o->sampled) {  /* the small ones first */
+        for (size_t i = 0; i < m; i++)
+            if ((double)caps[i] * r < FA_MIN_SAMPLED) {
+                uint32_t t = caps[small];
+                caps[small++] = caps[i];
+                caps[i] = t;
+            }
+    } else {
+        small = m;
+    }
+    if (m > 0)
+        o->fa = 0;
+    if (small > 0) {
+        stack *s = &o->stk[o->nstk++];
+        if (stack_setup(s, 1, 1, caps, small, 1.0, 0, o->write_back) != 0)
+            return no_memory(err);
+        o->nfa++;
+    }
+    for (uint32_t k = 0; m > small && k < NREP; k++) {
+        if (stack_setup(&o->stk[o->nstk++], 1, 1, caps + small, m - small, r, 1,
+                        o->write_back) != 0)
+            return no_memory(err);
+        o->nfa++;
+    }
+    return CT_OK;
+}
+
+/* One stack per other set count (setc, fewest sets first); a sampled one
+ * needs 64 / R sets. */
+static int setup_set_stacks(ct_onepass *o, const ct_op_point *points, size_t n,
+                            const uint64_t *setc, size_t nsetc, uint32_t *caps, uint64_t seed,
+                            ct_error *err)
+{
+    for (size_t k = 0; k < nsetc; k++) {
+        size_t m = 0;
+        stack *s = &o->stk[o->nstk];
+        int sampled = o->sampled && (double)setc[k] * o->rate >= 64;
+        int src;
+        for (size_t i = 0; i < n; i++)
+            if (points[i].sets == setc[k])
+                caps[m++] = points[i].ways;
+        src = stack_setup(s, setc[k], 0, caps, m, o->rate, sampled, o->write_back);
+        o->nstk++;
+        if (src == -2)
+            return ct_error_set(err, CT_E_INTERNAL, "one-pass: too many ways");
+        if (src != 0)
+            return no_memory(err);
+        if (sampled && !s->pow2)
+            s->salt = mix64(seed ^ (setc[k] * 0x9e3779b97f4a7c15ull));
+    }
+    return CT_OK;
+}
+
+/* The masks of the stacks by kind: exact, sampled with a power-of-two set
+ * count (and the fewest sets among those), sampled otherwise. */
+static void mark_stacks(ct_onepass *o)
+{
+    uint64_t s0 = 0;
+
+    for (uint32_t k = 0; k < o->nstk; k++) {
+        const stack *s = &o->stk[k];
+        if (s->kind == ST_FA)
+            continue;
+        if (!s->sampled) {
+            o->exact |= 1ull << k;
+        } else if (s->pow2) {
+            o->pow2_sampled |= 1ull << k;
+            if (s0 == 0 || s->sets < s0)
+                s0 = s->sets;
+        } else {
+            o->other_sampled |= 1ull << k;
+        }
+    }
+    o->s0_mask = s0 ? s0 - 1 : 0;
+    if (o->fa >= 0 && !o->stk[0].sampled)
+        o->exact |= 1;
+}
+
+/* Each point's stack and capacity in it, and its interval statistics. 0,
+ * or -1 out of memory. */
+static int bind_points(ct_onepass *o)
+{
+    for (size_t i = 0; i < o->npt; i++) {
+        op_pt *p = &o->pt[i];
+        for (uint32_t k = 0; k < o->nstk && !p->nstack; k++) {
+            stack *s = &o->stk[k];
+            if (s->sets != p->p.sets)
+                continue;
+            for (uint32_t c = 0; c < s->ncap; c++)
+                if (s->cap_lines[c] == p->p.sets * p->p.ways) {
+                    p->stack = k;
+                    p->cap = c;
+                    p->nstack = s->sampled && s->kind == ST_FA ? NREP : 1;
+                }
+        }
+        p->iv = calloc(ct_sim_nlevels(o->sim), sizeof *p->iv);
+        if (!p->iv)
+            return -1;
+        for (size_t l = 0; l < ct_sim_nlevels(o->sim); l++)
+            if (ct_ivstat_init(&p->iv[l]) != 0)
+                return -1;
+    }
+    return 0;
+}
+
 int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *section,
                       const ct_op_point *points, size_t n, double sample, uint64_t seed,
                       unsigned helpers, ct_error *err)
@@ -2291,7 +2416,7 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
     uint32_t *caps = NULL;
     size_t nsetc = 0;
     int lv = level_of(section);
-    int rc, src;
+    int rc;
 
     *out = NULL;
     for (size_t i = 0; i < n; i++)
@@ -2350,106 +2475,17 @@ int ct_onepass_create(ct_onepass **out, const ct_config *cfg, const char *sectio
                           MAX_STACKS - NREP);
         goto fail;
     }
-    /* the fully-associative stack, which also serves the 3C split; when
-     * sampled, replicas for the caches of FA_MIN_SAMPLED sampled lines or
-     * more, and an exact stack (found by search) for the smaller ones */
-    {
-        size_t m = 0, small = 0;
-        const double r = o->rate / NREP;
-        for (size_t i = 0; i < n; i++)
-            if (points[i].sets == 1)
-                caps[m++] = points[i].ways;
-        if (o->classes && max_lines > 0)
-            caps[m++] = (uint32_t)max_lines;
-        if (o->sampled) {  /* the small ones first */
-            for (size_t i = 0; i < m; i++)
-                if ((double)caps[i] * r < FA_MIN_SAMPLED) {
-                    uint32_t t = caps[small];
-                    caps[small++] = caps[i];
-                    caps[i] = t;
-                }
-        } else {
-            small = m;
-        }
-        if (m > 0)
-            o->fa = 0;
-        if (small > 0) {
-            stack *s = &o->stk[o->nstk++];
-            if (stack_setup(s, 1, 1, caps, small, 1.0, 0, o->write_back) != 0)
-                goto oom;
-            o->nfa++;
-        }
-        for (uint32_t k = 0; m > small && k < NREP; k++) {
-            if (stack_setup(&o->stk[o->nstk++], 1, 1, caps + small, m - small, r, 1,
-                            o->write_back) != 0)
-                goto oom;
-            o->nfa++;
-        }
-    }
-    /* one stack per other set count; a sampled one needs 64 / R sets */
-    for (size_t k = 0; k < nsetc; k++) {
-        size_t m = 0;
-        stack *s = &o->stk[o->nstk];
-        int sampled = o->sampled && (double)setc[k] * o->rate >= 64;
-        for (size_t i = 0; i < n; i++)
-            if (points[i].sets == setc[k])
-                caps[m++] = points[i].ways;
-        src = stack_setup(s, setc[k], 0, caps, m, o->rate, sampled, o->write_back);
-        o->nstk++;
-        if (src == -2) {
-            rc = ct_error_set(err, CT_E_INTERNAL, "one-pass: too many ways");
-            goto fail;
-        }
-        if (src != 0)
-            goto oom;
-        if (sampled && !s->pow2)
-            s->salt = mix64(seed ^ (setc[k] * 0x9e3779b97f4a7c15ull));
-    }
+    if ((rc = setup_fa_stacks(o, points, n, max_lines, caps, err)) != CT_OK ||
+        (rc = setup_set_stacks(o, points, n, setc, nsetc, caps, seed, err)) != CT_OK)
+        goto fail;
     o->dm_lo = o->nfa;
-    {
-        uint64_t s0 = 0;
-        for (uint32_t k = 0; k < o->nstk; k++) {
-            const stack *s = &o->stk[k];
-            if (s->kind == ST_FA)
-                continue;
-            if (!s->sampled) {
-                o->exact |= 1ull << k;
-            } else if (s->pow2) {
-                o->pow2_sampled |= 1ull << k;
-                if (s0 == 0 || s->sets < s0)
-                    s0 = s->sets;
-            } else {
-                o->other_sampled |= 1ull << k;
-            }
-        }
-        o->s0_mask = s0 ? s0 - 1 : 0;
-        if (o->fa >= 0 && !o->stk[0].sampled)
-            o->exact |= 1;
-    }
+    mark_stacks(o);
     o->quick = !(o->classes && o->sampled);
     if (levels_setup(o) != 0)
         goto oom;
     pairs_setup(o);
-    for (size_t i = 0; i < n; i++) {
-        op_pt *p = &o->pt[i];
-        for (uint32_t k = 0; k < o->nstk && !p->nstack; k++) {
-            stack *s = &o->stk[k];
-            if (s->sets != p->p.sets)
-                continue;
-            for (uint32_t c = 0; c < s->ncap; c++)
-                if (s->cap_lines[c] == p->p.sets * p->p.ways) {
-                    p->stack = k;
-                    p->cap = c;
-                    p->nstack = s->sampled && s->kind == ST_FA ? NREP : 1;
-                }
-        }
-        p->iv = calloc(ct_sim_nlevels(o->sim), sizeof *p->iv);
-        if (!p->iv)
-            goto oom;
-        for (size_t l = 0; l < ct_sim_nlevels(o->sim); l++)
-            if (ct_ivstat_init(&p->iv[l]) != 0)
-                goto oom;
-    }
+    if (bind_points(o) != 0)
+        goto oom;
     o->nrb = helpers ? RING : 1;
     o->batch = helpers ? BATCH_HELPED : BATCH;
     o->rb = calloc(o->nrb, sizeof *o->rb);

@@ -907,6 +907,150 @@ static int deliver(pass_ctx *pc, job **jobs, size_t nj, const char *format, size
     return rc;
 }
 
+/* A progress report of the pass: pass_points 0 and every byte read once
+ * the pass's points are done. */
+static void report_progress(pass_ctx *pc, ct_trace *t, size_t pass_points, uint64_t accesses,
+                            double t_pass, int done)
+{
+    double now = now_seconds();
+    ct_sweep_progress p = {pc->trace_index, pc->ntraces, pc->points_done, pc->points_total,
+                           pass_points, accesses, 0, 0, now - pc->t0, now - t_pass};
+
+    ct_trace_get_progress(t, &p.bytes, &p.bytes_total);
+    if (done)
+        p.bytes = p.bytes_total;
+    pc->o->progress(pc->o->progress_ctx, &p);
+}
+
+/* The workers of a pass, their jobs placed longest first onto the least
+ * loaded. */
+static int place_jobs(engine *e, job **jobs, size_t nj, worker *w, size_t nw, ct_error *err)
+{
+    uint8_t *placed = calloc(nj + 1, 1);
+
+    if (!placed)
+        return ct_error_set(err, CT_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < nw; i++) {
+        w[i].e = e;
+        w[i].jobs = calloc(nj, sizeof *w[i].jobs);
+        if (!w[i].jobs) {
+            free(placed);
+            return ct_error_set(err, CT_E_NOMEM, "out of memory");
+        }
+    }
+    for (size_t k = 0; k < nj; k++) {
+        size_t big = SIZE_MAX, least = 0;
+        for (size_t i = 0; i < nj; i++)
+            if (!placed[i] && (big == SIZE_MAX || jobs[i]->cost > jobs[big]->cost))
+                big = i;
+        for (size_t i = 1; i < nw; i++)
+            if (w[i].load < w[least].load)
+                least = i;
+        placed[big] = 1;
+        w[least].jobs[w[least].njobs++] = jobs[big];
+        w[least].load += jobs[big]->cost;
+    }
+    free(placed);
+    return CT_OK;
+}
+
+/* Decode the trace into the ring, each batch published to the nw workers
+ * once they have all released its slot, until the end, an error, a stop
+ * request or a worker's abort. *accesses counts the accesses read. */
+static int publish_batches(pass_ctx *pc, engine *e, ct_trace *t, size_t nw, size_t n,
+                           uint64_t *accesses, double t_pass, ct_error *err)
+{
+    const ct_sweep_opts *o = pc->o;
+    uint64_t seq = 0;
+    double last_progress = 0;
+
+    for (;;) {
+        slot *s = &e->ring[seq % RING_SLOTS];
+        int got, stop = 0;
+        pthread_mutex_lock(&e->mu);
+        while (s->pending > 0 && !e->abort)
+            pthread_cond_wait(&e->freed, &e->mu);
+        stop = e->abort;
+        pthread_mutex_unlock(&e->mu);
+        if (stop)
+            return CT_OK;
+        got = ct_trace_next(t, &s->b, err);
+        if (got <= 0)
+            return got;
+        s->first = *accesses;
+        s->has_cacheop = 0;
+        for (uint32_t i = 0; i < s->b.n; i++)
+            if (s->b.acc[i].kind == CT_CACHEOP) {
+                s->has_cacheop = 1;
+                break;
+            }
+        *accesses += s->b.n;
+        pthread_mutex_lock(&e->mu);
+        s->pending = (unsigned)nw;
+        e->published = ++seq;
+        pthread_cond_broadcast(&e->more);
+        pthread_mutex_unlock(&e->mu);
+        if (o->stop && o->stop(o->stop_ctx))
+            return ct_error_set(err, CT_E_INTERRUPTED, "interrupted");
+        if (o->progress && (seq & 15) == 0 && now_seconds() - last_progress >= 0.5) {
+            last_progress = now_seconds();
+            report_progress(pc, t, n, *accesses, t_pass, 0);
+        }
+    }
+}
+
+/* After the workers: an interval that is not full does not count; then the
+ * end rules of every job, and the results delivered. */
+static int finish_jobs(pass_ctx *pc, job **jobs, size_t nj, ct_trace *t, size_t *redo,
+                       size_t *nredo, ct_error *err)
+{
+    int rc = CT_OK;
+
+    for (size_t i = 0; i < nj && rc == CT_OK; i++) {
+        if (jobs[i]->broken)
+            continue;
+        if (jobs[i]->type == JOB_SIM)
+            ct_sim_finish(jobs[i]->sim);
+        else
+            rc = ct_onepass_finish(jobs[i]->op, err);
+    }
+    if (rc == CT_OK)
+        rc = deliver(pc, jobs, nj, ct_trace_get_info(t)->format, redo, nredo, err);
+    return rc;
+}
+
+/* Stop the workers (all of them when rc says the pass failed) and take the
+ * first worker's error when the pass had none. */
+static int join_workers(pass_ctx *pc, engine *e, worker *w, size_t nw, int rc, ct_error *err)
+{
+    pthread_mutex_lock(&e->mu);
+    e->ended = 1;
+    if (rc)
+        e->abort = 1;
+    pthread_cond_broadcast(&e->more);
+    pthread_mutex_unlock(&e->mu);
+    for (size_t i = 0; i < nw; i++)
+        pthread_join(w[i].th, NULL);
+    for (size_t i = 0; i < nw && rc == CT_OK; i++)
+        if (w[i].rc) {
+            rc = w[i].rc;
+            if (err)
+                *err = w[i].err;
+            ct_error_prefix(err, "%s", pc->trace);
+        }
+    return rc;
+}
+
+static void engine_free(engine *e)
+{
+    for (size_t i = 0; i < RING_SLOTS; i++)
+        ct_batch_free(&e->ring[i].b);
+    pthread_mutex_destroy(&e->mu);
+    pthread_cond_destroy(&e->more);
+    pthread_cond_destroy(&e->freed);
+    free(e);
+}
+
 /* One decode of one trace for the points pts[0..n). */
 static int run_pass(pass_ctx *pc, const size_t *pts, size_t n, int allow_onepass,
                     size_t *redo, size_t *nredo, ct_error *err)
@@ -923,8 +1067,8 @@ static int run_pass(pass_ctx *pc, const size_t *pts, size_t n, int allow_onepass
     ct_trace_opts to;
     const char *paths[1] = {pc->trace};
     char note[1024], why[512];
-    uint64_t accesses = 0, seq = 0;
-    double last_progress = 0, t_pass = now_seconds();
+    uint64_t accesses = 0;
+    double t_pass = now_seconds();
     int rc = CT_OK, started = 0;
 
     if (!e)
@@ -954,35 +1098,8 @@ static int run_pass(pass_ctx *pc, const size_t *pts, size_t n, int allow_onepass
         rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
         goto out;
     }
-    for (size_t i = 0; i < nw; i++) {
-        w[i].e = e;
-        w[i].jobs = calloc(nj, sizeof *w[i].jobs);
-        if (!w[i].jobs) {
-            rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
-            goto out;
-        }
-    }
-    /* longest job first onto the least loaded worker */
-    {
-        uint8_t *placed = calloc(nj + 1, 1);
-        if (!placed) {
-            rc = ct_error_set(err, CT_E_NOMEM, "out of memory");
-            goto out;
-        }
-        for (size_t k = 0; k < nj; k++) {
-            size_t big = SIZE_MAX, least = 0;
-            for (size_t i = 0; i < nj; i++)
-                if (!placed[i] && (big == SIZE_MAX || jobs[i]->cost > jobs[big]->cost))
-                    big = i;
-            for (size_t i = 1; i < nw; i++)
-                if (w[i].load < w[least].load)
-                    least = i;
-            placed[big] = 1;
-            w[least].jobs[w[least].njobs++] = jobs[big];
-            w[least].load += jobs[big]->cost;
-        }
-        free(placed);
-    }
+    if ((rc = place_jobs(e, jobs, nj, w, nw, err)) != CT_OK)
+        goto out;
     if (o->plan) {
         size_t used = nw;       /* and the one-pass analyses' own helpers */
         for (size_t k = 0; k < nj; k++)
@@ -1000,98 +1117,15 @@ static int run_pass(pass_ctx *pc, const size_t *pts, size_t n, int allow_onepass
         }
     }
     started = 1;
-    while (rc == CT_OK) {
-        slot *s = &e->ring[seq % RING_SLOTS];
-        int got, stop = 0;
-        pthread_mutex_lock(&e->mu);
-        while (s->pending > 0 && !e->abort)
-            pthread_cond_wait(&e->freed, &e->mu);
-        stop = e->abort;
-        pthread_mutex_unlock(&e->mu);
-        if (stop)
-            break;
-        got = ct_trace_next(t, &s->b, err);
-        if (got < 0) {
-            rc = got;
-            break;
-        }
-        if (got == 0)
-            break;
-        s->first = accesses;
-        s->has_cacheop = 0;
-        for (uint32_t i = 0; i < s->b.n; i++)
-            if (s->b.acc[i].kind == CT_CACHEOP) {
-                s->has_cacheop = 1;
-                break;
-            }
-        accesses += s->b.n;
-        pthread_mutex_lock(&e->mu);
-        s->pending = (unsigned)nw;
-        e->published = ++seq;
-        pthread_cond_broadcast(&e->more);
-        pthread_mutex_unlock(&e->mu);
-        if (o->stop && o->stop(o->stop_ctx)) {
-            rc = ct_error_set(err, CT_E_INTERRUPTED, "interrupted");
-            break;
-        }
-        if (o->progress && (seq & 15) == 0) {
-            double now = now_seconds();
-            if (now - last_progress >= 0.5) {
-                ct_sweep_progress p;
-                last_progress = now;
-                p.trace = pc->trace_index;
-                p.ntraces = pc->ntraces;
-                p.points_done = pc->points_done;
-                p.points_total = pc->points_total;
-                p.pass_points = n;
-                p.accesses = accesses;
-                ct_trace_get_progress(t, &p.bytes, &p.bytes_total);
-                p.seconds = now - pc->t0;
-                p.pass_seconds = now - t_pass;
-                o->progress(o->progress_ctx, &p);
-            }
-        }
-    }
+    if (rc == CT_OK)
+        rc = publish_batches(pc, e, t, nw, n, &accesses, t_pass, err);
 out:
-    if (started) {
-        pthread_mutex_lock(&e->mu);
-        e->ended = 1;
-        if (rc)
-            e->abort = 1;
-        pthread_cond_broadcast(&e->more);
-        pthread_mutex_unlock(&e->mu);
-        for (size_t i = 0; i < nw; i++)
-            pthread_join(w[i].th, NULL);
-        for (size_t i = 0; i < nw && rc == CT_OK; i++)
-            if (w[i].rc) {
-                rc = w[i].rc;
-                if (err)
-                    *err = w[i].err;
-                ct_error_prefix(err, "%s", pc->trace);
-            }
-    }
-    if (rc == CT_OK) {
-        /* an interval that is not full does not count; then the end rules */
-        for (size_t i = 0; i < nj && rc == CT_OK; i++) {
-            if (jobs[i]->broken)
-                continue;
-            if (jobs[i]->type == JOB_SIM)
-                ct_sim_finish(jobs[i]->sim);
-            else
-                rc = ct_onepass_finish(jobs[i]->op, err);
-        }
-        if (rc == CT_OK)
-            rc = deliver(pc, jobs, nj, ct_trace_get_info(t)->format, redo, nredo, err);
-        if (rc == CT_OK && o->progress) {  /* the pass's points are done */
-            double now = now_seconds();
-            ct_sweep_progress p = {pc->trace_index, pc->ntraces, pc->points_done,
-                                   pc->points_total, 0, accesses, 0, 0, now - pc->t0,
-                                   now - t_pass};
-            ct_trace_get_progress(t, &p.bytes, &p.bytes_total);
-            p.bytes = p.bytes_total;
-            o->progress(o->progress_ctx, &p);
-        }
-    }
+    if (started)
+        rc = join_workers(pc, e, w, nw, rc, err);
+    if (rc == CT_OK)
+        rc = finish_jobs(pc, jobs, nj, t, redo, nredo, err);
+    if (rc == CT_OK && o->progress)  /* the pass's points are done */
+        report_progress(pc, t, 0, accesses, t_pass, 1);
     for (size_t i = 0; w && i < nw; i++)
         free(w[i].jobs);
     free(w);
@@ -1099,12 +1133,7 @@ out:
         job_free(jobs[i]);
     free(jobs);
     ct_trace_close(t);
-    for (size_t i = 0; i < RING_SLOTS; i++)
-        ct_batch_free(&e->ring[i].b);
-    pthread_mutex_destroy(&e->mu);
-    pthread_cond_destroy(&e->more);
-    pthread_cond_destroy(&e->freed);
-    free(e);
+    engine_free(e);
     return rc;
 }
 
