@@ -1621,9 +1621,8 @@ static const ct_schema_row tarmac_rows[] = {
      "the last traced instruction", NULL},
 };
 
-const ct_schema_block ct_tarmac_schema = {
-    tarmac_sections, sizeof tarmac_sections / sizeof tarmac_sections[0],
-    tarmac_rows, sizeof tarmac_rows / sizeof tarmac_rows[0], sizeof(tarmac_options)};
+const ct_schema_block ct_tarmac_schema =
+    CT_SCHEMA_BLOCK(tarmac_sections, tarmac_rows, sizeof(tarmac_options));
 
 int ct_tarmac_open(void **st, ct_stream *s, int dialect, ct_error *err)
 {

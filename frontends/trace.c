@@ -199,9 +199,8 @@ static const ct_schema_row trace_rows[] = {
 
 #undef F
 
-const ct_schema_block ct_trace_schema = {
-    trace_sections, sizeof trace_sections / sizeof trace_sections[0],
-    trace_rows, sizeof trace_rows / sizeof trace_rows[0], sizeof(trace_options)};
+const ct_schema_block ct_trace_schema =
+    CT_SCHEMA_BLOCK(trace_sections, trace_rows, sizeof(trace_options));
 
 struct ct_trace {
     const ct_format_ops *fmt;

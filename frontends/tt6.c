@@ -461,9 +461,8 @@ static const ct_schema_row tt6_rows[] = {
 
 #undef F
 
-const ct_schema_block ct_tt6_schema = {
-    tt6_sections, sizeof tt6_sections / sizeof tt6_sections[0],
-    tt6_rows, sizeof tt6_rows / sizeof tt6_rows[0], sizeof(tt6_options)};
+const ct_schema_block ct_tt6_schema =
+    CT_SCHEMA_BLOCK(tt6_sections, tt6_rows, sizeof(tt6_options));
 
 /* The line a cache operation covers: the model's (ct_config_op_line), or a
  * G4's without a cache. */

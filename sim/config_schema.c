@@ -209,9 +209,7 @@ static const ct_schema_row model_rows[] = {
      "cycles charged when memory services an access", NULL},
 
 };
-const ct_schema_block ct_model_schema = {
-    model_sections, sizeof model_sections / sizeof model_sections[0],
-    model_rows, sizeof model_rows / sizeof model_rows[0], 0};
+const ct_schema_block ct_model_schema = CT_SCHEMA_BLOCK(model_sections, model_rows, 0);
 
 /* Every block, in the order of the keys: the model's, then the trace
  * layer's [trace], Tarmac's [trace] key, [tt6]. */

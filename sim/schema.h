@@ -61,6 +61,12 @@ typedef struct ct_schema_block {
                                  at most 16); 0: struct ct_config itself (the model) */
 } ct_schema_block;
 
+/* A block of the arrays `sections` and `rows` filling a struct of `size`
+ * bytes. */
+#define CT_SCHEMA_BLOCK(sections, rows, size)                                                  \
+    {(sections), sizeof(sections) / sizeof((sections)[0]), (rows),                             \
+     sizeof(rows) / sizeof((rows)[0]), (size)}
+
 /* The blocks, one per file that reads keys (list in config_schema.c). */
 extern const ct_schema_block ct_model_schema, ct_trace_schema, ct_tarmac_schema,
     ct_tt6_schema;
