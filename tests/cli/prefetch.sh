@@ -17,6 +17,12 @@ after=$(json_get "$TMP/stride.json" "$l1d[\"by_kind\"][\"load\"][\"misses\"]")
 expect_eq "$before" 20480 "every load of the stream misses without a prefetcher"
 check "stride removes at least 90% of the L1D load misses ($before -> $after)" \
     test $((after * 10)) -le "$before"
+# the worked example of configs/README.md ("Hardware prefetchers")
+"$CACHET" run -q -c configs/default.ini -s l1d.prefetcher=stride --json "$TMP/we.json" \
+    gen:stream:n=100K,stride=256,footprint=64M
+expect_eq "$(json_get "$TMP/we.json" "[$l1d[k] for k in ('prefetches_issued',)] + \
+    [$l1d['by_kind']['load']['misses'], $l1d['prefetch']['useful']]")" "[102384, 24, 102376]" \
+    "the worked example: 102,384 issued, 24 load misses, 102,376 useful"
 # the figures agree with each other: accuracy = useful / filled,
 # coverage = useful / (useful + demand misses)
 for f in stride stream; do
