@@ -6,8 +6,8 @@
 source "$(dirname "$0")/lib.bash"
 
 # stops NAME SIGNAL CMD...: CMD (its stdin from $TMP/in when set) gets
-# SIGNAL after a second; it must end within 5 s with exit 130 and say
-# "interrupted". A ThreadSanitizer build decodes many times slower and
+# SIGNAL after a second, once it catches SIGNAL; it must end within 5 s
+# with exit 130 and say "interrupted". A ThreadSanitizer build decodes many times slower and
 # drains the read-ahead's decoded batches first: it gets 60 s.
 limit=5
 [ -n "${TSAN_OPTIONS:-}" ] && limit=60
@@ -17,6 +17,15 @@ stops() {
     "$@" <"${IN:-/dev/null}" >"$TMP/out" 2>"$TMP/err" &
     pid=$!
     sleep 1
+    # a loaded machine (or a sanitizer build) may not have reached the
+    # command's handlers yet: wait until the process catches the signal
+    # (SigCgt in /proc), so that the test never kills a program still loading
+    local bit=$(( $(kill -l "$sig") - 1 ))
+    for _ in $(seq $((limit * 10))); do
+        [ $(( 0x$(awk '/^SigCgt:/ {print $2}' /proc/$pid/status 2>/dev/null || echo 0) >> bit & 1 )) -eq 1 ] &&
+            break
+        sleep 0.1
+    done
     kill "-$sig" $pid
     for _ in $(seq $((limit * 10))); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
     if kill -0 $pid 2>/dev/null; then
