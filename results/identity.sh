@@ -26,8 +26,19 @@ source tests/cli/lib.bash "$CACHET"
 need_corpus
 C=$(realpath "$CACHET_CORPUS")
 
-# mask FILE: the file without timing, corpus and scratch paths
-mask() { grep -v '^ *"seconds": ' "$1" | sed -e "s|$C|CORPUS|g" -e "s|$TMP|TMP|g"; }
+# mask FILE: the file without timing, corpus and scratch paths; with
+# IDENTITY_FIGURES=1 also without what names the configuration (the JSON's
+# config_hash and resolved_config, the CSVs' config_hash column), which a new
+# key changes while every figure stays: compare two builds that way when one
+# of them adds keys
+mask() {
+    if [ "${IDENTITY_FIGURES:-0}" = 1 ]; then
+        grep -v -e '^ *"seconds": ' -e '^ *"config_hash": ' -e '^ *"resolved_config": ' "$1" |
+            sed -e "s|$C|CORPUS|g" -e "s|$TMP|TMP|g" -e 's/,[0-9a-f]\{16\},/,HASH,/'
+    else
+        grep -v '^ *"seconds": ' "$1" | sed -e "s|$C|CORPUS|g" -e "s|$TMP|TMP|g"
+    fi
+}
 # put WHAT FILE...: one hash line for the masked files, in order
 # (a file that is not there counts as the line "absent")
 put() {
