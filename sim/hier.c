@@ -405,15 +405,24 @@ void ct_hier_write_back(ct_sim *s, int li, uint64_t addr, uint32_t bytes)
     write_down(s, li, addr, bytes, CT_WRITEBACK);
 }
 
-void ct_hier_drop_line(ct_sim *s, size_t li, uint64_t idx)
+/* Drop the line at idx of level li (block, security ns), telling the event
+ * sink `change`: an invalidation, a back-invalidation or another core's
+ * write. */
+static void drop_line(ct_sim *s, size_t li, uint64_t idx, int change, uint64_t block, int ns)
 {
     ct_level *L = &s->lv[li];
     ct_cache *c = &L->c;
     leaves_unused(L, idx);
-    EMIT(s, li, LC_INVAL, idx, ct_cache_tag(c, idx), LINE_NS(c, idx));
+    EMIT(s, li, change, idx, block, ns);
     ct_cache_tag_set(c, idx, CT_TAG_INVALID);
     c->flag[idx] = 0;
     ct_cache_dropped(c, idx / c->ways, idx);
+}
+
+void ct_hier_drop_line(ct_sim *s, size_t li, uint64_t idx)
+{
+    const ct_cache *c = &s->lv[li].c;
+    drop_line(s, li, idx, LC_INVAL, ct_cache_tag(c, idx), LINE_NS(c, idx));
 }
 
 /* Drop every line of level li inside [addr, addr+bytes); returns 1 when one
@@ -431,11 +440,7 @@ static int drop_range(ct_sim *s, uint32_t li, uint64_t addr, uint64_t bytes)
         if (idx < 0)
             continue;
         dirty |= c->flag[idx] & CT_LF_DIRTY;
-        leaves_unused(L, (uint64_t)idx);
-        EMIT(s, li, LC_BACKINVAL, (uint64_t)idx, b, LINE_NS(c, idx));
-        ct_cache_tag_set(c, idx, CT_TAG_INVALID);
-        c->flag[idx] = 0;
-        ct_cache_dropped(c, set, (uint64_t)idx);
+        drop_line(s, li, (uint64_t)idx, LC_BACKINVAL, b, LINE_NS(c, idx));
         L->st.back_invalidations++;
     }
     return dirty != 0;
@@ -1228,12 +1233,7 @@ static void maintain_line(ct_sim *s, int li, uint64_t idx, int op)
         s->ns = outer_ns;
     }
     if (op == CT_OP_INVAL || op == CT_OP_CLEAN_INVAL) {
-        uint64_t set = idx / c->ways;
-        leaves_unused(L, idx);
-        EMIT(s, (size_t)li, LC_INVAL, idx, block, ns);
-        ct_cache_tag_set(c, idx, CT_TAG_INVALID);
-        c->flag[idx] = 0;
-        ct_cache_dropped(c, set, idx);
+        drop_line(s, (size_t)li, idx, LC_INVAL, block, ns);
         L->st.invalidations++;
     }
 }
